@@ -1,0 +1,38 @@
+"""What every game shares: moves, prompts, seeded chance, match history, saves."""
+
+from .match import BOT_LEVELS, HUMAN, Match, Seat, Step
+from .protocol import (
+    BaseState,
+    Event,
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    Prompt,
+    Result,
+    ScoreLine,
+    SetupError,
+)
+from .registry import UnknownGame, all_games, game_ids, get_game
+
+__all__ = [
+    "BOT_LEVELS",
+    "HUMAN",
+    "BaseState",
+    "Event",
+    "Game",
+    "IllegalMove",
+    "Match",
+    "Move",
+    "Option",
+    "Prompt",
+    "Result",
+    "ScoreLine",
+    "Seat",
+    "SetupError",
+    "Step",
+    "UnknownGame",
+    "all_games",
+    "game_ids",
+    "get_game",
+]

@@ -1,0 +1,193 @@
+"""A match: setup + seed + the list of moves + a cursor, with snapshots for O(1) undo/review."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .protocol import Event, Game, IllegalMove, Prompt, SetupError
+from .registry import get_game
+
+HUMAN = "human"
+BOT_LEVELS = ("random", "greedy", "strong")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player at the table: a name and who plays it (a person or a computer level)."""
+
+    name: str
+    kind: str = HUMAN
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind != HUMAN
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied move: who played it, and the events it produced."""
+
+    move_id: str
+    label: str
+    seat: int
+    events: tuple[Event, ...]
+    reveal: bool  # hidden information or chance came out (undo across it asks first)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+@dataclass
+class Match:
+    """A live or loaded game with its full history.
+
+    `states[i]` is the state after `i` moves; `cursor` is the current position. Undo moves the
+    cursor back, redo forward; a new move after an undo drops the redo branch.
+    """
+
+    game: Game
+    seats: list[Seat]
+    options: dict[str, str]
+    seed: int
+    states: list[Any] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    cursor: int = 0
+    created: str = field(default_factory=now_iso)
+    save_path: str | None = None
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str | Game,
+        seats: Sequence[Seat | str],
+        options: Mapping[str, str] | None = None,
+        seed: int = 0,
+    ) -> Match:
+        game = game_id if isinstance(game_id, Game) else get_game(game_id)
+        seat_list = [s if isinstance(s, Seat) else Seat(s) for s in seats]
+        game.check_players(len(seat_list))
+        opts = game.check_options(options or {})
+        names = [s.name for s in seat_list]
+        if len(set(names)) != len(names):
+            raise SetupError("player names must be different")
+        state = game.new_state(names, opts, seed)
+        return cls(game=game, seats=seat_list, options=opts, seed=seed, states=[state])
+
+    # ---- reading -----------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.states[self.cursor]
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.game.prompt(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.prompt is None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def state_at(self, index: int) -> Any:
+        """The state after `index` moves (0 = setup). O(1)."""
+        return self.states[index]
+
+    @property
+    def length(self) -> int:
+        """Moves in the whole history, including an undone (redo) branch."""
+        return len(self.steps)
+
+    def move_ids(self, upto: int | None = None) -> list[str]:
+        return [s.move_id for s in self.steps[: self.cursor if upto is None else upto]]
+
+    def events(self, viewer: int | None = None, upto: int | None = None) -> list[tuple[int, str]]:
+        """(move index, line) for every event up to the cursor, as `viewer` may read them."""
+        out = []
+        for i, step in enumerate(self.steps[: self.cursor if upto is None else upto]):
+            for ev in step.events:
+                line = ev.for_seat(viewer)
+                if line:
+                    out.append((i + 1, line))
+        return out
+
+    # ---- changing ----------------------------------------------------------------------
+    def play(self, move_id: str) -> Step:
+        """Apply a legal move at the cursor; drops any redo branch. IllegalMove otherwise."""
+        prompt = self.prompt
+        if prompt is None:
+            raise IllegalMove("the game is over")
+        move = prompt.move(move_id)
+        new, events = self.game.apply(self.state, move_id)
+        step = Step(
+            move_id=move.id,
+            label=move.label,
+            seat=prompt.seat,
+            events=tuple(events),
+            reveal=any(e.reveal for e in events),
+        )
+        del self.states[self.cursor + 1 :]
+        del self.steps[self.cursor :]
+        self.states.append(new)
+        self.steps.append(step)
+        self.cursor += 1
+        return step
+
+    def can_undo(self) -> bool:
+        return self.cursor > 0
+
+    def can_redo(self) -> bool:
+        return self.cursor < len(self.steps)
+
+    def undo(self) -> Step:
+        if not self.can_undo():
+            raise IllegalMove("nothing to undo")
+        self.cursor -= 1
+        return self.steps[self.cursor]
+
+    def redo(self) -> Step:
+        if not self.can_redo():
+            raise IllegalMove("nothing to redo")
+        self.cursor += 1
+        return self.steps[self.cursor - 1]
+
+    def goto(self, index: int) -> None:
+        """Move the cursor to any point of the history (review); the redo branch is kept."""
+        if not 0 <= index <= len(self.steps):
+            raise IndexError(index)
+        self.cursor = index
+
+    def truncate(self) -> None:
+        """Drop the redo branch (continue from here)."""
+        del self.states[self.cursor + 1 :]
+        del self.steps[self.cursor :]
+
+    def undo_warning(self, viewer: int | None) -> str | None:
+        """Why undoing the last move needs confirmation, or None.
+
+        Undoing another seat's move or a move that revealed hidden information or drew by
+        chance (which comes out the same again) asks first.
+        """
+        if not self.can_undo():
+            return None
+        step = self.steps[self.cursor - 1]
+        reasons = []
+        if viewer is not None and step.seat != viewer and not self.seats[step.seat].is_bot:
+            reasons.append(f"it takes back {self.seats[step.seat].name}'s move")
+        if step.reveal:
+            reasons.append("it undoes a reveal (a draw comes out the same again)")
+        return " and ".join(reasons) or None
+
+    def last_human_cursor(self) -> int:
+        """The cursor just before the latest move taken by a person (undo over bot moves)."""
+        i = self.cursor
+        while i > 0:
+            i -= 1
+            if not self.seats[self.steps[i].seat].is_bot:
+                return i
+        return 0

@@ -1,0 +1,240 @@
+"""The protocol every game implements: state, prompt, legal moves, apply, views, results.
+
+A game is a stateless object (one instance per title) whose methods take and return plain
+dataclass states. At every point exactly one seat decides; the engine names that seat, what is
+being decided and the legal options, each a `Move` with a stable id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import pickle
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class IllegalMove(ValueError):
+    """A move that is not in the legal list of the current prompt."""
+
+
+class SetupError(ValueError):
+    """Options or a player count that the game cannot start with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One legal option: a stable id (`play:bank`), a label for people and an effect preview."""
+
+    id: str
+    label: str
+    preview: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Who decides, what is decided, and the legal moves.
+
+    `private` says the decision shows the seat something the others may not see (a hand, a
+    face-down token), so a shared screen needs a hand-over first. `step` > 0 marks a later step
+    of a multi-part decision by the same seat: Esc steps back out of it (undoes one step).
+    `reveal` marks moves that, once applied, reveal hidden information or draw by chance.
+    """
+
+    seat: int
+    text: str
+    moves: tuple[Move, ...]
+    private: bool = False
+    step: int = 0
+    phase: str = ""
+
+    def move(self, move_id: str) -> Move:
+        for m in self.moves:
+            if m.id == move_id:
+                return m
+        raise IllegalMove(f"{move_id!r} is not a legal move here ({self.text})")
+
+    def ids(self) -> list[str]:
+        return [m.id for m in self.moves]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A log line. `seat` set: only that seat reads `text`; the others read `public` (if any)."""
+
+    text: str
+    seat: int | None = None
+    public: str | None = None
+    reveal: bool = False  # hidden information or chance came out with this event
+
+    def for_seat(self, viewer: int | None) -> str | None:
+        """The line as `viewer` may read it (None: an observer who may see everything)."""
+        if self.seat is None or viewer is None or viewer == self.seat:
+            return self.text
+        return self.public
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A setup option shown in the new-game screen and stored in saves."""
+
+    key: str
+    label: str
+    choices: tuple[tuple[str, str], ...]  # (value, label)
+    default: str
+    help: str = ""
+
+
+@dataclass(slots=True)
+class ScoreLine:
+    """One seat's final standing with where every point came from."""
+
+    seat: int
+    score: float
+    breakdown: list[tuple[str, float | str]] = field(default_factory=list)
+    rank: int = 0
+    note: str = ""
+
+
+@dataclass(slots=True)
+class Result:
+    """The end of a game: winners (empty when nobody wins), per-seat lines, a summary sentence."""
+
+    winners: list[int]
+    lines: list[ScoreLine]
+    summary: str
+    cooperative: bool = False
+    details: list[str] = field(default_factory=list)  # co-op: what was built, what was missing
+
+
+@dataclass
+class BaseState:
+    """Fields every game state has. Subclasses add the game's own plain data."""
+
+    names: list[str]
+    seed: int
+    options: dict[str, str]
+    draws: int = 0  # chance counter: every random draw increments it
+
+
+class Game(ABC):
+    """A title: setup, prompts, rules, views and scoring. Stateless; one instance per title."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    summary: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+    cooperative: ClassVar[bool] = False
+
+    # ---- lifecycle -------------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> Any:
+        """The state after setup. Raises SetupError for a bad player count or option."""
+
+    @abstractmethod
+    def prompt(self, state: Any) -> Prompt | None:
+        """The decision to be taken now, or None when the game is over."""
+
+    @abstractmethod
+    def play(self, state: Any, move: Move) -> list[Event]:
+        """Apply a legal move to `state` in place and return the log events."""
+
+    @abstractmethod
+    def result(self, state: Any) -> Result:
+        """Final (or, during play, provisional) scores with breakdowns."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """Everything `seat` may see, as plain data (None: an omniscient observer)."""
+
+    @abstractmethod
+    def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
+        """The in-app rules reference (Markdown), including the table rules of this edition."""
+
+    # ---- provided --------------------------------------------------------------------
+    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """Options with defaults filled in; SetupError for an unknown key or value."""
+        known = {o.key: o for o in self.options}
+        out = {o.key: o.default for o in self.options}
+        for key, value in options.items():
+            if key not in known:
+                raise SetupError(f"unknown option {key!r} for {self.title}")
+            values = [v for v, _ in known[key].choices]
+            if value not in values:
+                raise SetupError(f"option {key} must be one of {', '.join(values)} (not {value!r})")
+            out[key] = value
+        return out
+
+    def check_players(self, n: int) -> None:
+        if not self.min_players <= n <= self.max_players:
+            raise SetupError(
+                f"{self.title} is for {self.min_players}-{self.max_players} players (not {n})"
+            )
+
+    def is_over(self, state: Any) -> bool:
+        return self.prompt(state) is None
+
+    def legal_moves(self, state: Any) -> tuple[Move, ...]:
+        p = self.prompt(state)
+        return p.moves if p else ()
+
+    def clone(self, state: Any) -> Any:
+        """A deep copy (pickle is several times faster than copy.deepcopy)."""
+        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+    def apply(self, state: Any, move_id: str) -> tuple[Any, list[Event]]:
+        """A new state with `move_id` applied; IllegalMove (state untouched) if not legal."""
+        p = self.prompt(state)
+        if p is None:
+            raise IllegalMove("the game is over: no move can be played")
+        move = p.move(move_id)
+        new = self.clone(state)
+        events = self.play(new, move)
+        return new, events
+
+    def digest(self, state: Any) -> str:
+        """A stable fingerprint of the whole state, stored in saves."""
+        data = dataclasses.asdict(state) if dataclasses.is_dataclass(state) else state
+        text = json.dumps(data, sort_keys=True, default=_jsonable, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def determinize(self, state: Any, seat: int, rng: Any) -> Any:
+        """A copy of `state` whose hidden parts (for `seat`) are resampled with `rng`.
+
+        The result must depend only on what `seat` can see plus `rng`. Games without hidden
+        information (other than chance they draw from the seed) may keep the default, which
+        re-seeds future chance so a bot cannot foresee draws.
+        """
+        new = self.clone(state)
+        new.seed = rng.randrange(2**31)
+        return new
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        """A heuristic value of `state` for `seat` (higher is better), for computer players."""
+        res = self.result(state)
+        for line in res.lines:
+            if line.seat == seat:
+                return float(line.score)
+        return 0.0
+
+    def invariants(self, state: Any) -> list[str]:
+        """Broken invariants of `state` (empty when all hold); checked by playout tests."""
+        return []
+
+    def seat_name(self, state: Any, seat: int) -> str:
+        return state.names[seat]
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, set | frozenset):
+        return sorted(obj, key=repr)
+    if isinstance(obj, tuple):
+        return list(obj)
+    if hasattr(obj, "value"):  # enums
+        return obj.value
+    return repr(obj)

@@ -1,0 +1,224 @@
+"""TOML save files: written atomically, loaded by replaying every move through the rules."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from .. import __version__
+from .match import BOT_LEVELS, HUMAN, Match, Seat, now_iso
+from .protocol import IllegalMove, SetupError
+from .registry import UnknownGame, get_game
+
+FORMAT = 1
+MAX_BYTES = 4 * 1024 * 1024  # a finished game is a few kB; anything this large is not a save
+
+
+class SaveError(Exception):
+    """A save that cannot be loaded: one clear sentence naming the file and the problem."""
+
+    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+def saves_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    """Where user saves live: --saves DIR, else $XDG_DATA_HOME/boardgames-tui/saves."""
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "boardgames-tui" / "saves"
+
+
+def to_dict(match: Match) -> dict[str, Any]:
+    """The save document of a match (the whole history, including a redo branch)."""
+    final = match.states[len(match.steps)]
+    return {
+        "format": FORMAT,
+        "app_version": __version__,
+        "game": match.game.id,
+        "seed": match.seed,
+        "created": match.created,
+        "updated": now_iso(),
+        "cursor": match.cursor,
+        "finished": match.game.prompt(final) is None,
+        "digest": match.game.digest(final),
+        "options": dict(match.options),
+        "seats": [{"name": s.name, "kind": s.kind} for s in match.seats],
+        "moves": [s.move_id for s in match.steps],
+    }
+
+
+def dumps(match: Match) -> str:
+    return tomli_w.dumps(to_dict(match))
+
+
+def atomic_write(path: str | os.PathLike[str], text: str) -> None:
+    """Write via a temporary file in the same folder, fsync, then rename over the target."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dfd = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def save(match: Match, path: str | os.PathLike[str] | None = None) -> Path:
+    """Save `match` to `path` (or its own save path) atomically; returns the path."""
+    target = Path(path or match.save_path or "")
+    if not str(target):
+        raise ValueError("no path to save to")
+    atomic_write(target, dumps(match))
+    match.save_path = str(target)
+    return target
+
+
+def autosave_path(match: Match, folder: str | os.PathLike[str] | None = None) -> Path:
+    stamp = match.created.replace(":", "").replace("-", "").replace("+0000", "")
+    stamp = stamp.split("+")[0]
+    return saves_dir(folder) / f"{match.game.id}-{stamp}-{match.seed}.toml"
+
+
+def _need(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:
+    if key not in doc:
+        raise SaveError(path, f"missing {key!r}")
+    value = doc[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise SaveError(path, f"{key!r} should be a {names}, not {type(value).__name__}")
+    return value
+
+
+def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Parse a save file's TOML, with a SaveError for every way the file itself is broken."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise SaveError(p, "is a folder, not a save file")
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise SaveError(p, f"is {size // 1024} kB: too large to be a save file")
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise SaveError(p, "no such file") from None
+    except PermissionError:
+        raise SaveError(p, "cannot be read (permission denied)") from None
+    except OSError as exc:
+        raise SaveError(p, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SaveError(p, f"is not UTF-8 text (byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SaveError(p, f"is not valid TOML ({exc})") from None
+
+
+def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") -> Match:
+    """Rebuild a match by replaying the document's moves; SaveError for anything wrong."""
+    p = Path(path)
+    fmt = _need(doc, "format", int, p)
+    if fmt > FORMAT:
+        raise SaveError(p, f"was written in save format {fmt} by a newer version; this one reads {FORMAT}")
+    if fmt < 1:
+        raise SaveError(p, f"has an unknown save format {fmt}")
+    game_id = _need(doc, "game", str, p)
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        raise SaveError(p, str(exc)) from None
+    seed = _need(doc, "seed", int, p)
+    options = doc.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        raise SaveError(p, "'options' should be a table of strings")
+    seats_raw = _need(doc, "seats", list, p)
+    seats = []
+    for i, s in enumerate(seats_raw):
+        if not isinstance(s, dict) or not isinstance(s.get("name"), str):
+            raise SaveError(p, f"seat {i + 1} needs a name")
+        kind = s.get("kind", HUMAN)
+        if kind != HUMAN and kind not in BOT_LEVELS:
+            raise SaveError(p, f"seat {i + 1} has an unknown kind {kind!r}")
+        seats.append(Seat(s["name"], kind))
+    moves = _need(doc, "moves", list, p)
+    if not all(isinstance(m, str) for m in moves):
+        raise SaveError(p, "'moves' should be a list of move ids")
+    try:
+        match = Match.new(game, seats, options, seed)
+    except SetupError as exc:
+        raise SaveError(p, str(exc)) from None
+    if isinstance(doc.get("created"), str):
+        match.created = doc["created"]
+    for n, move_id in enumerate(moves, start=1):
+        try:
+            match.play(move_id)
+        except IllegalMove as exc:
+            raise SaveError(p, f"move {n} ({move_id}) is illegal: {exc}") from None
+    digest = doc.get("digest")
+    if digest is not None:
+        if not isinstance(digest, str):
+            raise SaveError(p, "'digest' should be a string")
+        actual = game.digest(match.state)
+        if actual != digest:
+            raise SaveError(p, "the moves do not lead to the recorded final state (digest mismatch: edited or damaged)")
+    cursor = doc.get("cursor", len(moves))
+    if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(moves):
+        raise SaveError(p, f"'cursor' should be a move number from 0 to {len(moves)}")
+    match.goto(cursor)
+    match.save_path = str(p)
+    return match
+
+
+def load(path: str | os.PathLike[str]) -> Match:
+    """Load and verify a save. Never changes the file; SaveError on any problem."""
+    doc = read_document(path)
+    try:
+        return from_document(doc, path)
+    except SaveError:
+        raise
+    except Exception as exc:  # a rules bug must still not become a traceback for the user
+        raise SaveError(path, f"could not be replayed ({type(exc).__name__}: {exc})") from None
+
+
+def latest(folder: str | os.PathLike[str] | None = None) -> Path | None:
+    """The most recently written save in the user's saves folder."""
+    d = saves_dir(folder)
+    if not d.is_dir():
+        return None
+    files = [f for f in d.glob("*.toml") if f.is_file()]
+    return max(files, key=lambda f: f.stat().st_mtime, default=None)
+
+
+def list_saves(folder: str | os.PathLike[str] | None = None) -> list[Path]:
+    d = saves_dir(folder)
+    if not d.is_dir():
+        return []
+    return sorted(
+        (f for f in d.glob("*.toml") if f.is_file()), key=lambda f: f.stat().st_mtime, reverse=True
+    )
