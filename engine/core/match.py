@@ -58,6 +58,8 @@ class Match:
     cursor: int = 0
     created: str = field(default_factory=now_iso)
     save_path: str | None = None
+    # table settings that are not rules: hand-over screens, strict (no undo)
+    settings: dict[str, bool] = field(default_factory=lambda: {"handover": True, "strict": False})
 
     @classmethod
     def new(

@@ -64,7 +64,9 @@ def random_playout(
     return PlayoutResult(seed, moves, list(res.winners), scores, state)
 
 
-def timed_playouts(game: Game, players: int, games: int, seed: int) -> tuple[list[PlayoutResult], float]:
+def timed_playouts(
+    game: Game, players: int, games: int, seed: int
+) -> tuple[list[PlayoutResult], float]:
     start = time.perf_counter()
     out = [random_playout(game, players, seed + i) for i in range(games)]
     return out, time.perf_counter() - start

@@ -130,6 +130,9 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
     cooperative: ClassVar[bool] = False
+    # Whether a seat ever sees something the others may not (hands, face-down tokens): a
+    # shared screen then needs hand-over screens between seats.
+    has_private_info: ClassVar[bool] = True
 
     # ---- lifecycle -------------------------------------------------------------------
     @abstractmethod

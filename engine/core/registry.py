@@ -29,13 +29,19 @@ class UnknownGame(KeyError):
         return f"unknown game {self.args[0]!r} (known: {', '.join(game_ids())})"
 
 
+def register(game_id: str, module: str) -> None:
+    """Add a title (a module that defines GAME); used by plug-in games and tests."""
+    _MODULES[game_id] = module
+    _cache.pop(game_id, None)
+
+
 def game_ids() -> list[str]:
     """Ids of the titles that are installed (their module imports)."""
     out = []
     for gid in _MODULES:
         try:
             get_game(gid)
-        except UnknownGame:
+        except Exception:  # a title that is missing or broken is left out of the list
             continue
         out.append(gid)
     return out
@@ -53,7 +59,9 @@ def get_game(game_id: str) -> Game:
         if exc.name and _MODULES[gid].startswith(exc.name):
             raise UnknownGame(game_id) from None
         raise
-    game = module.GAME
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise UnknownGame(game_id)
     _cache[gid] = game
     return game
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import tomllib
@@ -50,6 +51,7 @@ def to_dict(match: Match) -> dict[str, Any]:
         "finished": match.game.prompt(final) is None,
         "digest": match.game.digest(final),
         "options": dict(match.options),
+        "settings": dict(match.settings),
         "seats": [{"name": s.name, "kind": s.kind} for s in match.seats],
         "moves": [s.move_id for s in match.steps],
     }
@@ -71,10 +73,8 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     try:
         dfd = os.open(target.parent, os.O_RDONLY)
@@ -145,7 +145,9 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
     p = Path(path)
     fmt = _need(doc, "format", int, p)
     if fmt > FORMAT:
-        raise SaveError(p, f"was written in save format {fmt} by a newer version; this one reads {FORMAT}")
+        raise SaveError(
+            p, f"was written in save format {fmt} by a newer version; this one reads {FORMAT}"
+        )
     if fmt < 1:
         raise SaveError(p, f"has an unknown save format {fmt}")
     game_id = _need(doc, "game", str, p)
@@ -173,6 +175,10 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
         match = Match.new(game, seats, options, seed)
     except SetupError as exc:
         raise SaveError(p, str(exc)) from None
+    settings = doc.get("settings", {})
+    if not isinstance(settings, dict) or not all(isinstance(v, bool) for v in settings.values()):
+        raise SaveError(p, "'settings' should be a table of true/false values")
+    match.settings.update({k: v for k, v in settings.items() if k in match.settings})
     if isinstance(doc.get("created"), str):
         match.created = doc["created"]
     for n, move_id in enumerate(moves, start=1):
@@ -186,7 +192,10 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
             raise SaveError(p, "'digest' should be a string")
         actual = game.digest(match.state)
         if actual != digest:
-            raise SaveError(p, "the moves do not lead to the recorded final state (digest mismatch: edited or damaged)")
+            raise SaveError(
+                p,
+                "the moves do not lead to the recorded final state (digest mismatch: edited or damaged)",
+            )
     cursor = doc.get("cursor", len(moves))
     if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(moves):
         raise SaveError(p, f"'cursor' should be a move number from 0 to {len(moves)}")

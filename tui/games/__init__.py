@@ -1,0 +1,43 @@
+"""Per-game rendering modules; a game without one is drawn by the generic fallback."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rich.pretty import Pretty
+
+from .base import GameUI, Panel
+
+_MODULES = {
+    "notre-dame": "tui.games.notre_dame",
+    "rattus-cartus": "tui.games.rattus_cartus",
+    "cathedral-of-orleans": "tui.games.cathedral",
+    "1347": "tui.games.pestis",
+}
+
+
+class GenericUI:
+    """Shows the view as a tree: every game is playable before it has a board of its own."""
+
+    game_id = "*"
+
+    def status(self, view: dict[str, Any]) -> str:
+        parts = [str(view[k]) for k in ("period", "round", "phase") if k in view]
+        return " · ".join(parts)
+
+    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        return [Panel("view", "Board", Pretty(view, max_length=12, max_string=60))]
+
+
+def ui_for(game_id: str) -> GameUI:
+    name = _MODULES.get(game_id)
+    if name:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+        else:
+            return module.UI
+    return GenericUI()

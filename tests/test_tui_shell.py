@@ -1,0 +1,238 @@
+"""The TUI shell driven by the keyboard through Pilot, on the small toy game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core import Match, Seat, saves
+from tui.app import BoardgamesApp, Launch, TooSmallScreen
+from tui.screens.dialogs import ConfirmScreen, HandoverScreen, MessageScreen
+from tui.screens.end import EndScreen
+from tui.screens.game import GameScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.review import ReviewScreen
+from tui.screens.rules import RulesScreen
+
+
+def make_app(
+    tmp_path: Path, seats: list[Seat] | None = None, handover: bool = True, **kw: object
+) -> BoardgamesApp:
+    seats = seats or [Seat("Ann"), Seat("Bob")]
+    launch = Launch(
+        saves_dir=str(tmp_path),
+        new={"game": "toy", "seats": seats, "options": {}, "seed": 3},
+        handover=handover,
+        bot_delay=0.0,
+    )
+    for k, v in kw.items():
+        setattr(launch, k, v)
+    return BoardgamesApp(launch)
+
+
+async def test_full_game_by_keyboard_with_handover(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoverScreen)
+        seen_handover = 0
+        for _ in range(200):
+            if isinstance(app.screen, HandoverScreen):
+                seen_handover += 1
+                await pilot.press("enter")
+            elif isinstance(app.screen, EndScreen):
+                break
+            else:
+                await pilot.press("1")
+            await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert game.match.over
+        assert seen_handover >= 2
+        # the autosave holds the finished game
+        back = saves.load(saves.latest(tmp_path))
+        assert back.over and back.move_ids() == game.match.move_ids()
+
+
+async def test_handover_hides_the_board(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        text = app.screen.query_one("#handover-text").render()
+        assert "Ann" in str(text)
+        # the handover screen shows nothing of the board or the hand
+        svg = app.export_screenshot()
+        assert "Card" not in svg and "hand" not in svg
+
+
+async def test_undo_redo_escape_and_confirm(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.press("1")  # pick a card (step 0)
+        assert game.match.cursor == 1
+        await pilot.press("escape")  # steps back out of the two-part move
+        assert game.match.cursor == 0
+        await pilot.press("r")
+        assert game.match.cursor == 1
+        await pilot.press("1")  # take: reveals
+        assert game.match.cursor == 2
+        await pilot.press("u")  # crosses a reveal: asks first
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert game.match.cursor == 2
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert game.match.cursor == 1
+        await pilot.press("x")  # a key that means nothing here does nothing
+        assert game.match.cursor == 1
+
+
+async def test_strict_forbids_undo(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False, strict=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "1", "u")
+        await pilot.pause()
+        assert app.screen.match.cursor == 2
+
+
+async def test_filter_picks_by_typing(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.screen
+        labels = [m.label for m in game.match.prompt.moves]
+        target = labels[-1]
+        await pilot.press("slash", *target.split()[-1], "enter")
+        await pilot.pause()
+        assert game.match.cursor == 1
+        assert game.match.steps[0].label == target
+
+
+async def test_bots_play_and_undo_returns_to_human(tmp_path: Path) -> None:
+    app = make_app(tmp_path, seats=[Seat("Ann"), Seat("Robo", "greedy"), Seat("Rand", "random")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen)  # one human: no hand-over
+        await pilot.press("1", "1")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            p = game.match.prompt
+            if p is None or p.seat == 0:
+                break
+        assert game.match.prompt.seat == 0
+        assert game.match.cursor == 6
+        await pilot.press("u")
+        await pilot.pause()
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
+            await pilot.pause()
+        assert game.match.cursor == 1  # back over the computer moves to Ann's last decision
+
+
+async def test_review_and_continue_from_here(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game = app.screen
+        await pilot.press("1", "1", "1", "1", "1", "1")
+        assert game.match.cursor == 6
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("home")
+        assert app.screen.index == 0
+        await pilot.press("right", "right")
+        assert app.screen.index == 2
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is game
+        assert game.match.cursor == 2 and game.match.can_redo()
+
+
+async def test_save_as_and_load_from_menu(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    target = tmp_path / "mine.toml"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "1", "s")
+        await pilot.pause()
+        inp = app.screen.query_one("#save-path")
+        inp.value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert saves.load(target).cursor == 2
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("c")  # continue the latest save
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen), app.screen_stack
+
+
+async def test_broken_save_shows_a_dialog(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("format = 1\ngame = 'chess'\n")
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.open_file(bad, review=False)
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen)
+        assert "chess" in app.screen.text
+        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)
+    assert bad.read_text() == "format = 1\ngame = 'chess'\n"
+
+
+async def test_rules_and_help(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_too_small_and_recover(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.compact
+
+
+async def test_new_game_from_setup_screen(tmp_path: Path) -> None:
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, (GameScreen, HandoverScreen))
+
+
+def test_match_helper_is_importable() -> None:
+    assert Match

@@ -1,0 +1,152 @@
+"""The Textual application: menu, setup, game, review, rules and end screens."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Static
+
+from engine.core import Match, saves
+
+from .screens.dialogs import MessageScreen
+from .screens.game import GameScreen
+from .screens.menu import MenuScreen
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+@dataclass
+class Launch:
+    """What the command line asked for."""
+
+    saves_dir: str | None = None
+    new: dict[str, Any] | None = None
+    match: Match | None = None
+    review: bool = False
+    handover: bool = True
+    strict: bool = False
+    bot_delay: float = field(
+        default_factory=lambda: float(os.environ.get("BOARDGAMES_BOT_DELAY", "0.6"))
+    )
+
+
+class TooSmallScreen(Screen[None]):
+    """Shown while the terminal is below 80x24; goes away by itself on resize."""
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        with Vertical(id="too-small"):
+            yield Static("", id="too-small-text")
+
+    def show_size(self, w: int, h: int) -> None:
+        self.query_one("#too-small-text", Static).update(
+            f"Make the terminal larger\n(now {w}×{h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
+        )
+
+
+class BoardgamesApp(App[int]):
+    """Play Notre Dame, Rattus Cartus, The Cathedral of Orléans and 1347 hotseat."""
+
+    TITLE = "boardgames-tui"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, launch: Launch | None = None) -> None:
+        super().__init__()
+        self.launch = launch or Launch()
+        self.saves_dir = self.launch.saves_dir
+        self.last_autosave: str | None = None
+        self._too_small: TooSmallScreen | None = None
+
+    def on_mount(self) -> None:
+        self.push_screen(MenuScreen())
+        launch = self.launch
+        if launch.new:
+            spec = launch.new
+            match = Match.new(spec["game"], spec["seats"], spec["options"], spec["seed"])
+            self.start_match(match, handover=launch.handover, strict=launch.strict)
+        elif launch.match is not None:
+            if launch.review:
+                self.review_match(launch.match)
+            else:
+                self.start_match(launch.match)
+        self.call_after_refresh(self._check_size)
+
+    # ---- navigation --------------------------------------------------------------------
+    def start_match(
+        self,
+        match: Match,
+        handover: bool | None = None,
+        strict: bool | None = None,
+        replace: Screen | None = None,
+    ) -> GameScreen:
+        if replace is not None and replace in self.screen_stack:
+            while self.screen is not replace:
+                self.pop_screen()
+            self.pop_screen()
+        screen = GameScreen(
+            match, handover=handover, strict=strict, bot_delay=self.launch.bot_delay
+        )
+        self.push_screen(screen)
+        return screen
+
+    def review_match(self, match: Match) -> None:
+        from .screens.review import ReviewScreen
+
+        # an unfinished game is reviewed as the seat to move sees it; a finished one openly
+        prompt = match.prompt
+        viewer = None if prompt is None else prompt.seat
+
+        def after(index: int | None) -> None:
+            if index is not None:
+                match.goto(index)
+                self.start_match(match)
+
+        self.push_screen(ReviewScreen(match, viewer), after)
+
+    def open_file(self, path: Path, review: bool, replace: Screen | None = None) -> None:
+        """Load a save; a bad file gets a dialog naming the file and the problem."""
+        try:
+            match = saves.load(path)
+        except saves.SaveError as exc:
+            self.push_screen(MessageScreen("Cannot open this save", str(exc)))
+            return
+        if replace is not None and replace in self.screen_stack:
+            while self.screen is not replace:
+                self.pop_screen()
+            self.pop_screen()
+        if review:
+            self.review_match(match)
+        else:
+            self.start_match(match)
+
+    # ---- terminal size -----------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._check_size)
+
+    def _check_size(self) -> None:
+        w, h = self.size
+        small = w < MIN_WIDTH or h < MIN_HEIGHT
+        if small:
+            if self._too_small is None:
+                self._too_small = TooSmallScreen()
+                self.push_screen(self._too_small)
+            self.call_after_refresh(lambda: self._too_small and self._too_small.show_size(w, h))
+        elif self._too_small is not None:
+            if self.screen is self._too_small:
+                self.pop_screen()
+            self._too_small = None
+
+    async def action_quit(self) -> None:
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            screen.autosave()
+        self.exit(0)

@@ -1,0 +1,249 @@
+"""The `boardgames-tui` command: the app, and subcommands for scripts.
+
+Exit codes: 0 success, 1 a bad file (save that does not load or check), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine import __version__
+from engine.core import BOT_LEVELS, HUMAN, Seat, SetupError, UnknownGame, game_ids, get_game
+from engine.core import saves as saves_mod
+
+EXIT_BAD_FILE = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A command line that cannot be carried out as written."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, exit 2
+        self.exit(EXIT_USAGE, f"{self.prog}: {message}\n(see {self.prog} --help)\n")
+
+
+def parse_players(text: str) -> list[str]:
+    """`Ann,Bob,Cy` -> names; a number N -> Player 1..N."""
+    text = text.strip()
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= 8:
+            raise UsageError(f"--players {n}: give between 1 and 8 players")
+        return [f"Player {i + 1}" for i in range(n)]
+    names = [n.strip() for n in text.split(",")]
+    if not text or any(not n for n in names):
+        raise UsageError(f"--players {text!r}: give names separated by commas, e.g. Ann,Bob,Cy")
+    if len(set(n.lower() for n in names)) != len(names):
+        raise UsageError(f"--players {text!r}: names must be different")
+    if any(len(n) > 16 for n in names):
+        raise UsageError("--players: names may have at most 16 characters")
+    return names
+
+
+def parse_bots(text: str | None, n: int) -> dict[int, str]:
+    """`1=strong,3=greedy` (seats counted from 1) -> {0: "strong", 2: "greedy"}."""
+    out: dict[int, str] = {}
+    if not text:
+        return out
+    for part in text.split(","):
+        seat, _, level = part.partition("=")
+        level = level.strip() or "greedy"
+        if not seat.strip().isdigit() or not 1 <= int(seat) <= n:
+            raise UsageError(f"--bots {text!r}: seats are numbered 1 to {n}")
+        if level not in BOT_LEVELS:
+            raise UsageError(f"--bots: level {level!r} is not one of {', '.join(BOT_LEVELS)}")
+        out[int(seat) - 1] = level
+    return out
+
+
+def parse_options(items: Sequence[str] | None) -> dict[str, str]:
+    out = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"--option {item!r}: write KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    games = ", ".join(game_ids())
+    p = _Parser(
+        prog="boardgames-tui",
+        description=f"Play board games hotseat in the terminal. Games: {games}.",
+    )
+    p.add_argument("--version", action="version", version=f"boardgames-tui {__version__}")
+    p.add_argument("--saves", metavar="DIR", help="folder for saves and autosaves")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    n = sub.add_parser("new", help="start a new game")
+    n.add_argument("game", help=f"one of: {games}")
+    n.add_argument("--players", required=True, help="names (Ann,Bob,Cy) or a number")
+    n.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
+    n.add_argument(
+        "--bots", help="computer seats, e.g. 2=greedy,3=strong (levels: random, greedy, strong)"
+    )
+    n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    n.add_argument("--no-handover", action="store_true", help="no pass-the-keyboard screens")
+    n.add_argument("--strict", action="store_true", help="forbid undo (competitive play)")
+    n.add_argument("--bot-delay", type=float, default=None, help="seconds a bot move stays visible")
+
+    for name, helptext in (
+        ("load", "continue a saved game"),
+        ("review", "step through a saved game"),
+    ):
+        sp = sub.add_parser(name, help=helptext)
+        sp.add_argument("file")
+    sub.add_parser("continue", help="continue the latest autosave")
+
+    c = sub.add_parser("check", help="validate save files without the UI")
+    c.add_argument("files", nargs="+")
+
+    s = sub.add_parser("simulate", help="play games with computer players, print a JSON summary")
+    s.add_argument("game")
+    s.add_argument("--players", type=int, required=True)
+    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seats", help="levels per seat, e.g. strong,greedy,random (default random)")
+    s.add_argument("--policy", default=None, help="a game's rule-following player (e.g. rules)")
+    s.add_argument("--option", action="append", metavar="KEY=VALUE")
+    s.add_argument("--save-dir", help="keep every finished game as a save file here")
+    s.add_argument("--think", type=float, default=None, help="seconds per decision for strong")
+
+    b = sub.add_parser("bench", help="measure start-up, move latency, throughput, saves, memory")
+    b.add_argument("--quick", action="store_true")
+    b.add_argument("--json", metavar="FILE")
+
+    sc = sub.add_parser("screenshots", help="write SVG screenshots of every screen")
+    sc.add_argument("dir", nargs="?", default="screenshots")
+
+    r = sub.add_parser("rules", help="print a game's rules reference")
+    r.add_argument("game")
+    return p
+
+
+def cmd_check(files: Sequence[str]) -> int:
+    bad = 0
+    for f in files:
+        try:
+            m = saves_mod.load(f)
+        except saves_mod.SaveError as exc:
+            print(f"BAD {exc}")
+            bad += 1
+            continue
+        status = "finished" if m.over else f"move {m.cursor} of {m.length}"
+        print(f"ok  {f}: {m.game.title}, {len(m.seats)} players, {status}")
+    return EXIT_BAD_FILE if bad else 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.bots.simulate import simulate
+
+    game = get_game(args.game)
+    game.check_players(args.players)
+    seats = None
+    if args.seats:
+        seats = [s.strip() for s in args.seats.split(",")]
+        for lv in seats:
+            if lv not in BOT_LEVELS and lv != "policy":
+                raise UsageError(f"--seats: {lv!r} is not one of {', '.join(BOT_LEVELS)}")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    summary = simulate(
+        game,
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        seats=seats,
+        policy=args.policy,
+        options=game.check_options(parse_options(args.option)),
+        save_dir=args.save_dir,
+        think=args.think,
+    )
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+def make_new_spec(args: argparse.Namespace) -> dict[str, Any]:
+    game = get_game(args.game)
+    names = parse_players(args.players)
+    game.check_players(len(names))
+    bots = parse_bots(args.bots, len(names))
+    options = game.check_options(parse_options(args.option))
+    seats = [Seat(nm, bots.get(i, HUMAN)) for i, nm in enumerate(names)]
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    return {"game": game.id, "seats": seats, "options": options, "seed": seed}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except UsageError as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (UnknownGame, SetupError) as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except saves_mod.SaveError as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    cmd = args.command
+    if cmd == "check":
+        return cmd_check(args.files)
+    if cmd == "simulate":
+        return cmd_simulate(args)
+    if cmd == "rules":
+        print(get_game(args.game).rules_reference())
+        return 0
+    if cmd == "bench":
+        from tui.bench import run_bench
+
+        return run_bench(quick=args.quick, json_path=args.json)
+    if cmd == "screenshots":
+        from tui.screenshots import write_screenshots
+
+        for path in write_screenshots(Path(args.dir)):
+            print(path)
+        return 0
+
+    spec = make_new_spec(args) if cmd == "new" else None
+    from tui.app import BoardgamesApp, Launch
+
+    launch = Launch(saves_dir=args.saves)
+    if spec is not None:
+        launch.new = spec
+        launch.handover = not args.no_handover
+        launch.strict = args.strict
+        if args.bot_delay is not None:
+            launch.bot_delay = max(0.0, args.bot_delay)
+    elif cmd in ("load", "review"):
+        launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
+        launch.review = cmd == "review"
+    elif cmd == "continue":
+        path = saves_mod.latest(args.saves)
+        if path is None:
+            print("boardgames-tui: no saved game to continue", file=sys.stderr)
+            return EXIT_BAD_FILE
+        launch.match = saves_mod.load(path)
+    app = BoardgamesApp(launch)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""Small modal screens: confirm, message, save-as, hand-over, help."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Static
+
+from ..games.base import seat_tag
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Yes / no."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-text")
+            yield Static("[b]y[/] / Enter: yes    [b]n[/] / Esc: no", classes="dialog-keys")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class MessageScreen(ModalScreen[None]):
+    """A message that stays until a key is pressed (errors: a broken save, a bad option)."""
+
+    BINDINGS = [Binding("enter,escape,space,q", "close", "Close")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(f"[b]{self.title_text}[/]", classes="dialog-title")
+            yield Static(Text(self.text), classes="dialog-text")
+            yield Static("Enter / Esc: close", classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SaveAsScreen(ModalScreen[str | None]):
+    """Ask where to save."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, default: str) -> None:
+        super().__init__()
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("[b]Save game as[/]", classes="dialog-title")
+            yield Input(value=self.default, id="save-path")
+            yield Static("Enter: save    Esc: cancel", classes="dialog-keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HandoverScreen(Screen[bool]):
+    """Covers the whole screen until the named player takes the keyboard; renders no secrets."""
+
+    BINDINGS = [
+        Binding("enter,space", "ready", "Show my turn"),
+        Binding("q", "leave", "Menu"),
+    ]
+
+    def __init__(self, seat: int, name: str, what: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.player = name
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="handover"):
+            yield Static(
+                f"Pass the keyboard to {seat_tag(self.seat, self.player)}", id="handover-title"
+            )
+            yield Static(
+                f"{self.player}: {self.what}.\nOnly {self.player} should look at the screen now.\n\n"
+                f"Press [b]Enter[/] when you are ready.",
+                id="handover-text",
+            )
+        yield Footer()
+
+    def action_ready(self) -> None:
+        self.dismiss(True)
+
+    def action_leave(self) -> None:
+        self.dismiss(False)
+
+
+KEY_ROWS = [
+    ("1-9, letters", "pick a move by its hotkey"),
+    ("↑ ↓ Enter", "highlight and pick a move"),
+    ("/", "filter the moves by typing"),
+    ("Esc", "clear the filter, or step back out of a multi-part move"),
+    ("u", "undo (back over computer moves to your last decision)"),
+    ("r", "redo"),
+    ("s", "save as…  (every move is autosaved anyway)"),
+    ("v", "review every move of the game"),
+    ("g", "rules reference of this game"),
+    ("Tab / ] / [", "switch board views (80×24)"),
+    ("?", "this help"),
+    ("q", "back to the menu (the game stays autosaved)"),
+]
+
+
+def keys_table(rows: list[tuple[str, str]] = KEY_ROWS) -> Table:
+    t = Table.grid(padding=(0, 2))
+    t.add_column(style="bold", no_wrap=True)
+    t.add_column()
+    for k, what in rows:
+        t.add_row(k, what)
+    return t
+
+
+class HelpScreen(ModalScreen[str | None]):
+    """The keys of the game screen and the phase being played, with a link to the rules."""
+
+    BINDINGS = [
+        Binding("escape,q,question_mark", "close", "Close"),
+        Binding("g,enter", "rules", "Rules reference"),
+    ]
+
+    def __init__(self, title: str, phase_text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.phase_text = phase_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Static(f"[b]{self.title_text} — keys[/]", classes="dialog-title")
+            yield Static(keys_table())
+            if self.phase_text:
+                yield Static(Text(self.phase_text), classes="dialog-text")
+            yield Static("g / Enter: open the rules reference    Esc: close", classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_rules(self) -> None:
+        self.dismiss("rules")

@@ -1,0 +1,464 @@
+"""The game screen: status line, board panels, move picker, log; undo, save, review, bots."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from engine.bots import make_bot
+from engine.core import Match, saves
+from engine.core.protocol import IllegalMove, Move
+
+from ..games import ui_for
+from ..games.base import seat_tag
+from ..widgets.board import BoardView
+from ..widgets.picker import MovePicker
+from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
+
+if TYPE_CHECKING:
+    from ..app import BoardgamesApp
+
+COMPACT_WIDTH = 110
+COMPACT_HEIGHT = 34
+LOG_KEEP = 300
+
+
+class GameScreen(Screen[None]):
+    """Plays a match: every decision goes through the move picker."""
+
+    BINDINGS = [
+        Binding("u", "undo", "Undo"),
+        Binding("r", "redo", "Redo"),
+        Binding("s", "save", "Save"),
+        Binding("v", "review", "Review"),
+        Binding("g", "rules", "Rules"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "leave", "Menu"),
+        Binding("slash", "filter", "Filter", show=False),
+        Binding("escape", "back", "Back", show=False),
+        Binding("tab,right_square_bracket", "cycle(1)", "Next view", show=False, priority=True),
+        Binding(
+            "shift+tab,left_square_bracket", "cycle(-1)", "Prev view", show=False, priority=True
+        ),
+        Binding("e", "results", "Results", show=False),
+    ]
+
+    def __init__(
+        self,
+        match: Match,
+        handover: bool | None = None,
+        strict: bool | None = None,
+        bot_delay: float = 0.6,
+    ) -> None:
+        super().__init__()
+        self.match = match
+        if handover is not None:
+            match.settings["handover"] = handover
+        if strict is not None:
+            match.settings["strict"] = strict
+        handover = match.settings["handover"]
+        strict = match.settings["strict"]
+        self.ui = ui_for(match.game.id)
+        humans = [i for i, s in enumerate(match.seats) if not s.is_bot]
+        self.humans = humans
+        # hand-over screens only matter between people sharing one screen
+        self.handover = (
+            handover
+            and len(humans) > 1
+            and match.game.has_private_info
+            and not match.game.cooperative
+        )
+        self.strict = strict
+        self.bot_delay = bot_delay
+        self.viewer: int | None = humans[0] if humans else None
+        self.unlocked: int | None = None if self.handover else self.viewer
+        self.bots: dict[int, Any] = {}
+        self._bot_token = 0
+        self._bot_lock = threading.Lock()
+        self._log_cursor = -1
+        self._log_viewer: int | None = -2
+        self._end_shown = False
+        self._waiting_handover = False
+        self.compact = False
+
+    # ---- layout ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        yield Static("", id="tabs")
+        yield BoardView(self.ui, id="board")
+        with Horizontal(id="bottom"):
+            yield MovePicker(id="picker")
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_KEEP)
+        yield Static("", id="lastlog")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_size()
+        self.refresh_game(highlight=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        was = self.compact
+        self._apply_size()
+        if was != self.compact:
+            self.render_board(highlight=False)
+
+    def _apply_size(self) -> None:
+        w, h = self.app.size
+        self.compact = w < COMPACT_WIDTH or h < COMPACT_HEIGHT
+        self.set_class(self.compact, "compact")
+
+    @property
+    def app_(self) -> BoardgamesApp:
+        return self.app  # type: ignore[return-value]
+
+    # ---- the loop ----------------------------------------------------------------------
+    def refresh_game(self, highlight: bool = True) -> None:
+        """Work out who is to act now, hand over if needed, and draw."""
+        prompt = self.match.prompt
+        if prompt is None:
+            self.viewer = None
+            self.render_board(highlight)
+            if not self._end_shown:
+                self._end_shown = True
+                self.call_after_refresh(self.action_results)
+            return
+        seat = prompt.seat
+        if not self.match.seats[seat].is_bot:
+            if self.handover and seat != self.unlocked:
+                self._show_handover(seat, prompt.text)
+                return
+            self.viewer = seat
+        self.render_board(highlight)
+        if self.match.seats[seat].is_bot:
+            self._schedule_bot()
+
+    def _show_handover(self, seat: int, what: str) -> None:
+        if self._waiting_handover:
+            return
+        self._waiting_handover = True
+
+        def done(ready: bool | None) -> None:
+            self._waiting_handover = False
+            if ready:
+                self.unlocked = seat
+                self.refresh_game(highlight=False)
+            else:
+                self.app.pop_screen()
+
+        name = self.match.seats[seat].name
+        self.app.push_screen(HandoverScreen(seat, name, what.rstrip(".")), done)
+
+    def current_view(self, index: int | None = None) -> dict[str, Any]:
+        state = self.match.state if index is None else self.match.state_at(index)
+        return self.match.game.view(state, self.viewer)
+
+    def render_board(self, highlight: bool = True) -> None:
+        match, game = self.match, self.match.game
+        view = game.view(match.state, self.viewer)
+        prompt = match.prompt
+        board = self.query_one(BoardView)
+        board.show(view, self.viewer, self.compact, highlight=highlight)
+        status = Text()
+        status.append(f" {game.title}", style="bold")
+        st = self.ui.status(view)
+        if st:
+            status.append(f" · {st}")
+        if prompt is not None:
+            status.append(" · ")
+            status.append_text(
+                Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
+            )
+            status.append(" to move")
+            if match.seats[prompt.seat].is_bot:
+                status.append(f" (computer, {match.seats[prompt.seat].kind})", style="italic")
+        else:
+            status.append(" · game over", style="bold")
+        self.query_one("#status", Static).update(status)
+        self._render_tabs(board)
+        picker = self.query_one(MovePicker)
+        if prompt is None:
+            res = game.result(match.state)
+            picker.set_prompt(None, f"Game over — {res.summary}   e: results  v: review", False)
+        elif match.seats[prompt.seat].is_bot:
+            name = match.seats[prompt.seat].name
+            picker.set_prompt(prompt, f"{name} (computer) is thinking: {prompt.text}", False)
+        else:
+            name = match.seats[prompt.seat].name
+            back = "  (Esc: step back)" if prompt.step else ""
+            picker.set_prompt(prompt, f"{name}: {prompt.text}{back}", True)
+            picker.options.focus()
+        self._render_log()
+
+    def _render_tabs(self, board: BoardView) -> None:
+        tabs = self.query_one("#tabs", Static)
+        if not self.compact:
+            tabs.update("")
+            return
+        t = Text(" Tab ▸ ", style="dim")
+        for i, title in enumerate(board.tab_titles()):
+            t.append(f" {title} ", style="reverse bold" if i == board.tab else "")
+        tabs.update(t)
+
+    def _render_log(self) -> None:
+        log = self.query_one(RichLog)
+        cursor = self.match.cursor
+        viewer = self.viewer
+        steps = self.match.steps
+        if viewer == self._log_viewer and cursor == self._log_cursor + 1:
+            new = [(cursor, ev) for ev in steps[cursor - 1].events]
+        else:
+            log.clear()
+            start = max(0, cursor - LOG_KEEP)
+            new = [(i + 1, ev) for i in range(start, cursor) for ev in steps[i].events]
+        last = ""
+        for n, ev in new:
+            line = ev.for_seat(viewer)
+            if line:
+                log.write(Text(f"{n:>3} {line}"))
+                last = line
+        if not new or self._log_cursor != cursor - 1:
+            # find the last visible line for the one-line log (compact layout)
+            for i in range(cursor - 1, max(-1, cursor - 30), -1):
+                lines = [e.for_seat(viewer) for e in steps[i].events]
+                lines = [x for x in lines if x]
+                if lines:
+                    last = lines[-1]
+                    break
+        self._log_cursor, self._log_viewer = cursor, viewer
+        self.query_one("#lastlog", Static).update(
+            Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True)
+        )
+
+    # ---- moves -------------------------------------------------------------------------
+    @on(MovePicker.Chosen)
+    def _chosen(self, event: MovePicker.Chosen) -> None:
+        self.play(event.move)
+
+    def play(self, move: Move) -> None:
+        prompt = self.match.prompt
+        if prompt is None or self.match.seats[prompt.seat].is_bot or self._waiting_handover:
+            return
+        try:
+            self.match.play(move.id)
+        except IllegalMove as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self._bot_token += 1
+        self.autosave()
+        self.refresh_game()
+
+    def on_key(self, event: events.Key) -> None:
+        picker = self.query_one(MovePicker)
+        if picker.has_class("filtering"):
+            return
+        char = event.character or ""
+        move = picker.hotkey(char) if char else None
+        if move is not None:
+            event.stop()
+            event.prevent_default()
+            self.play(move)
+
+    def autosave(self) -> None:
+        try:
+            path = saves.autosave_path(self.match, self.app_.saves_dir)
+            saves.atomic_write(path, saves.dumps(self.match))
+            self.app_.last_autosave = str(path)
+        except OSError as exc:
+            self.notify(f"Autosave failed: {exc}", severity="error", timeout=6)
+
+    # ---- computer players ---------------------------------------------------------------
+    def _bot_for(self, seat: int) -> Any:
+        if seat not in self.bots:
+            kind = self.match.seats[seat].kind
+            self.bots[seat] = make_bot(kind, self.match.game, seed=self.match.seed * 31 + seat)
+        return self.bots[seat]
+
+    def _schedule_bot(self) -> None:
+        token = self._bot_token
+        state = self.match.state
+        prompt = self.match.prompt
+        if prompt is None:
+            return
+        bot = self._bot_for(prompt.seat)
+        game = self.match.game
+
+        def think() -> None:
+            with self._bot_lock:
+                try:
+                    move_id = bot.choose(game.clone(state), prompt)
+                except Exception as exc:  # a bot bug must not end the game: fall back to random
+                    move_id = random.Random(token).choice(prompt.moves).id
+                    self.app.call_from_thread(
+                        self.notify, f"computer player error: {exc}", severity="warning"
+                    )
+            self.app.call_from_thread(self._bot_ready, token, move_id)
+
+        self.run_worker(think, thread=True, exclusive=False, group="bots")
+
+    def _bot_ready(self, token: int, move_id: str) -> None:
+        if token != self._bot_token:
+            return  # the position changed (undo, review) while the bot was thinking
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, lambda: self._bot_apply(token, move_id))
+        else:
+            self._bot_apply(token, move_id)
+
+    def _bot_apply(self, token: int, move_id: str) -> None:
+        if token != self._bot_token or not self.is_attached:
+            return
+        prompt = self.match.prompt
+        if prompt is None or not self.match.seats[prompt.seat].is_bot:
+            return
+        try:
+            self.match.play(move_id)
+        except IllegalMove:
+            return
+        self._bot_token += 1
+        self.autosave()
+        self.refresh_game()
+
+    # ---- actions -----------------------------------------------------------------------
+    def action_undo(self) -> None:
+        m = self.match
+        if self.strict:
+            self.notify("Undo is off in this game (strict rules).", severity="warning")
+            return
+        if not m.can_undo():
+            self.notify("Nothing to undo.")
+            return
+        target = m.cursor - 1
+        if any(s.is_bot for s in m.seats):
+            target = m.last_human_cursor()
+        reasons = set()
+        for i in range(target, m.cursor):
+            step = m.steps[i]
+            if not m.seats[step.seat].is_bot and step.seat != self.viewer:
+                reasons.add(f"it takes back {m.seats[step.seat].name}'s move")
+            if step.reveal:
+                reasons.add("it goes back over a reveal (a draw comes out the same again)")
+
+        def do(ok: bool | None = True) -> None:
+            if ok:
+                self._bot_token += 1
+                m.goto(target)
+                self.autosave()
+                self.refresh_game(highlight=False)
+
+        if reasons:
+            self.app.push_screen(
+                ConfirmScreen("Undo? " + "; ".join(sorted(reasons)).capitalize() + "."), do
+            )
+        else:
+            do()
+
+    def action_redo(self) -> None:
+        m = self.match
+        if not m.can_redo():
+            self.notify("Nothing to redo.")
+            return
+        self._bot_token += 1
+        m.redo()
+        while m.can_redo() and m.prompt is not None and m.seats[m.prompt.seat].is_bot:
+            m.redo()
+        self.autosave()
+        self.refresh_game()
+
+    def action_save(self) -> None:
+        m = self.match
+        default = m.save_path or str(
+            saves.saves_dir(self.app_.saves_dir) / f"{m.game.id}-{m.seed}.toml"
+        )
+
+        def do(path: str | None) -> None:
+            if not path:
+                return
+            try:
+                saves.save(m, path)
+            except (OSError, ValueError) as exc:
+                self.app.push_screen(MessageScreen("Could not save", f"{path}: {exc}"))
+                return
+            self.notify(f"Saved to {path}")
+
+        self.app.push_screen(SaveAsScreen(default), do)
+
+    def action_review(self) -> None:
+        from .review import ReviewScreen
+
+        def back(result: int | None) -> None:
+            if result is not None:
+                self._bot_token += 1
+                self.match.goto(result)
+                self._end_shown = False
+                self.autosave()
+            self.refresh_game(highlight=False)
+
+        self._bot_token += 1
+        viewer = None if self.match.over else self.viewer
+        self.app.push_screen(ReviewScreen(self.match, viewer), back)
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.match.game, self.match.options))
+
+    def action_help(self) -> None:
+        prompt = self.match.prompt
+        phase = ""
+        if prompt is not None:
+            phase = f"Now: {prompt.phase or 'play'} — {self.match.seats[prompt.seat].name}: {prompt.text}"
+
+        def after(result: str | None) -> None:
+            if result == "rules":
+                self.action_rules()
+
+        self.app.push_screen(HelpScreen(self.match.game.title, phase), after)
+
+    def action_leave(self) -> None:
+        self._bot_token += 1
+        self.autosave()
+        self.app.pop_screen()
+
+    def action_filter(self) -> None:
+        self.query_one(MovePicker).start_filter()
+
+    def action_back(self) -> None:
+        picker = self.query_one(MovePicker)
+        if picker.clear_filter():
+            return
+        prompt = self.match.prompt
+        if prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot:
+            self._bot_token += 1
+            self.match.undo()
+            self.autosave()
+            self.refresh_game(highlight=False)
+
+    def action_cycle(self, delta: int) -> None:
+        board = self.query_one(BoardView)
+        if not self.compact:
+            # in the wide layout Tab moves focus between the picker and the log
+            self.focus_next() if delta > 0 else self.focus_previous()
+            return
+        board.cycle(delta)
+        self._render_tabs(board)
+
+    def action_results(self) -> None:
+        if not self.match.over:
+            return
+        from .end import EndScreen
+
+        def after(choice: str | None) -> None:
+            if choice == "review":
+                self.action_review()
+            elif choice == "menu":
+                self.app.pop_screen()
+
+        self.app.push_screen(EndScreen(self.match), after)

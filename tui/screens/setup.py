@@ -1,0 +1,170 @@
+"""New game: title, seats (names, person or computer level), seed and the game's variants."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+
+from engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, get_game
+
+from .dialogs import MessageScreen
+
+if TYPE_CHECKING:
+    from ..app import BoardgamesApp
+
+DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
+KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
+
+
+class SetupScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+s,f2", "start", "Start"),
+    ]
+
+    def __init__(self, game_id: str | None = None) -> None:
+        super().__init__()
+        games = all_games()
+        self.game = get_game(game_id) if game_id else games[0]
+        self.count = min(max(self.game.min_players, 3), self.game.max_players)
+
+    @property
+    def app_(self) -> BoardgamesApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="setup"):
+            yield Static(
+                "[b]New game[/]   Tab / Shift+Tab move · Enter or Space changes · Ctrl+S starts"
+            )
+            with Horizontal(classes="row"):
+                yield Label("Game", classes="label")
+                yield Select(
+                    [(f"{g.title} ({g.min_players}-{g.max_players})", g.id) for g in all_games()],
+                    value=self.game.id,
+                    allow_blank=False,
+                    id="game",
+                )
+            with Horizontal(classes="row"):
+                yield Label("Players", classes="label")
+                yield Select(self._count_options(), value=self.count, allow_blank=False, id="count")
+            yield Vertical(id="seats")
+            with Horizontal(classes="row"):
+                yield Label("Seed", classes="label")
+                yield Input(str(int.from_bytes(os.urandom(2), "big")), id="seed", type="integer")
+            yield Vertical(id="options")
+            with Horizontal(classes="row"):
+                yield Label("Hand-over screens", classes="label")
+                yield Switch(value=True, id="handover")
+                yield Static("  between people sharing the screen (off: open play)", classes="hint")
+            with Horizontal(classes="row"):
+                yield Label("Strict (no undo)", classes="label")
+                yield Switch(value=False, id="strict")
+            yield Button("Start the game", id="start", variant="primary")
+        yield Footer()
+
+    def _count_options(self) -> list[tuple[str, int]]:
+        g = self.game
+        return [(str(n), n) for n in range(g.min_players, g.max_players + 1)]
+
+    async def on_mount(self) -> None:
+        await self._rebuild()
+        self.query_one("#game", Select).focus()
+
+    async def _rebuild(self) -> None:
+        seats = self.query_one("#seats", Vertical)
+        old = {}
+        for i in range(6):
+            try:
+                old[i] = (
+                    self.query_one(f"#name-{i}", Input).value,
+                    self.query_one(f"#kind-{i}", Select).value,
+                )
+            except Exception:
+                break
+        await seats.remove_children()
+        rows = []
+        for i in range(self.count):
+            name, kind = old.get(i, (DEFAULT_NAMES[i], HUMAN))
+            rows.append(
+                Horizontal(
+                    Label(f"Seat {i + 1}", classes="label"),
+                    Input(name, id=f"name-{i}", max_length=16, classes="name"),
+                    Select(KINDS, value=kind, allow_blank=False, id=f"kind-{i}", classes="kind"),
+                    classes="row",
+                )
+            )
+        await seats.mount_all(rows)
+        opts = self.query_one("#options", Vertical)
+        await opts.remove_children()
+        rows = []
+        for o in self.game.options:
+            rows.append(
+                Horizontal(
+                    Label(o.label, classes="label"),
+                    Select(
+                        [(lab, v) for v, lab in o.choices],
+                        value=o.default,
+                        allow_blank=False,
+                        id=f"opt-{o.key}",
+                    ),
+                    classes="row",
+                )
+            )
+        await opts.mount_all(rows)
+
+    @on(Select.Changed, "#game")
+    async def _game_changed(self, event: Select.Changed) -> None:
+        if event.value == self.game.id or event.value is Select.BLANK:
+            return
+        self.game = get_game(str(event.value))
+        self.count = min(max(self.game.min_players, self.count), self.game.max_players)
+        count = self.query_one("#count", Select)
+        count.set_options(self._count_options())
+        count.value = self.count
+        await self._rebuild()
+
+    @on(Select.Changed, "#count")
+    async def _count_changed(self, event: Select.Changed) -> None:
+        if event.value is Select.BLANK or event.value == self.count:
+            return
+        self.count = int(event.value)  # type: ignore[arg-type]
+        await self._rebuild()
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        seats = []
+        for i in range(self.count):
+            name = self.query_one(f"#name-{i}", Input).value.strip() or DEFAULT_NAMES[i]
+            kind = str(self.query_one(f"#kind-{i}", Select).value)
+            seats.append(Seat(name, kind))
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else 0
+        except ValueError:
+            self.app.push_screen(MessageScreen("Bad seed", f"{seed_text!r} is not a whole number."))
+            return
+        options = {
+            o.key: str(self.query_one(f"#opt-{o.key}", Select).value) for o in self.game.options
+        }
+        try:
+            match = Match.new(self.game, seats, options, seed)
+        except SetupError as exc:
+            self.app.push_screen(MessageScreen("Cannot start", str(exc)))
+            return
+        handover = self.query_one("#handover", Switch).value
+        strict = self.query_one("#strict", Switch).value
+        self.app_.start_match(match, handover=handover, strict=strict, replace=self)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

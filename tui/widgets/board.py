@@ -1,0 +1,103 @@
+"""The board area: a game's panels laid out side by side (wide) or as tabs (compact)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Static
+
+from ..games.base import GameUI, Panel
+
+_measure = Console(width=120, color_system=None, file=io.StringIO())
+
+
+def panel_text(panel: Panel, width: int = 118) -> str:
+    """Plain text of a panel (for change highlighting and leak tests)."""
+    with _measure.capture() as cap:
+        _measure.print(panel.body, width=width)
+    return cap.get()
+
+
+class PanelBox(Static):
+    """One titled panel of the board."""
+
+    DEFAULT_CSS = """
+    PanelBox { border: round $primary-darken-1; height: auto; padding: 0 1; }
+    PanelBox.changed { border: round $warning; }
+    """
+
+
+class BoardView(Horizontal):
+    """Renders a view through the game's UI module; compact mode shows one panel at a time."""
+
+    DEFAULT_CSS = """
+    BoardView { height: 1fr; }
+    BoardView > #board-main { width: 1fr; }
+    BoardView > #board-side { width: 44; }
+    BoardView.compact > #board-side { display: none; }
+    """
+
+    def __init__(self, ui: GameUI, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ui = ui
+        self.compact = False
+        self.tab = 0
+        self.panels: list[Panel] = []
+        self._texts: dict[str, str] = {}
+        self._boxes: dict[str, PanelBox] = {}
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="board-main")
+        yield VerticalScroll(id="board-side")
+
+    def show(
+        self, view: dict[str, Any], viewer: int | None, compact: bool, highlight: bool = True
+    ) -> list[Panel]:
+        """Draw `view`; panels whose text changed since the last draw are highlighted."""
+        self.compact = compact
+        self.set_class(compact, "compact")
+        panels = self.ui.panels(view, viewer, compact)
+        self.panels = panels
+        self.tab = min(self.tab, max(0, len(panels) - 1))
+        main = self.query_one("#board-main", VerticalScroll)
+        side = self.query_one("#board-side", VerticalScroll)
+        placement = [(p.key, "main" if compact or p.area != "side" else "side") for p in panels]
+        if placement != getattr(self, "_placement", None):
+            for box in self._boxes.values():
+                box.remove()
+            self._boxes = {}
+            self._texts = {}
+            for p, (_, where) in zip(panels, placement, strict=True):
+                box = PanelBox(id=f"panel-{p.key}")
+                self._boxes[p.key] = box
+                (main if where == "main" else side).mount(box)
+            self._placement = placement
+        for i, p in enumerate(panels):
+            box = self._boxes[p.key]
+            box.border_title = p.title
+            box.update(p.body)
+            box.display = (not compact) or i == self.tab
+            text = panel_text(p)
+            changed = highlight and p.key in self._texts and self._texts[p.key] != text
+            self._texts[p.key] = text
+            if changed:
+                box.add_class("changed")
+                box.set_timer(1.5, lambda b=box: b.remove_class("changed"))
+        return panels
+
+    def tab_titles(self) -> list[str]:
+        return [p.title for p in self.panels]
+
+    def cycle(self, delta: int) -> None:
+        if not self.panels:
+            return
+        self.tab = (self.tab + delta) % len(self.panels)
+        for i, p in enumerate(self.panels):
+            self._boxes[p.key].display = (not self.compact) or i == self.tab
+
+    def all_text(self) -> str:
+        return "\n".join(self._texts.values())

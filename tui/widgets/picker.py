@@ -1,0 +1,143 @@
+"""The shared move picker: every decision of every game goes through it.
+
+Options carry hotkeys (1-9, then letters that are not global keys), arrows + Enter choose,
+`/` starts type-to-filter, Esc clears the filter (the screen uses Esc to step back out of a
+multi-part move).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.core.protocol import Move, Prompt
+
+# Letters that the game screen uses as global keys are never move hotkeys.
+GLOBAL_LETTERS = set("urgsvq")
+HOTKEYS = [str(d) for d in range(1, 10)] + [
+    c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
+]
+
+
+class MovePicker(Vertical):
+    """A titled list of the legal moves with hotkeys, previews and a filter."""
+
+    DEFAULT_CSS = """
+    MovePicker { height: auto; }
+    MovePicker > #picker-title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    MovePicker > Input { display: none; height: 3; }
+    MovePicker.filtering > Input { display: block; }
+    MovePicker > OptionList, MovePicker > OptionList:focus { height: auto; max-height: 100%; border: none; padding: 0; background: $surface; }
+    """
+
+    class Chosen(Message):
+        """A move was picked."""
+
+        def __init__(self, move: Move) -> None:
+            self.move = move
+            super().__init__()
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.prompt: Prompt | None = None
+        self.moves: list[Move] = []
+        self.shown: list[Move] = []
+        self.filter = ""
+        self.enabled = True
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="picker-title")
+        yield Input(placeholder="type to filter, Enter picks, Esc clears", id="picker-filter")
+        yield OptionList(id="picker-options")
+
+    @property
+    def options(self) -> OptionList:
+        return self.query_one("#picker-options", OptionList)
+
+    def set_prompt(self, prompt: Prompt | None, title: str, enabled: bool = True) -> None:
+        """Show the moves of `prompt` (or just `title` when nothing is to be decided here)."""
+        self.prompt = prompt
+        self.enabled = enabled
+        self.moves = list(prompt.moves) if (prompt and enabled) else []
+        self.query_one("#picker-title", Static).update(
+            Text(title, overflow="ellipsis", no_wrap=True)
+        )
+        self.clear_filter(refresh=False)
+        self._fill()
+
+    def _fill(self) -> None:
+        needle = self.filter.lower()
+        self.shown = [
+            m for m in self.moves if not needle or needle in (m.label + " " + m.preview).lower()
+        ]
+        width = max((len(m.label) for m in self.shown), default=0)
+        width = min(width, 34)
+        opts = []
+        for i, m in enumerate(self.shown):
+            key = HOTKEYS[self.moves.index(m)] if self.moves.index(m) < len(HOTKEYS) else " "
+            line = Text()
+            line.append(f"{key} ", style="bold reverse" if key != " " else "")
+            line.append(" ")
+            line.append(m.label.ljust(width), style="bold")
+            if m.preview:
+                line.append("  ")
+                line.append(m.preview, style="italic")
+            opts.append(Option(line, id=str(i)))
+        ol = self.options
+        ol.clear_options()
+        ol.add_options(opts)
+        if opts:
+            ol.highlighted = 0
+
+    def hotkey(self, key: str) -> Move | None:
+        """The move a hotkey stands for, if any."""
+        if not self.enabled or key not in HOTKEYS:
+            return None
+        i = HOTKEYS.index(key)
+        return self.moves[i] if i < len(self.moves) else None
+
+    def start_filter(self) -> None:
+        if not self.moves:
+            return
+        self.add_class("filtering")
+        self.query_one(Input).focus()
+
+    def clear_filter(self, refresh: bool = True) -> bool:
+        """Clear an active filter; True if there was one."""
+        active = self.has_class("filtering") or bool(self.filter)
+        self.filter = ""
+        self.remove_class("filtering")
+        inp = self.query_one(Input)
+        if inp.value:
+            inp.value = ""
+        if refresh and active:
+            self._fill()
+            self.options.focus()
+        return active
+
+    @on(Input.Changed, "#picker-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.filter = event.value
+        self._fill()
+
+    @on(Input.Submitted, "#picker-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.shown:
+            move = self.shown[self.options.highlighted or 0]
+            self.clear_filter()
+            self.post_message(self.Chosen(move))
+
+    @on(OptionList.OptionSelected, "#picker-options")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self.enabled and event.option.id is not None:
+            idx = int(event.option.id)
+            if idx < len(self.shown):
+                self.post_message(self.Chosen(self.shown[idx]))
