@@ -1,0 +1,77 @@
+"""The state of a game of Notre Dame: plain data only (lists, dicts, ints, strs).
+
+Cards are ints: `owner * 9 + type` (type indexes `data.CARDS`), so every physical card is
+unique and its owner (the colour of its back, which everybody sees) is `code // 9`.
+Locations are ints: 0-6 the borough sectors, 7 Notre Dame, -1 the play area (friend only).
+Market places are ints: `borough * 5 + k` (k 0 = centre, 1-4 = edges).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.protocol import BaseState
+
+# Phases of a round (and the end of the game).
+DRAFT = "draft"
+ACTIONS = "actions"
+HIRE = "hire"
+PLAGUE = "plague"
+OVER = "over"
+
+
+@dataclass
+class NotreDameState(BaseState):
+    """Everything needed to continue a game of Notre Dame."""
+
+    n: int = 0
+    published: bool = False  # rules: the 2007 rulebook instead of the seed text
+    open_scores: bool = False
+    boroughs: list[int] = field(default_factory=list)  # borough -> seat (-1: empty borough)
+    borough_colour: list[int] = field(default_factory=list)  # borough -> message colour
+    home: list[int] = field(default_factory=list)  # seat -> borough
+
+    # ---- flow ----
+    round: int = 1
+    start: int = 0  # the bell-ringer (start player of the round)
+    phase: str = DRAFT
+    draft_step: int = 0  # 0: keep 1 of 3 own cards; 1: keep 1 of the 2 received
+    pos: int = 0  # position in seat order from the start player
+    lap: int = 0  # action lap (0: first card, 1: second card)
+    step: int = 0  # sub-decisions taken in the current turn (Prompt.step)
+    pending: list[dict[str, Any]] = field(default_factory=list)  # stack of sub-decisions
+
+    # ---- players ----
+    gold: list[int] = field(default_factory=list)
+    prestige: list[int] = field(default_factory=list)
+    supply: list[int] = field(default_factory=list)  # personal supply markers
+    general: list[int] = field(default_factory=list)  # general supply, per colour
+    sectors: list[list[int]] = field(default_factory=list)  # seat -> 7 marker counts
+    nd: list[int] = field(default_factory=list)  # markers in Notre Dame (friend not included)
+    friend: list[int] = field(default_factory=list)  # location of the trusted friend
+    rat: list[int] = field(default_factory=list)
+    carriage: list[int] = field(default_factory=list)  # market place of each carriage
+    msgs: list[list[int]] = field(default_factory=list)  # seat -> messages held per colour
+    sources: list[dict[str, int]] = field(default_factory=list)  # prestige by source
+    bank: int = 0
+    board_msg: list[int] = field(default_factory=list)  # node -> -1 or colour * 4 + reward
+
+    # ---- action cards ----
+    decks: list[list[int]] = field(default_factory=list)  # own face-down stack (top = end)
+    drawn: list[list[int]] = field(default_factory=list)  # draft: the cards to choose from
+    hands: list[list[int]] = field(default_factory=list)  # kept cards
+    incoming: list[list[int]] = field(default_factory=list)  # passed to this seat, unseen
+    passed1: list[list[int]] = field(default_factory=list)  # the 2 cards passed this round
+    passed2: list[list[int]] = field(default_factory=list)  # the 1 card passed on
+    thirds: list[list[int]] = field(default_factory=list)  # unplayed third cards (period)
+    discard: list[int] = field(default_factory=list)  # cards played this period (public)
+    played: list[list[int]] = field(default_factory=list)  # seat -> cards played this round
+
+    # ---- persons ----
+    brown_deck: list[str] = field(default_factory=list)  # face down, top = end
+    gray_deck: list[str] = field(default_factory=list)  # A on top (end), then B, then C
+    persons: list[str] = field(default_factory=list)  # the 3 face-up persons of the round
+    used_persons: list[str] = field(default_factory=list)  # brown used this period + gray
+    hired: list[str] = field(default_factory=list)  # seat -> person hired this round ("")
+    doctor: list[bool] = field(default_factory=list)
