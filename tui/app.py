@@ -79,6 +79,8 @@ class BoardgamesApp(App[int]):
             else:
                 self.start_match(launch.match)
         self.call_after_refresh(self._check_size)
+        if os.environ.get("BENCH_EXIT_ON_IDLE"):  # the start-up benchmark: first frame, then exit
+            self.call_after_refresh(self.exit)
 
     # ---- navigation --------------------------------------------------------------------
     def start_match(

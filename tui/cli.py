@@ -183,7 +183,22 @@ def make_new_spec(args: argparse.Namespace) -> dict[str, Any]:
     return {"game": game.id, "seats": seats, "options": options, "seed": seed}
 
 
+def tune_for_remote(env: dict[str, str] | os._Environ[str] = os.environ) -> bool:
+    """Over ssh (SSH_CONNECTION set): a 256-colour palette, fewer frames, no animations.
+
+    Must run before Textual is imported: it reads these settings once, at import.
+    """
+    if not env.get("SSH_CONNECTION"):
+        return False
+    env.setdefault("TEXTUAL_COLOR_SYSTEM", "256")
+    env.setdefault("TEXTUAL_FPS", "20")
+    env.setdefault("TEXTUAL_ANIMATIONS", "none")
+    env.setdefault("ESCDELAY", "50")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    tune_for_remote()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,0 +1,507 @@
+"""`boardgames-tui bench`: speed and memory, each row against a reference measured in the same run.
+
+These machines are noisy, so every figure is a median of repeats and is reported together with
+a reference (an empty Textual app, a fixed pure-Python loop) and the ratio between them.
+Run `python -m tui.bench` or `boardgames-tui bench [--quick] [--json FILE]`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pty
+import random
+import select
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+
+from engine.core import Match, Seat, game_ids, get_game, saves
+from engine.core.playout import random_playout
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMON_PLAYERS = {"notre-dame": 4, "rattus-cartus": 4, "cathedral-of-orleans": 2, "1347": 4}
+
+EMPTY_APP = textwrap.dedent(
+    """
+    import os, sys
+    from textual.app import App
+    from textual.widgets import Footer, Header, Label
+
+    class Empty(App):
+        BINDINGS = [("1", "bump", "Bump"), ("q", "quit", "Quit")]
+        def compose(self):
+            yield Header()
+            yield Label("0", id="n")
+            yield Footer()
+        def on_mount(self):
+            if os.environ.get("BENCH_EXIT_ON_IDLE"):
+                self.call_after_refresh(self.exit)
+        def action_bump(self):
+            lab = self.query_one("#n", Label)
+            lab.update(str(int(str(lab.content)) + 1))
+
+    Empty().run()
+    """
+)
+
+
+def _median(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def _row(name: str, value: float, ref: float, unit: str, target: str = "") -> dict[str, Any]:
+    ratio = value / ref if ref else float("nan")
+    return {
+        "row": name,
+        "value": round(value, 6),
+        "reference": round(ref, 6),
+        "ratio": round(ratio, 3),
+        "unit": unit,
+        "target": target,
+    }
+
+
+# ---- processes in a pseudo-terminal ------------------------------------------------------
+def _pty_run(
+    argv: list[str],
+    env: dict[str, str],
+    keys: list[bytes] | None = None,
+    idle: float = 0.6,
+    timeout: float = 30.0,
+    size: tuple[int, int] = (120, 40),
+) -> tuple[float, int, list[int]]:
+    """Run in a pty: seconds to exit (or to first idle), bytes at start-up, bytes per key."""
+    import fcntl
+    import struct
+    import termios
+
+    pid, fd = pty.fork()
+    if pid == 0:  # child
+        fcntl.ioctl(
+            sys.stdout.fileno(), termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0)
+        )
+        os.execvpe(argv[0], argv, env)
+    t0 = time.perf_counter()
+    start_bytes = 0
+    per_key: list[int] = []
+
+    def drain(quiet: float, limit: float) -> tuple[int, bool]:
+        got, last, end = 0, time.perf_counter(), time.perf_counter() + limit
+        while time.perf_counter() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    return got, True
+                if not data:
+                    return got, True
+                got += len(data)
+                last = time.perf_counter()
+            elif got and time.perf_counter() - last > quiet:
+                return got, False
+        return got, False
+
+    start_bytes, closed = drain(idle, timeout)
+    elapsed = time.perf_counter() - t0
+    if not closed:
+        for k in keys or []:
+            os.write(fd, k)
+            n, closed = drain(idle, timeout)
+            per_key.append(n)
+            if closed:
+                break
+        try:
+            os.write(fd, b"\x11")  # ctrl+q
+        except OSError:
+            pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    os.close(fd)
+    return elapsed, start_bytes, per_key
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update({"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), **extra})
+    env.pop("COLORTERM", None)
+    return env
+
+
+def bench_startup(repeats: int) -> list[dict[str, Any]]:
+    with TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty_app.py"
+        empty.write_text(EMPTY_APP)
+        env = _env(BENCH_EXIT_ON_IDLE="1", XDG_DATA_HOME=tmp)
+        app_t, ref_t, app_b, ref_b = [], [], [], []
+        for _ in range(repeats):
+            t, b, _ = _pty_run([sys.executable, str(empty)], env, idle=5)
+            ref_t.append(t)
+            ref_b.append(b)
+            t, b, _ = _pty_run([sys.executable, "-m", "tui.cli"], env, idle=5)
+            app_t.append(t)
+            app_b.append(b)
+    return [
+        _row(
+            "start-up to first frame (menu vs empty app)",
+            _median(app_t),
+            _median(ref_t),
+            "s",
+            "ratio <= 1.5",
+        ),
+        _row("bytes written at start-up", _median(app_b), _median(ref_b), "bytes"),
+    ]
+
+
+def bench_ssh_bytes(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    with TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty_app.py"
+        empty.write_text(EMPTY_APP)
+        env = _env(XDG_DATA_HOME=tmp, BOARDGAMES_BOT_DELAY="0")
+        _, _, ref = _pty_run([sys.executable, str(empty)], env, keys=[b"1"] * 3, idle=0.8)
+        ref_b = _median([float(x) for x in ref]) or 1.0
+        for gid in game_ids():
+            n = COMMON_PLAYERS.get(gid, get_game(gid).min_players)
+            players = ",".join(f"P{i + 1}" for i in range(n))
+            argv = [
+                sys.executable,
+                "-m",
+                "tui.cli",
+                "new",
+                gid,
+                "--players",
+                players,
+                "--seed",
+                "5",
+                "--no-handover",
+            ]
+            _, _, per = _pty_run(argv, env, keys=[b"1"] * (2 if quick else 5), idle=0.8)
+            rows.append(
+                _row(
+                    f"bytes per move over a pty, {gid}",
+                    _median([float(x) for x in per]),
+                    ref_b,
+                    "bytes",
+                )
+            )
+    return rows
+
+
+# ---- move latency through Pilot -----------------------------------------------------------
+async def _latency(gid: str, presses: int) -> float:
+    from .app import BoardgamesApp, Launch
+
+    n = COMMON_PLAYERS.get(gid, get_game(gid).min_players)
+    with TemporaryDirectory() as tmp:
+        m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=11)
+        m.settings["handover"] = False
+        app = BoardgamesApp(Launch(saves_dir=tmp, match=m, bot_delay=0))
+        times = []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(presses):
+                if m.prompt is None:
+                    break
+                t = time.perf_counter()
+                await pilot.press("1")
+                await pilot.pause()
+                times.append(time.perf_counter() - t)
+        return _median(times)
+
+
+async def _latency_ref(presses: int) -> float:
+    from textual.app import App
+    from textual.widgets import Footer, Header, Label
+
+    class Empty(App[None]):
+        BINDINGS = [("1", "bump", "Bump")]
+
+        def compose(self):  # type: ignore[no-untyped-def]
+            yield Header()
+            yield Label("0", id="n")
+            yield Footer()
+
+        def action_bump(self) -> None:
+            lab = self.query_one("#n", Label)
+            lab.update(str(time.perf_counter()))
+
+    times = []
+    async with Empty().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(presses):
+            t = time.perf_counter()
+            await pilot.press("1")
+            await pilot.pause()
+            times.append(time.perf_counter() - t)
+    return _median(times)
+
+
+def bench_latency(quick: bool) -> list[dict[str, Any]]:
+    presses = 5 if quick else 25
+    ref = asyncio.run(_latency_ref(presses))
+    return [
+        _row(
+            f"move latency (key to settled screen), {gid}",
+            asyncio.run(_latency(gid, presses)),
+            ref,
+            "s",
+            "<= 0.050 s",
+        )
+        for gid in game_ids()
+    ]
+
+
+# ---- engine -------------------------------------------------------------------------------
+def reference_loop() -> float:
+    """A fixed pure-Python workload (dict/list churn like a rules engine) in seconds."""
+    t = time.perf_counter()
+    rng = random.Random(1)
+    d: dict[int, list[int]] = {}
+    for i in range(200_000):
+        k = rng.randrange(64)
+        d.setdefault(k, []).append(i)
+        if len(d[k]) > 8:
+            d[k].pop(0)
+    return time.perf_counter() - t
+
+
+def bench_engine(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    ref = _median([reference_loop() for _ in range(3)])
+    for gid in game_ids():
+        game = get_game(gid)
+        for n in range(game.min_players, game.max_players + 1):
+            count = 5 if quick else 40
+            t = time.perf_counter()
+            moves = 0
+            for s in range(count):
+                moves += len(random_playout(game, n, 1000 + s).moves)
+            el = time.perf_counter() - t
+            target = ">= 50 games/s" if n == COMMON_PLAYERS.get(gid) else ""
+            row = _row(f"random games/s, {gid} {n}p", count / el, 1 / ref, "games/s", target)
+            row["moves_per_second"] = round(moves / el, 1)
+            rows.append(row)
+    return rows
+
+
+def _finished(gid: str, seed: int = 3) -> Match:
+    game = get_game(gid)
+    n = COMMON_PLAYERS.get(gid, game.min_players)
+    m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=seed)
+    rng = random.Random(seed)
+    while m.prompt is not None:
+        p = m.prompt
+        m.play(p.moves[rng.randrange(len(p.moves))].id)
+    return m
+
+
+def _time(fn: Callable[[], Any], repeats: int) -> float:
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return _median(out)
+
+
+def bench_history_and_saves(quick: bool) -> list[dict[str, Any]]:
+    rows = []
+    ref = _median([reference_loop() for _ in range(3)])
+    with TemporaryDirectory() as tmp:
+        for gid in game_ids():
+            m = _finished(gid)
+            n = m.length
+            short, long_ = min(50, n), min(500, n)
+
+            def undo_at(k: int, m: Match = m) -> None:
+                m.goto(k)
+                m.undo()
+                m.redo()
+
+            rows.append(
+                _row(
+                    f"undo one move at move {short} / at move {long_}, {gid}",
+                    _time(lambda: undo_at(long_), 50),
+                    _time(lambda: undo_at(short), 50),
+                    "s",
+                    "ratio ~1 (O(1))",
+                )
+            )
+            rows.append(
+                _row(
+                    f"jump to any move of {n} / of 50, {gid}",
+                    _time(lambda: m.goto(random.randrange(n + 1)), 50),
+                    _time(lambda: m.goto(random.randrange(short + 1)), 50),
+                    "s",
+                    "ratio ~1",
+                )
+            )
+            m.goto(n)
+            path = Path(tmp) / f"{gid}.toml"
+            rows.append(
+                _row(
+                    f"save write, {gid} ({n} moves)",
+                    _time(lambda: saves.save(m, path), 5),
+                    ref,
+                    "s",
+                )
+            )
+            rows.append(
+                _row(
+                    f"save load (replay + digest), {gid}",
+                    _time(lambda: saves.load(path), 3 if quick else 7),
+                    ref,
+                    "s",
+                    "<= 0.100 s",
+                )
+            )
+    return rows
+
+
+# ---- memory -------------------------------------------------------------------------------
+MEM_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, random, resource, sys, tempfile
+    sys.path.insert(0, {root!r})
+    gid = sys.argv[1]
+    async def main():
+        if gid == "empty":
+            from textual.app import App
+            from textual.widgets import Footer, Header, Label
+            class Empty(App):
+                def compose(self):
+                    yield Header(); yield Label("x"); yield Footer()
+            async with Empty().run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+            return
+        from engine.core import Match, Seat
+        from tui.app import BoardgamesApp, Launch
+        n = int(sys.argv[2])
+        m = Match.new(gid, [Seat(f"P{{i+1}}") for i in range(n)], seed=5)
+        m.settings["handover"] = False
+        rng = random.Random(5)
+        with tempfile.TemporaryDirectory() as tmp:
+            app = BoardgamesApp(Launch(saves_dir=tmp, match=m, bot_delay=0))
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                while m.prompt is not None:
+                    p = m.prompt
+                    screen.play(p.moves[rng.randrange(len(p.moves))])
+                    await pilot.pause(0)
+    asyncio.run(main())
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    """
+)
+
+
+def bench_memory(quick: bool) -> list[dict[str, Any]]:
+    script = MEM_SCRIPT.format(root=str(ROOT))
+
+    def rss(*args: str) -> float:
+        out = subprocess.run(
+            [sys.executable, "-c", script, *args],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            cwd=ROOT,
+        )
+        return float(out.stdout.strip().splitlines()[-1]) / 1024.0
+
+    ref = rss("empty")
+    rows = []
+    for gid in game_ids():
+        n = COMMON_PLAYERS.get(gid, get_game(gid).min_players)
+        rows.append(
+            _row(
+                f"peak RSS of a full game in the app, {gid}",
+                rss(gid, str(n)),
+                ref,
+                "MiB",
+                "ratio <= 2",
+            )
+        )
+    return rows
+
+
+# ---- computer players ---------------------------------------------------------------------
+def bench_bots(quick: bool) -> list[dict[str, Any]]:
+    from engine.bots import make_bot
+
+    rows = []
+    ref = _median([reference_loop() for _ in range(3)])
+    for gid in game_ids():
+        game = get_game(gid)
+        n = COMMON_PLAYERS.get(gid, game.min_players)
+        m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=9)
+        rng = random.Random(9)
+        positions = []
+        while m.prompt is not None and len(positions) < (3 if quick else 12):
+            p = m.prompt
+            if len(p.moves) > 1 and rng.random() < 0.3:
+                positions.append(m.state)
+            m.play(p.moves[rng.randrange(len(p.moves))].id)
+        for level in ("random", "greedy", "strong"):
+            bot = make_bot(level, game, seed=1, think=0.2 if quick else None)
+            times = []
+            for st in positions:
+                t = time.perf_counter()
+                bot.choose(game.clone(st))
+                times.append(time.perf_counter() - t)
+            rows.append(
+                _row(
+                    f"{level} seconds per decision, {gid}",
+                    _median(times),
+                    ref,
+                    "s",
+                    "<= 1 s" if level == "strong" else "",
+                )
+            )
+    return rows
+
+
+def run_bench(quick: bool = False, json_path: str | None = None) -> int:
+    sections = [
+        ("engine", bench_engine),
+        ("history and saves", bench_history_and_saves),
+        ("move latency", bench_latency),
+        ("start-up", lambda q: bench_startup(2 if q else 5)),
+        ("over ssh", bench_ssh_bytes),
+        ("memory", bench_memory),
+        ("computer players", bench_bots),
+    ]
+    if quick:
+        sections = [s for s in sections if s[0] not in ("memory", "over ssh")]
+    rows: list[dict[str, Any]] = []
+    for name, fn in sections:
+        for row in fn(quick):
+            row["section"] = name
+            rows.append(row)
+            print(
+                f"{row['row']:<62} {row['value']:>12.4g} {row['unit']:<8} ref {row['reference']:>10.4g}  ratio {row['ratio']:>7.3f}  {row['target']}",
+                flush=True,
+            )
+    if json_path:
+        Path(json_path).write_text(json.dumps({"quick": quick, "rows": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m tui.bench")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    sys.exit(run_bench(a.quick, a.json))

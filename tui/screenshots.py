@@ -1,0 +1,107 @@
+"""`boardgames-tui screenshots [DIR]`: SVG screenshots of every screen, from fixed seeds."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+from engine.core import Match, Seat, game_ids, get_game
+
+from .app import BoardgamesApp, Launch
+
+SIZE = (120, 40)
+COMPACT = (80, 24)
+SEATS = {
+    "notre-dame": ["Ann", "Bob", "Cy", "Dee"],
+    "rattus-cartus": ["Ann", "Bob", "Cy"],
+    "cathedral-of-orleans": ["Ann", "Bob"],
+    "1347": ["Ann", "Bob", "Cy", "Dee"],
+}
+
+
+def sample_match(
+    game_id: str, fraction: float = 0.45, seed: int = 7, finish: bool = False
+) -> Match:
+    """A match from a fixed seed, played by seeded random moves to `fraction` of its length."""
+    game = get_game(game_id)
+    names = SEATS.get(game_id, ["Ann", "Bob", "Cy"])[: game.max_players]
+    names = names[: max(game.min_players, len(names))]
+    probe = Match.new(game_id, [Seat(n) for n in names], seed=seed)
+    rng = random.Random(seed)
+    while probe.prompt is not None:
+        p = probe.prompt
+        probe.play(p.moves[rng.randrange(len(p.moves))].id)
+    if finish:
+        return probe
+    target = int(probe.length * fraction)
+    # stop at a decision of a seat's first step, so the picker shows a full choice
+    while target < probe.length and probe.steps[target].seat == probe.steps[target - 1].seat:
+        target += 1
+    m = Match.new(game_id, [Seat(n) for n in names], seed=seed)
+    for mid in probe.move_ids(target):
+        m.play(mid)
+    return m
+
+
+async def _shot(
+    path: Path,
+    size: tuple[int, int],
+    saves_dir: str,
+    match: Match | None = None,
+    handover: bool = False,
+    keys: tuple[str, ...] = (),
+    before: Callable[[BoardgamesApp], Awaitable[None]] | None = None,
+) -> Path:
+    launch = Launch(saves_dir=saves_dir, match=match, bot_delay=0.0)
+    app = BoardgamesApp(launch)
+    if match is not None:
+        match.settings["handover"] = handover
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        if before:
+            await before(app)
+        for k in keys:
+            await pilot.press(k)
+            await pilot.pause()
+        await pilot.pause()
+        app.save_screenshot(filename=path.name, path=str(path.parent))
+    return path
+
+
+async def _all(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with TemporaryDirectory() as tmp:
+        written.append(await _shot(out / "menu.svg", SIZE, tmp))
+        written.append(await _shot(out / "setup.svg", SIZE, tmp, keys=("n",)))
+        for gid in game_ids():
+            if gid == "toy":
+                continue
+            written.append(await _shot(out / f"{gid}.svg", SIZE, tmp, match=sample_match(gid)))
+            written.append(
+                await _shot(out / f"{gid}-80x24.svg", COMPACT, tmp, match=sample_match(gid))
+            )
+        first = "notre-dame" if "notre-dame" in game_ids() else game_ids()[0]
+        written.append(
+            await _shot(out / "handover.svg", SIZE, tmp, match=sample_match(first), handover=True)
+        )
+        written.append(
+            await _shot(
+                out / "review.svg", SIZE, tmp, match=sample_match(first), keys=("v", "left")
+            )
+        )
+        written.append(
+            await _shot(out / "end.svg", SIZE, tmp, match=sample_match(first, finish=True))
+        )
+        written.append(
+            await _shot(out / "rules.svg", SIZE, tmp, match=sample_match(first), keys=("g",))
+        )
+    return written
+
+
+def write_screenshots(out: Path) -> list[Path]:
+    """Write every screenshot into `out`; returns the paths."""
+    return asyncio.run(_all(out))
