@@ -8,6 +8,7 @@ Run `python -m tui.bench` or `boardgames-tui bench [--quick] [--json FILE]`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import pty
@@ -119,14 +120,10 @@ def _pty_run(
             per_key.append(n)
             if closed:
                 break
-        try:
+        with contextlib.suppress(OSError):
             os.write(fd, b"\x11")  # ctrl+q
-        except OSError:
-            pass
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
     os.close(fd)
     return elapsed, start_bytes, per_key
 
@@ -315,58 +312,54 @@ def _time(fn: Callable[[], Any], repeats: int) -> float:
     return _median(out)
 
 
+def _history_rows(gid: str, tmp: str, ref: float, quick: bool) -> list[dict[str, Any]]:
+    m = _finished(gid)
+    n = m.length
+    short, long_ = min(50, n), min(500, n)
+    rng = random.Random(1)
+
+    def undo_at(k: int) -> None:
+        m.goto(k)
+        m.undo()
+        m.redo()
+
+    rows = [
+        _row(
+            f"undo one move at move {long_} / at move {short}, {gid}",
+            _time(lambda: undo_at(long_), 50),
+            _time(lambda: undo_at(short), 50),
+            "s",
+            "ratio ~1 (O(1))",
+        ),
+        _row(
+            f"jump to any move of {n} / of {short}, {gid}",
+            _time(lambda: m.goto(rng.randrange(n + 1)), 50),
+            _time(lambda: m.goto(rng.randrange(short + 1)), 50),
+            "s",
+            "ratio ~1",
+        ),
+    ]
+    m.goto(n)
+    path = Path(tmp) / f"{gid}.toml"
+    rows.append(
+        _row(f"save write, {gid} ({n} moves)", _time(lambda: saves.save(m, path), 5), ref, "s")
+    )
+    rows.append(
+        _row(
+            f"save load (replay + digest), {gid}",
+            _time(lambda: saves.load(path), 3 if quick else 7),
+            ref,
+            "s",
+            "<= 0.100 s",
+        )
+    )
+    return rows
+
+
 def bench_history_and_saves(quick: bool) -> list[dict[str, Any]]:
-    rows = []
     ref = _median([reference_loop() for _ in range(3)])
     with TemporaryDirectory() as tmp:
-        for gid in game_ids():
-            m = _finished(gid)
-            n = m.length
-            short, long_ = min(50, n), min(500, n)
-
-            def undo_at(k: int, m: Match = m) -> None:
-                m.goto(k)
-                m.undo()
-                m.redo()
-
-            rows.append(
-                _row(
-                    f"undo one move at move {short} / at move {long_}, {gid}",
-                    _time(lambda: undo_at(long_), 50),
-                    _time(lambda: undo_at(short), 50),
-                    "s",
-                    "ratio ~1 (O(1))",
-                )
-            )
-            rows.append(
-                _row(
-                    f"jump to any move of {n} / of 50, {gid}",
-                    _time(lambda: m.goto(random.randrange(n + 1)), 50),
-                    _time(lambda: m.goto(random.randrange(short + 1)), 50),
-                    "s",
-                    "ratio ~1",
-                )
-            )
-            m.goto(n)
-            path = Path(tmp) / f"{gid}.toml"
-            rows.append(
-                _row(
-                    f"save write, {gid} ({n} moves)",
-                    _time(lambda: saves.save(m, path), 5),
-                    ref,
-                    "s",
-                )
-            )
-            rows.append(
-                _row(
-                    f"save load (replay + digest), {gid}",
-                    _time(lambda: saves.load(path), 3 if quick else 7),
-                    ref,
-                    "s",
-                    "<= 0.100 s",
-                )
-            )
-    return rows
+        return [row for gid in game_ids() for row in _history_rows(gid, tmp, ref, quick)]
 
 
 # ---- memory -------------------------------------------------------------------------------
