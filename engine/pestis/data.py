@@ -1,0 +1,393 @@
+"""1347: De Nigrae Pestis Ludo — every table of the game and every [design] value.
+
+The printed card texts could not be established; the card tables are this edition's [design]
+(spec /work/shared/rules/1347.md) and satisfy every example of the rulebook's appendix. Rule
+code reads these tables and never repeats their numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TITLE = "1347: De Nigrae Pestis Ludo"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+
+# ---- setup ---------------------------------------------------------------------------------
+START_TOKENS = (4, 3, 2, 1, 0)  # influence tokens each player starts with
+START_GRAVE_DIGGERS = 3  # in each player's reserve
+GRAVE_DIGGERS_PER_COLOUR = 15  # 90 in the box for 6 colours; the rest wait at the docks
+START_COINS = 6
+BOX_COINS = 60  # coins in the box; the bank is unlimited in this edition (see TABLE_RULES)
+BURGUS_SUBJECTS = 3  # subjects laid out in the Burgus each round
+EVENTS_PER_PERIOD = 3
+ROUNDS = 9
+ROUNDS_PER_PERIOD = 3
+FIRST_PLAYER_SEAT = 0  # [design] the first seat of the setup screen starts as First Player
+
+# ---- areas, in activation order --------------------------------------------------------------
+AREAS = ("schola", "burgus", "mercatus", "agrus", "portus", "suburbium")
+AREA_NAMES = {
+    "schola": "Schola Medica",
+    "burgus": "Burgus",
+    "mercatus": "Mercatus",
+    "agrus": "Agrus",
+    "portus": "Portus",
+    "suburbium": "Suburbium",
+}
+AREA_ACTIONS = {
+    "schola": "one of: build a development, buy a resource, send a grave-digger to Agrus",
+    "burgus": "take subjects costing in total up to your points",
+    "mercatus": "buy the top resource card",
+    "agrus": "send one more grave-digger from your reserve to Agrus",
+    "portus": "build developments",
+    "suburbium": "rob the least invested player of goods worth up to your points",
+}
+SCHOLA, BURGUS, MERCATUS, AGRUS, PORTUS, SUBURBIUM = range(6)
+
+# ---- prices -----------------------------------------------------------------------------------
+MERCATUS_PRICE = 4  # seed: a resource card for 4 coins
+SCHOLA_PRICE = 6  # seed: a resource card for 6 coins
+AGRUS_INCOME = 2  # coins per grave-digger in Agrus each upkeep (seed)
+DEVELOPMENT_GD_COST = 3  # grave-diggers to the docks instead of a resource card (seed)
+# [design] Suburbium robbery prices in points (seed example: 1 grave-digger + 1 resource = 7).
+ROB_COIN = 1
+ROB_GRAVE_DIGGER = 3
+ROB_RESOURCE = 4
+LAST_MARKET_SELL = 3  # [design] coins for each resource sold under Last market
+HEAL_COINS_CHEAP = 3  # [design] Lazaretum / Apothecary heal price
+HEAL_COINS_GUILD = 4  # [design] Doctors' guild heal price
+MONEY_CHANGER_MAX = 3
+
+# ---- developments ----------------------------------------------------------------------------
+DEVELOPMENTS = ("apotheca", "emporium", "lazaretum", "taberna")
+DEV_NAMES = {
+    "apotheca": "Apotheca",
+    "emporium": "Emporium",
+    "lazaretum": "Lazaretum",
+    "taberna": "Taberna",
+}
+DEV_AREA = {"apotheca": BURGUS, "emporium": MERCATUS, "lazaretum": AGRUS, "taberna": SUBURBIUM}
+# Base influence a development gives its owner in its area every round (seed: Apotheca,
+# Taberna; these make the area activate even without tokens). [design] none for the others.
+DEV_BASE = {"apotheca": 1, "emporium": 0, "lazaretum": 0, "taberna": 1}
+APOTHECA_DISCOUNT = 1  # subjects cost 1 less per acquisition (seed)
+EMPORIUM_DISCOUNT = 2  # [design]
+DEV_TEXT = {
+    "apotheca": "+1 base influence in Burgus every round; each subject you take costs 1 less",
+    "emporium": "resource cards cost you 2 coins less",
+    "lazaretum": "in upkeep you may heal one subject for 3 coins instead of a resource card",
+    "taberna": "+1 base influence in Suburbium every round",
+}
+
+
+# ---- subjects ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """A subject card type: cost in Burgus, token gained when healed, upkeep while healed."""
+
+    key: str
+    name: str
+    copies: int
+    cost: int
+    token: int
+    upkeep: int
+    ability: str
+    area_bonus: int = -1  # area where it adds +1 influence while healed (-1: none)
+
+
+SUBJECTS: dict[str, Subject] = {
+    s.key: s
+    for s in (
+        Subject("crier", "Town Crier", 3, 2, 1, 1, "+1 influence in Burgus", BURGUS),
+        Subject(
+            "builder",
+            "Master builder",
+            3,
+            4,
+            2,
+            2,
+            "developments cost 2 grave-diggers instead of 3",
+        ),
+        Subject("hangman", "Hangman", 3, 3, 1, 1, "+1 influence in Suburbium", SUBURBIUM),
+        Subject(
+            "minstrel", "Minstrel", 3, 2, 1, 1, "+1 coin each time you convert a token to coins"
+        ),
+        Subject("farmer", "Farmer", 3, 2, 1, 0, "+1 coin per upkeep from Agrus"),
+        Subject(
+            "apothecary",
+            "Apothecary",
+            3,
+            3,
+            2,
+            2,
+            "once per upkeep heal a subject for 3 coins instead of a resource",
+        ),
+        Subject("merchant", "Merchant", 3, 3, 2, 1, "+1 influence in Mercatus", MERCATUS),
+        Subject("notary", "Notary", 3, 3, 2, 2, "you win ties in every area"),
+        Subject("friar", "Friar", 3, 2, 1, 0, "+1 influence in Schola Medica", SCHOLA),
+        Subject("boatman", "Boatman", 3, 2, 1, 1, "+1 influence in Portus", PORTUS),
+        Subject(
+            "changer",
+            "Money changer",
+            3,
+            3,
+            1,
+            1,
+            "+1 coin per full 5 coins held, each upkeep (at most 3)",
+        ),
+        Subject("washerwoman", "Washerwoman", 2, 1, 0, 0, "none"),
+        Subject("guard", "Guard", 2, 3, 1, 1, "you cannot be the Suburbium victim"),
+        Subject("pupil", "Physician's pupil", 2, 4, 3, 2, "none"),
+        Subject("nobleman", "Nobleman", 2, 5, 3, 3, "+2 wealth points at the end while healed"),
+        Subject(
+            "foreman",
+            "Foreman",
+            2,
+            3,
+            1,
+            1,
+            "+1 grave-digger each time you convert a token to grave-diggers",
+        ),
+    )
+}
+SUBJECT_DECK: tuple[str, ...] = tuple(k for k, s in SUBJECTS.items() for _ in range(s.copies))
+NOBLEMAN_WP = 2
+BUILDER_GD_COST = 2  # Master builder: developments cost 2 grave-diggers
+
+
+# ---- resources ---------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A resource card kind. `target` names what playing it asks for (see rules)."""
+
+    key: str
+    name: str
+    text: str
+    target: str = ""  # "", "area", "player+area", "subject", "token+area"
+
+
+RESOURCES: dict[str, Resource] = {
+    r.key: r
+    for r in (
+        Resource(
+            "spreader",
+            "Plague spreader for hire",
+            "name a player and an area: that player may not invest there this round",
+            "player+area",
+        ),
+        Resource(
+            "leeches",
+            "Leeches",
+            "one area of your choice: +2 to your total there this round",
+            "area",
+        ),
+        Resource(
+            "theriac",
+            "Theriac",
+            "heal one of your infected subjects now (its token can be invested this round)",
+            "subject",
+        ),
+        Resource("credit", "Letter of credit", "take 4 coins"),
+        Resource("cart", "Cart of the dead", "take 2 grave-diggers from the docks"),
+        Resource("relic", "Holy relic", "this round's event does not apply to you"),
+        Resource(
+            "seal",
+            "Forged seal",
+            "move one of your face-down tokens to another area",
+            "token+area",
+        ),
+        Resource(
+            "quarantine", "Quarantine", "name an area: no reinforcements there this round", "area"
+        ),
+        Resource("remedy", "Herbal remedy", "your healed subjects pay no upkeep this round"),
+        Resource("informer", "Informer", "look at all tokens invested so far in one area", "area"),
+    )
+}
+RESOURCE_COPIES = 2
+RESOURCE_DECK: tuple[str, ...] = tuple(k for k in RESOURCES for _ in range(RESOURCE_COPIES))
+LEECHES_BONUS = 2
+CREDIT_COINS = 4
+CART_GRAVE_DIGGERS = 2
+
+
+# ---- events ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EventCard:
+    """An event card: the period deck it belongs to and its effect for the round."""
+
+    key: str
+    name: str
+    period: int
+    text: str
+
+
+EVENTS: dict[str, EventCard] = {
+    e.key: e
+    for e in (
+        # Period I
+        EventCard(
+            "law1",
+            "New agrarian law I",
+            1,
+            "grave-diggers may also be invested as 1-point tokens, one per turn",
+        ),
+        EventCard("calm", "Calm", 1, "no effect"),
+        EventCard("fair_weather", "Fair weather", 1, "Agrus pays 3 coins per grave-digger"),
+        EventCard("harvest", "Good harvest", 1, "every player takes 2 coins now"),
+        EventCard("pilgrims", "Pilgrims", 1, "subjects cost 1 less in Burgus"),
+        EventCard("rumours", "Rumours of plague", 1, "resources cost 2 coins more"),
+        EventCard("market_day", "Market day", 1, "the Mercatus winner may buy 2 resources"),
+        EventCard(
+            "procession",
+            "Bishop's procession",
+            1,
+            "the Schola Medica winner takes two different actions",
+        ),
+        EventCard(
+            "guild_feast", "Guild feast", 1, "unused tokens converted to coins give +1 coin each"
+        ),
+        EventCard("tax", "Tax collector", 1, "in upkeep each player pays 1 coin per full 5 coins"),
+        # Period II
+        EventCard(
+            "law2",
+            "New agrarian law II",
+            2,
+            "grave-diggers may also be invested as 1-point tokens, one per turn",
+        ),
+        EventCard(
+            "ships",
+            "Trading ships from the East",
+            2,
+            "unused tokens convert to coins only, +1 coin each; the Minstrel gives nothing",
+        ),
+        EventCard("black_death", "Black death", 2, "healed subjects cost double upkeep"),
+        EventCard("harbour", "Harbour quarantine", 2, "Portus is closed"),
+        EventCard("wave", "Wave of deaths", 2, "each player discards one infected subject, if any"),
+        EventCard("curfew", "Curfew", 2, "Suburbium is closed"),
+        EventCard(
+            "doctors_guild",
+            "Doctors' guild",
+            2,
+            "healing may be paid with 4 coins instead of a resource",
+        ),
+        EventCard("famine", "Famine", 2, "Agrus pays 1 coin per grave-digger"),
+        EventCard(
+            "mass_graves", "Mass graves", 2, "every player takes 1 grave-digger from the docks"
+        ),
+        EventCard("refugees", "Refugees", 2, "Burgus shows 5 subjects this round"),
+        # Period III
+        EventCard(
+            "law3",
+            "New agrarian law III",
+            3,
+            "grave-diggers may also be invested as 1-point tokens, one per turn",
+        ),
+        EventCard("rebuilding", "Rebuilding", 3, "developments cost 2 grave-diggers instead of 3"),
+        EventCard("thanksgiving", "Thanksgiving", 3, "each healed subject gives 1 coin in upkeep"),
+        EventCard("fleet", "Merchant fleet", 3, "resources cost 1 coin less"),
+        EventCard("charter", "University charter", 3, "Schola Medica sells resources for 4 coins"),
+        EventCard("amnesty", "Amnesty", 3, "Suburbium is closed"),
+        EventCard(
+            "audit", "Royal audit", 3, "ties are won by the tied player with the fewest coins"
+        ),
+        EventCard(
+            "thanks",
+            "Procession of thanks",
+            3,
+            "every player takes 1 coin per healed subject now",
+        ),
+        EventCard("peace", "Peace", 3, "no effect"),
+        EventCard(
+            "last_market",
+            "Last market",
+            3,
+            "the Mercatus winner may also sell resources for 3 coins each",
+        ),
+    )
+}
+PERIOD_EVENTS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(k for k, e in EVENTS.items() if e.period == p) for p in (1, 2, 3)
+)
+LAW_EVENTS = frozenset({"law1", "law2", "law3"})
+CLOSES = {"harbour": PORTUS, "curfew": SUBURBIUM, "amnesty": SUBURBIUM}
+AGRUS_RATE = {"fair_weather": 3, "famine": 1}
+HARVEST_COINS = 2
+MASS_GRAVES_GD = 1
+REFUGEES_EXTRA = 2  # Burgus shows 5 subjects: 2 are added when Refugees is revealed
+PILGRIMS_DISCOUNT = 1
+RUMOURS_SURCHARGE = 2
+FLEET_DISCOUNT = 1
+CHARTER_SCHOLA_PRICE = 4
+MARKET_DAY_BUYS = 2
+TAX_PER = 5  # 1 coin per full 5 coins
+# Events whose effect happens once, when the card is revealed.
+IMMEDIATE_EVENTS = frozenset({"harvest", "wave", "mass_graves", "thanks", "refugees"})
+
+# ---- end scoring ---------------------------------------------------------------------------------
+WP_COINS = 10  # 1 wealth point per 10 coins
+WP_GRAVE_DIGGERS = 3  # 1 wealth point per 3 grave-diggers (reserve + Agrus)
+
+# ---- table rules of this edition ---------------------------------------------------------------
+# Every choice of this edition where the seed is silent or the printed content is unknown.
+# Shown in the in-app rules reference under "Table rules of this edition".
+TABLE_RULES: tuple[str, ...] = (
+    "The bank is unlimited: the 60 coins of the box are not a limit (spec allows unlimited or "
+    "60); coins are still accounted for move by move.",
+    "The first seat of the setup screen is the First Player of round 1.",
+    "9 rounds for every player count, 3 event cards per period; the first Period I card governs "
+    "round 1, every Event stage reveals the card of the next round, the game ends after the "
+    "Upkeep of round 9 (the seed gives no count for 6 players).",
+    "Grave-diggers have no hidden side: reinforcements and grave-diggers invested as tokens are "
+    "seen by everybody; only influence tokens lie face down.",
+    "New agrarian law: each player may invest at most one grave-digger from the reserve per "
+    "round as a 1-point token; it takes a turn of its own (the seed's 'one extra turn'), cannot "
+    "be reinforced, and is optional (a player with nothing else to invest may pass it). After "
+    "its area it goes back to the owner's reserve like a token; if it loses it converts like a "
+    "1-point token.",
+    "A resource card can be played only on a turn in which you could still invest.",
+    "A subject's +1 influence and Leeches' +2 count only in an area where you invested at least "
+    "one token; development base points count even without tokens (seed).",
+    "Ties: Royal audit (fewest coins) first, then a healed Notary, then (6 players, Period III) "
+    "the most subject cards + developments (each worth 1 wealth point), then First Player "
+    "order. Each rule only breaks the tie among those still tied.",
+    "When nobody becomes active in an area (no total of at least 1), nobody converts: all the "
+    "tokens simply go back to their owners (the seed's Agrus example).",
+    "A conversion with only one possible outcome (a 0-point token, docks of your colour empty, "
+    "Trading ships) is made automatically.",
+    "Unused tokens are converted after the active player's action, in turn order from the "
+    "First Player, each player's tokens from the highest.",
+    "Trading ships from the East: every token, 0-point included, converts to its value + 1 coins.",
+    "Minstrel: +1 coin per token converted to coins. Foreman: +1 grave-digger per token "
+    "converted to a grave-digger, if the docks of your colour still have one.",
+    "Suburbium: the victim's invested influence is their total there (tokens, reinforcements, "
+    "base points, bonuses). Holders of a healed Guard are never victims; with no possible "
+    "victim nobody is robbed. A stolen resource card is taken at random from the victim's hand.",
+    "A stolen grave-digger goes back to the docks of the victim's colour and the thief hires "
+    "one of their own colour from the docks; it can be chosen only while the docks of the "
+    "thief's colour have one.",
+    "Subject cost never drops below 0 (Apotheca -1 per subject taken, Pilgrims -1); resource "
+    "prices never drop below 0 (Emporium -2, Merchant fleet -1, Rumours +2, University charter "
+    "4 in Schola Medica).",
+    "Schola Medica and every other action may be passed (FAQ: winning without the means).",
+    "Upkeep, for each player in turn from the First Player: Agrus income (+1 with a healed "
+    "Farmer and at least one grave-digger in Agrus), Money changer, Thanksgiving, then Tax "
+    "collector on the coins held, then healing, then upkeep of healed subjects.",
+    "A subject healed in an Upkeep pays its upkeep in that same Upkeep (seed order: heal, then "
+    "pay). Paying is compulsory while you can; when you cannot pay for all, you choose which "
+    "subjects you keep, the others fall ill again.",
+    "Lazaretum and Apothecary each allow one heal for 3 coins per Upkeep (two heals with "
+    "both); the Apothecary must itself be healed.",
+    "Holy relic frees you from the ongoing effects of this round's event (good or bad), not from "
+    "closed areas, Royal audit or effects already applied when the card was revealed.",
+    "Refugees: 2 extra subjects are laid out in the Burgus when the card is revealed. Wave of "
+    "deaths: a player with several infected subjects chooses which to discard.",
+    "Plague spreader, Quarantine and Forged seal act from now on: tokens and reinforcements "
+    "already placed stay. Forged seal moves one face-down token alone: its reinforcements stay "
+    "and, if no token of yours is left there, count for nothing and go back to the docks. "
+    "Theriac needs an infected subject; Forged seal needs a face-down token of yours.",
+    "When the subject or resource deck is empty its face-up discards are shuffled into a new "
+    "deck (seed: discards gradually form new decks).",
+    "Resources sold under Last market go to the discard pile.",
+    "At most one development of each kind per player (spec).",
+)

@@ -1,0 +1,238 @@
+"""Small rule helpers shared by the stages: transfers, prices, influence totals, ties.
+
+Every coin goes through `gain`/`pay` (the bank ledger) or `transfer`; every grave-digger moves
+between named places, so the invariants can account for each of them.
+"""
+
+from __future__ import annotations
+
+from engine.core import chance
+
+from . import data as D
+from .state import PestisState
+
+
+def ev(s: PestisState, p: int) -> str:
+    """The event in force for seat `p` (a Holy relic frees the seat from it)."""
+    return "" if s.relic[p] else s.event
+
+
+def period_of(round_no: int) -> int:
+    """Period (1-3) of a round (1-9)."""
+    return (round_no - 1) // D.ROUNDS_PER_PERIOD + 1
+
+
+def order_from(s: PestisState, start: int) -> list[int]:
+    """All seats clockwise from `start`."""
+    n = s.n
+    return [(start + i) % n for i in range(n)]
+
+
+def healed(s: PestisState, p: int, key: str) -> bool:
+    return s.subjects[p].get(key, False)
+
+
+# ---- coins and grave-diggers -------------------------------------------------------------
+def gain(s: PestisState, p: int, n: int) -> None:
+    """Seat `p` takes `n` coins from the (unlimited) bank."""
+    s.coins[p] += n
+    s.bank_net += n
+
+
+def pay(s: PestisState, p: int, n: int) -> None:
+    """Seat `p` pays `n` coins to the bank (callers check that it can)."""
+    if n > s.coins[p]:
+        raise ValueError("paying more coins than held")
+    s.coins[p] -= n
+    s.bank_net -= n
+
+
+def transfer(s: PestisState, src: int, dst: int, n: int) -> None:
+    """Coins change hands between two seats (Suburbium)."""
+    s.coins[src] -= n
+    s.coins[dst] += n
+
+
+def hire(s: PestisState, p: int, k: int) -> int:
+    """Up to `k` grave-diggers of `p`'s colour from the docks to the reserve; returns how many."""
+    k = min(k, s.docks[p])
+    s.docks[p] -= k
+    s.reserve[p] += k
+    return k
+
+
+# ---- decks -------------------------------------------------------------------------------
+def refill_resources(s: PestisState) -> bool:
+    """Shuffle the resource discards into a new deck when the deck is empty; True if done."""
+    if s.res_deck or not s.res_discard:
+        return False
+    s.res_deck = sorted(s.res_discard)
+    s.res_discard = []
+    chance.shuffle(s, s.res_deck)
+    return True
+
+
+def draw_subject(s: PestisState) -> str | None:
+    """The top subject card (the discards become a new deck when the deck runs out)."""
+    if not s.subj_deck and s.subj_discard:
+        s.subj_deck = sorted(s.subj_discard)
+        s.subj_discard = []
+        chance.shuffle(s, s.subj_deck)
+    return s.subj_deck.pop() if s.subj_deck else None
+
+
+# ---- prices and costs ---------------------------------------------------------------------
+def resource_price(s: PestisState, p: int, area: int) -> int:
+    """Coins `p` pays for the top resource card in Schola Medica or Mercatus."""
+    e = ev(s, p)
+    if area == D.SCHOLA:
+        price = D.CHARTER_SCHOLA_PRICE if e == "charter" else D.SCHOLA_PRICE
+    else:
+        price = D.MERCATUS_PRICE
+    if e == "rumours":
+        price += D.RUMOURS_SURCHARGE
+    elif e == "fleet":
+        price -= D.FLEET_DISCOUNT
+    if "emporium" in s.devs[p]:
+        price -= D.EMPORIUM_DISCOUNT
+    return max(0, price)
+
+
+def subject_cost(s: PestisState, p: int, key: str) -> int:
+    """Influence points `p` spends in Burgus to take a subject of type `key`."""
+    cost = D.SUBJECTS[key].cost
+    if "apotheca" in s.devs[p]:
+        cost -= D.APOTHECA_DISCOUNT
+    if ev(s, p) == "pilgrims":
+        cost -= D.PILGRIMS_DISCOUNT
+    return max(0, cost)
+
+
+def dev_gd_cost(s: PestisState, p: int) -> int:
+    """Grave-diggers to the docks that pay for a development instead of a resource card."""
+    if healed(s, p, "builder") or ev(s, p) == "rebuilding":
+        return D.BUILDER_GD_COST
+    return D.DEVELOPMENT_GD_COST
+
+
+def upkeep_cost(s: PestisState, p: int, key: str) -> int:
+    """Coins a healed subject costs in this upkeep."""
+    if s.remedy[p]:
+        return 0
+    cost = D.SUBJECTS[key].upkeep
+    if ev(s, p) == "black_death":
+        cost *= 2
+    return cost
+
+
+def convert_coins(s: PestisState, p: int, value: int) -> int | None:
+    """Coins an unused token of `value` converts to (None: it cannot become coins)."""
+    e = ev(s, p)
+    if e == "ships":  # the event beats the Minstrel (seed)
+        return value + 1
+    if value == 0:
+        return None  # FAQ: a 0-point token converts only to a grave-digger
+    coins = value
+    if e == "guild_feast":
+        coins += 1
+    if healed(s, p, "minstrel"):
+        coins += 1
+    return coins
+
+
+def convert_gd(s: PestisState, p: int) -> int:
+    """Grave-diggers an unused token converts to (0: not possible)."""
+    if ev(s, p) == "ships" or s.docks[p] == 0:
+        return 0
+    return min(s.docks[p], 2 if healed(s, p, "foreman") else 1)
+
+
+# ---- influence -----------------------------------------------------------------------------
+def closed(s: PestisState, area: int) -> bool:
+    """Closed by this round's event: no investments, no activation."""
+    return D.CLOSES.get(s.event, -1) == area
+
+
+def can_invest_in(s: PestisState, p: int, area: int) -> bool:
+    return not closed(s, area) and area not in s.blocked[p]
+
+
+def has_tokens(s: PestisState, area: int, p: int) -> bool:
+    return bool(s.invest[area][p]) or s.gdtok[area][p] > 0
+
+
+def base_points(s: PestisState, p: int, area: int) -> int:
+    """Development base influence of `p` in `area` (counts even without tokens)."""
+    return sum(D.DEV_BASE[d] for d in s.devs[p] if D.DEV_AREA[d] == area)
+
+
+def bonus_points(s: PestisState, p: int, area: int) -> int:
+    """Subject and Leeches bonuses of `p` in `area` (count only with a token there)."""
+    b = s.leeches[area][p]
+    for key, is_healed in s.subjects[p].items():
+        if is_healed and D.SUBJECTS[key].area_bonus == area:
+            b += 1
+    return b
+
+
+def total(s: PestisState, area: int, p: int) -> int:
+    """`p`'s influence in `area`: tokens, reinforcements, law tokens, base points, bonuses."""
+    t = base_points(s, p, area)
+    if has_tokens(s, area, p):
+        t += sum(s.invest[area][p]) + s.reinf[area][p] + s.gdtok[area][p]
+        t += bonus_points(s, p, area)
+    return t
+
+
+def wealth_of_cards(s: PestisState, p: int) -> int:
+    """The 6-player Period III tie value: subject cards + developments (1 wealth point each)."""
+    return len(s.subjects[p]) + len(s.devs[p])
+
+
+def tie_winner(s: PestisState, tied: list[int]) -> tuple[int, str]:
+    """The winner among `tied` (listed in First Player order) and the rule that decided."""
+    why = "First Player order"
+    if len(tied) > 1 and s.event == "audit":
+        low = min(s.coins[p] for p in tied)
+        tied = [p for p in tied if s.coins[p] == low]
+        why = "Royal audit: fewest coins"
+    if len(tied) > 1:
+        notaries = [p for p in tied if healed(s, p, "notary")]
+        if notaries:
+            tied = notaries
+            why = "Notary"
+    if len(tied) > 1 and s.n == 6 and period_of(s.round) == 3:
+        high = max(wealth_of_cards(s, p) for p in tied)
+        tied = [p for p in tied if wealth_of_cards(s, p) == high]
+        why = "6 players, Period III: most subjects and developments"
+    if len(tied) > 1:
+        why = "First Player order"
+    return tied[0], why
+
+
+def tokens_owned(s: PestisState, p: int) -> list[int]:
+    """The influence token values `p` owns: the starting five and one per healed subject."""
+    out = list(D.START_TOKENS)
+    for key, is_healed in s.subjects[p].items():
+        if is_healed:
+            out.append(D.SUBJECTS[key].token)
+    return out
+
+
+def score(s: PestisState, p: int) -> list[tuple[str, int]]:
+    """Wealth points of `p` by source (end scoring, provisional during play)."""
+    heal_tokens = sum(D.SUBJECTS[k].token for k, h in s.subjects[p].items() if h)
+    rows = [
+        ("influence tokens", sum(D.START_TOKENS) + heal_tokens),
+        (f"coins ({s.coins[p]} / {D.WP_COINS})", s.coins[p] // D.WP_COINS),
+        ("subject cards", len(s.subjects[p])),
+        ("resources played", len(s.res_played[p])),
+        ("developments", len(s.devs[p])),
+        (
+            f"grave-diggers ({s.reserve[p] + s.agrus[p]} / {D.WP_GRAVE_DIGGERS})",
+            (s.reserve[p] + s.agrus[p]) // D.WP_GRAVE_DIGGERS,
+        ),
+    ]
+    if healed(s, p, "nobleman"):
+        rows.append(("Nobleman", D.NOBLEMAN_WP))
+    return rows

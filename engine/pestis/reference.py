@@ -1,0 +1,124 @@
+"""The in-app rules reference of 1347, built from the data tables (never retyped)."""
+
+from __future__ import annotations
+
+from . import data as D
+
+
+def _subjects_table() -> str:
+    rows = [
+        "| Subject | copies | cost | token | upkeep | ability while healed |",
+        "|---|---|---|---|---|---|",
+    ]
+    for s in D.SUBJECTS.values():
+        rows.append(f"| {s.name} | {s.copies} | {s.cost} | {s.token} | {s.upkeep} | {s.ability} |")
+    return "\n".join(rows)
+
+
+def _resources_table() -> str:
+    rows = ["| Resource card | effect when played |", "|---|---|"]
+    for r in D.RESOURCES.values():
+        rows.append(f"| {r.name} | {r.text} |")
+    return "\n".join(rows)
+
+
+def _events_table() -> str:
+    rows = ["| Period | Event | effect for the round |", "|---|---|---|"]
+    for e in D.EVENTS.values():
+        rows.append(f"| {'I' * e.period} | {e.name} | {e.text} |")
+    return "\n".join(rows)
+
+
+def _devs_table() -> str:
+    rows = ["| Development | area | benefit |", "|---|---|---|"]
+    for d in D.DEVELOPMENTS:
+        area = D.AREA_NAMES[D.AREAS[D.DEV_AREA[d]]]
+        rows.append(f"| {D.DEV_NAMES[d]} | {area} | {D.DEV_TEXT[d]} |")
+    return "\n".join(rows)
+
+
+def rules_reference() -> str:
+    """Markdown: the rules in short, every card table, and the table rules of this edition."""
+    areas = "\n".join(
+        f"{i + 1}. **{D.AREA_NAMES[k]}** — {D.AREA_ACTIONS[k]}." for i, k in enumerate(D.AREAS)
+    )
+    table_rules = "\n".join(f"- {t}" for t in D.TABLE_RULES)
+    tokens = "-".join(map(str, D.START_TOKENS))
+    return f"""# {D.TITLE}
+
+Become the greatest plague doctor of the town: the most **wealth points** after {D.ROUNDS}
+rounds wins (ties share the victory).
+
+## Setup
+Each player: influence tokens {tokens}, {D.START_GRAVE_DIGGERS} grave-diggers in the reserve
+({D.GRAVE_DIGGERS_PER_COLOUR} per colour, the rest wait at the docks), {D.START_COINS} coins.
+{D.BURGUS_SUBJECTS} subjects are laid out in the Burgus (infected side up). {D.EVENTS_PER_PERIOD}
+event cards are drawn for each period; the first Period I card is revealed and governs round 1.
+The resource deck lies with its top card face up.
+
+## A round
+1. **Investments.** From the First Player clockwise, one action per turn: invest one
+   influence token face down in an area (optionally reinforced by any number of grave-diggers
+   from your reserve, +1 each), or play a resource card instead (saving the token for later).
+   Turns go round until every token is invested; players with more tokens go on alone.
+2. **Actions.** The areas are activated in order:
+{areas}
+
+   Reveal the tokens. The highest total (tokens + reinforcements + development base points +
+   bonuses) is the active player, if it is at least 1. Ties: the First Player, else the nearest
+   to the First Player's left (6 players, Period III: the most subject cards and developments
+   first). The losers convert each token: its value in coins, or 1 grave-digger from the docks
+   of their colour (a 0-point token: a grave-digger only; nothing if the docks are empty). The
+   active player's tokens are used up. Every reinforcement goes back to the docks; tokens go
+   back to their owners.
+   - Schola Medica: build one development, or buy the top resource for {D.SCHOLA_PRICE} coins,
+     or send a grave-digger from your reserve to Agrus.
+   - Burgus: take face-up subjects whose total cost is at most your points (taken infected; at
+     most one card of each type).
+   - Mercatus: buy the top resource card for {D.MERCATUS_PRICE} coins.
+   - Agrus: send one more grave-digger from your reserve to Agrus.
+   - Portus: build any number of developments: each takes 1 grave-digger from your reserve
+     onto it, plus 1 resource card or {D.DEVELOPMENT_GD_COST} grave-diggers from your reserve
+     to the docks.
+   - Suburbium: rob the player with the least influence invested there (non-investors count 0;
+     on a tie you choose) of goods worth up to your points: 1 coin = {D.ROB_COIN} point, 1
+     grave-digger = {D.ROB_GRAVE_DIGGER} points, 1 resource card = {D.ROB_RESOURCE} points.
+3. **Upkeep.** The Burgus subjects are discarded and {D.BURGUS_SUBJECTS} new ones laid out.
+   Then each player in turn: {D.AGRUS_INCOME} coins per grave-digger in Agrus; heal infected
+   subjects by discarding a resource card each (flip it, take its influence token, its ability
+   works from now on); pay the upkeep of healed subjects or flip them back to infected (their
+   token and ability are lost until healed again).
+4. **Event.** Reveal the next event card (it governs the next round); the First Player token
+   passes left. Where an event and a card disagree, the event wins.
+
+## End of the game
+After round {D.ROUNDS}: 1 wealth point per influence point of the tokens you hold (a subject's
+token only while it is healed), per {D.WP_COINS} coins, per subject card, per resource card
+played, per development, per {D.WP_GRAVE_DIGGERS} grave-diggers (reserve + Agrus); a healed
+Nobleman gives +{D.NOBLEMAN_WP}.
+
+## Developments
+{_devs_table()}
+
+Development base points never become unused points.
+
+## Subjects ({len(D.SUBJECT_DECK)} cards)
+{_subjects_table()}
+
+## Resources ({len(D.RESOURCE_DECK)} cards, {D.RESOURCE_COPIES} of each)
+Played in the Investments stage instead of investing: the effect lasts this round and the card
+scores 1 wealth point. Or discarded to heal a subject or pay for a development (no point).
+
+{_resources_table()}
+
+## Events ({len(D.EVENTS)} cards, 10 per period)
+Closed areas take no investments and do not activate.
+
+{_events_table()}
+
+## Table rules of this edition
+The printed card texts could not be established: the subject, resource and event tables
+above are this edition's. Beyond them:
+
+{table_rules}
+"""
