@@ -1,0 +1,288 @@
+"""The Cathedral of Orléans: every component, map, tile and [design] value in one place.
+
+Values taken from the rulebook (seed) are marked "seed"; everything the spec decides is
+marked [design]. The rule code reads these tables and never repeats their numbers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# ---- components (seed: Game Contents) ------------------------------------------------------
+ROUNDS = 3
+SECTIONS = 8  # cathedral sections; attaching number 8 wins at once
+BACKPACK_SIZE = 5
+BLUEPRINT_COUNT = 12
+GLASS_TOTAL = 10  # stained glass tokens
+GLASS_ON_MAP = 1  # one on the stained glass space at setup and refilled at each round end
+
+GOODS: tuple[str, ...] = ("wood", "stone", "bread")
+GOODS_COUNT: dict[str, int] = {"wood": 15, "stone": 12, "bread": 10}  # 37 goods tokens
+ITEMS: tuple[str, ...] = (*GOODS, "glass")  # what a backpack, workshop or hourglass holds
+ITEM_NAMES: dict[str, str] = {
+    "wood": "wood",
+    "stone": "stone",
+    "bread": "bread",
+    "glass": "stained glass",
+}
+
+SUBJECTS: tuple[str, ...] = ("knight", "fisherman", "farmer", "merchant", "monk")
+SUBJECT_COUNT: dict[str, int] = {
+    "knight": 6,
+    "fisherman": 6,
+    "farmer": 6,
+    "merchant": 6,
+    "monk": 10,
+}  # 34 subject tokens
+SUBJECT_PLURAL: dict[str, str] = {
+    "knight": "knights",
+    "fisherman": "fishermen",
+    "farmer": "farmers",
+    "merchant": "merchants",
+    "monk": "monks",
+}
+
+BAGS: tuple[str, ...] = ("red", "blue")  # the subject bags (the black bag holds goods)
+
+# Seed, setup step 9 and the harder variant: what goes into each bag; the rest of the monks
+# form the supply.
+BAG_SETUP: dict[str, dict[str, dict[str, int]]] = {
+    "normal": {
+        "red": {"knight": 6, "farmer": 3, "merchant": 3, "monk": 2},
+        "blue": {"fisherman": 6, "farmer": 3, "merchant": 3, "monk": 2},
+    },
+    "harder": {
+        "red": {"knight": 6, "farmer": 3, "merchant": 3, "monk": 1},
+        "blue": {"fisherman": 6, "farmer": 3, "merchant": 3, "monk": 1},
+    },
+}
+
+# ---- the map [design] ----------------------------------------------------------------------
+START_CITY = "orleans"  # seed: master builders start in Orléans
+
+CITIES: dict[str, str] = {
+    "orleans": "Orléans",
+    "chartres": "Chartres",
+    "chateaudun": "Châteaudun",
+    "blois": "Blois",
+    "montargis": "Montargis",
+    "bourges": "Bourges",
+    "vierzon": "Vierzon",
+    "tours": "Tours",
+}
+
+
+class Connection(NamedTuple):
+    """A road (Cart) or river (Ship) between two cities with its goods spaces."""
+
+    a: str
+    b: str
+    kind: str  # "road" or "river"
+    goods: int  # goods spaces on it
+    glass: bool = False  # holds the stained glass space (seed: between Bourges and Tours)
+
+
+# [design] the spec's map table; `goods` is a tuning knob (balance)
+CONNECTIONS: tuple[Connection, ...] = (
+    Connection("orleans", "chartres", "road", 2),
+    Connection("orleans", "chateaudun", "road", 1),
+    Connection("chartres", "chateaudun", "road", 1),
+    Connection("chateaudun", "blois", "road", 1),
+    Connection("orleans", "montargis", "road", 1),
+    Connection("montargis", "bourges", "road", 2),
+    Connection("orleans", "vierzon", "road", 2),
+    Connection("blois", "vierzon", "road", 1),
+    Connection("vierzon", "bourges", "road", 1),
+    Connection("orleans", "blois", "river", 2),
+    Connection("blois", "tours", "river", 2),
+    Connection("tours", "bourges", "river", 1, glass=True),
+)
+
+# [design] the 3 workshop spaces, filled in this order with the 3 drawn workshop tiles
+WORKSHOP_CITIES: tuple[str, ...] = ("chartres", "blois", "bourges")
+WORKSHOPS_IN_PLAY = 3
+
+# ---- action spaces [design] ----------------------------------------------------------------
+ACTION_NAMES: dict[str, str] = {
+    "cart": "Cart",
+    "ship": "Ship",
+    "market": "Market",
+    "glassworks": "Glassworks",
+    "glassshop": "Stained glass workshop",
+    "fair": "Fair square",
+    "bell": "Bell tower",
+}
+ACTION_KIND: dict[str, str] = {"cart": "road", "ship": "river"}  # what a move travels along
+
+
+class Space(NamedTuple):
+    """An action space of the city: zone, action and the subjects it shows (monks: any)."""
+
+    id: str
+    zone: str  # "red" or "blue": the bag its subject returns to at the round end
+    action: str
+    accepts: tuple[str, ...]  # subjects shown on the space; a monk fits every space (seed)
+
+
+ANY = SUBJECTS
+SPACES: tuple[Space, ...] = (
+    Space("r-cart1", "red", "cart", ("knight",)),
+    Space("r-cart2", "red", "cart", ("knight",)),
+    Space("r-cart3", "red", "cart", ("knight", "farmer")),
+    Space("r-cart4", "red", "cart", ("knight", "merchant")),
+    Space("r-market1", "red", "market", ("merchant",)),
+    Space("r-market2", "red", "market", ("farmer", "merchant")),
+    Space("r-glassworks", "red", "glassworks", ("monk",)),
+    Space("r-fair", "red", "fair", ANY),
+    Space("b-ship1", "blue", "ship", ("fisherman",)),
+    Space("b-ship2", "blue", "ship", ("fisherman",)),
+    Space("b-ship3", "blue", "ship", ("fisherman", "farmer")),
+    Space("b-ship4", "blue", "ship", ("fisherman", "merchant")),
+    Space("b-market1", "blue", "market", ("merchant",)),
+    Space("b-market2", "blue", "market", ("farmer", "merchant")),
+    Space("b-glassshop", "blue", "glassshop", ("monk",)),
+    Space("b-fair", "blue", "fair", ANY),
+)
+SPACE_BY_ID: dict[str, Space] = {sp.id: sp for sp in SPACES}
+BELL = "bell"  # the bell tower space: any subject, ends the round
+
+# ---- tiles [design] ------------------------------------------------------------------------
+# Reward codes: "section" (next cathedral section), "blueprint" (flip one), "glass" (a stained
+# glass to a chosen player's backpack), "monk_red" / "monk_blue" (a supply monk into that bag).
+REWARD_NAMES: dict[str, str] = {
+    "section": "cathedral section",
+    "blueprint": "blueprint",
+    "glass": "stained glass",
+    "monk_red": "monk into the red bag",
+    "monk_blue": "monk into the blue bag",
+}
+
+
+class OrderTile(NamedTuple):
+    """A workshop or hourglass tile: the order (items to deliver) and its reward."""
+
+    key: str
+    name: str
+    order: tuple[str, ...]  # one entry per order space
+    reward: tuple[str, ...]
+
+
+WORKSHOPS: tuple[OrderTile, ...] = (
+    OrderTile("mason", "Mason", ("stone", "stone", "wood"), ("section",)),
+    OrderTile("carpenter", "Carpenter", ("wood", "wood", "wood"), ("section",)),
+    OrderTile("bakery", "Bakery", ("bread", "bread", "wood"), ("section",)),
+    OrderTile("quarry", "Quarry", ("stone", "wood", "bread"), ("section",)),
+    OrderTile("glazier", "Glazier", ("stone", "glass"), ("section",)),
+    OrderTile("smithy", "Smithy", ("stone", "stone", "bread"), ("section", "monk_red")),
+    OrderTile("roofer", "Roofer", ("wood", "wood", "glass"), ("blueprint", "blueprint")),
+    OrderTile(
+        "chapter",
+        "Chapter house",
+        ("wood", "stone", "bread", "glass"),
+        ("section", "blueprint"),
+    ),
+)
+WORKSHOP_BY_KEY: dict[str, OrderTile] = {t.key: t for t in WORKSHOPS}
+
+HOURGLASSES: tuple[OrderTile, ...] = (
+    OrderTile("1", "Hourglass 1", ("wood", "wood", "bread"), ("section",)),
+    OrderTile("2", "Hourglass 2", ("stone", "stone", "wood"), ("section",)),
+    OrderTile("3", "Hourglass 3", ("wood", "stone", "bread"), ("section",)),
+    OrderTile("4", "Hourglass 4", ("bread", "bread", "glass"), ("section", "glass")),
+    OrderTile("5", "Hourglass 5", ("wood", "wood", "wood", "stone"), ("blueprint", "blueprint")),
+    OrderTile("6", "Hourglass 6", ("stone", "bread", "glass"), ("section",)),
+)
+HOURGLASS_BY_KEY: dict[str, OrderTile] = {t.key: t for t in HOURGLASSES}
+HOURGLASSES_IN_PLAY = 3  # seed: one per round
+
+# Blueprint tokens (12, face down): what each gives when flipped.
+BLUEPRINTS: tuple[str, ...] = (
+    *(("section",) * 6),
+    *(("glass",) * 3),
+    *(("monk_red",) * 2),
+    "monk_blue",
+)
+
+
+class EventTile(NamedTuple):
+    """An event tile revealed at the fair square."""
+
+    key: str
+    kind: str  # "glass", "monk" or "order"
+    param: str  # monk: the bag; order: a city, "meeting" or "glass"
+    name: str
+    text: str
+
+
+EVENTS: tuple[EventTile, ...] = (
+    EventTile("glass-a", "glass", "", "Stained glass", "take 1 stained glass"),
+    EventTile("glass-b", "glass", "", "Stained glass", "take 1 stained glass"),
+    EventTile("glass-c", "glass", "", "Stained glass", "take 1 stained glass"),
+    EventTile("monk-red", "monk", "red", "Monk (red)", "a supply monk into the red bag"),
+    EventTile("monk-blue", "monk", "blue", "Monk (blue)", "a supply monk into the blue bag"),
+    EventTile(
+        "chartres", "order", "chartres", "Order: Chartres", "a master builder is in Chartres"
+    ),
+    EventTile(
+        "montargis", "order", "montargis", "Order: Montargis", "a master builder is in Montargis"
+    ),
+    EventTile("tours", "order", "tours", "Order: Tours", "a master builder is in Tours"),
+    EventTile(
+        "meeting", "order", "meeting", "Order: Meeting", "two master builders are in one city"
+    ),
+    EventTile("glass2", "order", "glass", "Order: Glass", "a player holds 2 or more stained glass"),
+)
+EVENT_BY_KEY: dict[str, EventTile] = {e.key: e for e in EVENTS}
+
+# ---- table rules of this edition (beyond the spec's tables) --------------------------------
+# Each entry is shown in the rules reference under "Table rules of this edition".
+TABLE_RULES: tuple[str, ...] = (
+    "Solo: one person plays two master builders with two backpacks, taking their turns "
+    "alternately (spec).",
+    "Turn order: master builders play in seating order; round 1 starts with the first "
+    "player named; every later round starts with the player to the left of the one who "
+    "ended the previous round (spec).",
+    "Bags hold no order: a draw takes a uniformly random token of the chosen bag. An empty "
+    "bag cannot be chosen; if both bags are empty at the start of a turn the round ends as "
+    "if the bell tower had been taken, without removing a token (spec).",
+    "The bell tower may be chosen with any drawn token; it is the only choice when the drawn "
+    "token fits no other free space (seed). Two identical free spaces (same zone, action and "
+    "subjects) are offered once, as the first free one.",
+    "An action that cannot be carried out (a Cart from a city with no road, a Market with "
+    "nothing deliverable, the Glassworks with an empty supply or a full backpack, the "
+    "stained glass workshop without stained glass) is declined automatically: the subject "
+    "just occupies the space.",
+    "Cart/Ship: the tokens on the path are offered one at a time (goods spaces in order, "
+    "then the stained glass space); each may be taken or left. With a full backpack a token "
+    "may be taken by sending back a token of a different kind (a good to the black bag, "
+    "stained glass to the supply), or after a rest stop declared on the spot. The master "
+    "builder arrives (and city orders are checked) after the last token of the path.",
+    "Rest stop: offered at the start of your turn, when a path token meets a full backpack, "
+    "and at the end of your turn if the backpack is full; at most once per turn.",
+    "Market: each delivery is one token to another player's backpack (it needs a free "
+    "space), to a free matching order space of the workshop in the city where your master "
+    "builder stands, or of the current hourglass tile (from anywhere).",
+    "Glassworks: the stained glass goes into your own backpack (it needs a free space).",
+    "Stained glass received as a reward or event goes to a backpack with a free space chosen "
+    "by the player whose turn it is (automatic when only one backpack has room); if no "
+    "backpack has room, or the supply is empty, it is not received.",
+    "Blueprints lie face down in a shuffled pile: the player who earns one flips the top "
+    "token (choosing among identical face-down tokens is the same as flipping the top). If "
+    "the pile is empty the reward is lost. The player whose turn it is decides what the "
+    "flipped blueprint requires (who gets its stained glass). This holds both when an order "
+    "is met at the moment it is revealed and when it is met later (seed).",
+    "An order is checked as soon as anything changes (a builder arrives, a token moves); the "
+    "Meeting order counts every two master builders in one city, including Orléans at the "
+    "start. A fulfilled order is discarded.",
+    "A monk reward or monk event with an empty supply gives nothing; a fair square with no "
+    "event tile left reveals nothing.",
+    "Round end: goods spaces are refilled in map order (as listed) from random draws of the "
+    "black bag; spaces stay empty when the bag runs out (seed). After round 3 the game ends "
+    "at once (no clean-up).",
+    "Monks: 10 in all (seed); 2 per bag (1 in the harder variant), the rest (6, or 8) form "
+    "the supply. A subject sent to the bell tower leaves the game.",
+)
+
+# Measured balance (filled in by the balance run; see policy.py and the rules reference).
+BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = ()
+BALANCE_NOTE = ""

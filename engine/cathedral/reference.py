@@ -1,0 +1,168 @@
+"""The in-app rules reference of The Cathedral of Orléans, built from the data tables."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from . import data as D
+
+
+def _items(order: tuple[str, ...]) -> str:
+    c = Counter(order)
+    return ", ".join(f"{n} {D.ITEM_NAMES[k]}" for k, n in c.items())
+
+
+def _rewards(reward: tuple[str, ...]) -> str:
+    return " + ".join(D.REWARD_NAMES[r] for r in reward)
+
+
+def rules_reference(options: Mapping[str, str] | None = None) -> str:
+    """Markdown: the rules in short, every table, and the table rules of this edition."""
+    opts = dict(options or {})
+    variant = opts.get("variant", "normal")
+    out: list[str] = []
+    add = out.append
+    add("# The Cathedral of Orléans\n")
+    add(
+        f"Co-operative, 1-4 players, {D.ROUNDS} rounds. Build all {D.SECTIONS} cathedral "
+        f"sections before the end of round {D.ROUNDS} and everybody wins; otherwise everybody "
+        "loses. The game is won the moment section 8 (the roof) is attached.\n"
+    )
+    add("## Components\n")
+    subj = ", ".join(f"{n} {D.SUBJECT_PLURAL[k]}" for k, n in D.SUBJECT_COUNT.items())
+    goods = ", ".join(f"{n} {k}" for k, n in D.GOODS_COUNT.items())
+    add(f"- {sum(D.SUBJECT_COUNT.values())} subject tokens: {subj}.")
+    add(f"- {sum(D.GOODS_COUNT.values())} goods: {goods}. {D.GLASS_TOTAL} stained glass.")
+    add(
+        f"- {len(D.WORKSHOPS)} workshops ({D.WORKSHOPS_IN_PLAY} in play), "
+        f"{len(D.HOURGLASSES)} hourglass tiles ({D.HOURGLASSES_IN_PLAY} in play), "
+        f"{len(D.EVENTS)} events, {D.BLUEPRINT_COUNT} blueprints, {D.SECTIONS} sections.\n"
+    )
+    add("## Setup\n")
+    add(
+        "1. Shuffle the workshops; 3 go face up onto the workshop spaces "
+        f"({', '.join(D.CITIES[c] for c in D.WORKSHOP_CITIES)}), the rest to the box."
+    )
+    add("2. Shuffle the events into a face-down stack.")
+    add("3. All goods into the black bag; fill every goods space on roads and rivers from it.")
+    add("4. One stained glass on the stained glass space (Tours-Bourges); the rest is the supply.")
+    add("5. Shuffle the blueprints face down. The cathedral sections lie ready.")
+    add("6. 3 random hourglass tiles face down as a stack; reveal the top one.")
+    for name, setup in D.BAG_SETUP.items():
+        bags = "; ".join(
+            f"{bag}: " + ", ".join(f"{n} {D.SUBJECT_PLURAL[k]}" for k, n in setup[bag].items())
+            for bag in D.BAGS
+        )
+        supply = D.SUBJECT_COUNT["monk"] - sum(setup[b]["monk"] for b in D.BAGS)
+        mark = " (this game)" if name == variant else ""
+        add(f"7. Bags, {name}{mark}: {bags}. Monk supply: {supply}.")
+    add(
+        "8. Every master builder draws 1 good from the black bag into the backpack "
+        f"({D.BACKPACK_SIZE} places) and starts in {D.CITIES[D.START_CITY]}.\n"
+    )
+    add("## A turn\n")
+    add(
+        "Draw a token from the red or the blue bag (your choice), place it on a free action "
+        "space that shows its subject (a monk fits any space; zone colour does not matter), "
+        "and carry out the action. You may decline the action (the subject just occupies the "
+        "space) except at the fair square and the bell tower. You may send any token to the "
+        "bell tower; you must when it fits nowhere else. The bell tower ends the round at once.\n"
+    )
+    add("## Actions\n")
+    add(
+        "- **Cart** (road) / **Ship** (river): move your master builder to a neighbouring "
+        "city. Take any goods or stained glass lying on the path; with a full backpack pass "
+        "it by or send back a token (good → black bag, glass → supply) to take it."
+    )
+    add(
+        "- **Rest stop** (extra action, backpack full): all goods back to the black bag, "
+        "stained glass to the supply; flip a blueprint."
+    )
+    add(
+        "- **Market**: deliver up to 2 tokens: to another player's backpack, to the workshop "
+        "in your builder's city, or to the current hourglass tile (from anywhere)."
+    )
+    add("- **Glassworks** (monk only): take 1 stained glass from the supply.")
+    add(
+        "- **Stained glass workshop** (monk only): send 1 stained glass to the supply and "
+        "flip a blueprint."
+    )
+    add(
+        "- **Fair square** (any subject): reveal the top event. Stained glass / monk events "
+        "give their token; an order becomes the single active order (the previous one is "
+        "discarded) and gives a blueprint as soon as it is met — at once if it already is."
+    )
+    add("- **Bell tower** (any subject): ends the round.\n")
+    add("## Rewards\n")
+    add("- Blueprint: flip one; receive what it shows.")
+    add("- Cathedral section: attach the next section in number order.")
+    add("- Stained glass: into your backpack or another player's.")
+    add("- Monk: from the supply into the bag shown.\n")
+    add("## End of rounds 1 and 2\n")
+    add("1. The subject on the bell tower leaves the game.")
+    add("2. Subjects in the red zone go to the red bag, in the blue zone to the blue bag.")
+    add("3. An unfulfilled hourglass is discarded (its tokens go back, no reward).")
+    add("4. Reveal the next hourglass tile.")
+    add(
+        "5. Refill empty goods spaces from the black bag (as far as it goes); put a stained "
+        "glass on its space if it is empty.\n"
+    )
+    add("## The map\n")
+    add("| connection | kind | goods spaces |")
+    add("|---|---|---|")
+    for c in D.CONNECTIONS:
+        extra = " + stained glass space" if c.glass else ""
+        add(f"| {D.CITIES[c.a]} - {D.CITIES[c.b]} | {c.kind} | {c.goods}{extra} |")
+    total = sum(c.goods for c in D.CONNECTIONS)
+    add(
+        f"\n{total} goods spaces. Workshops stand in "
+        f"{', '.join(D.CITIES[c] for c in D.WORKSHOP_CITIES)}.\n"
+    )
+    add("## Action spaces\n")
+    add("| zone | action | accepts |")
+    add("|---|---|---|")
+    for sp in D.SPACES:
+        acc = "any" if sp.accepts == D.ANY else " or ".join(sp.accepts)
+        if sp.accepts == ("monk",):
+            acc = "monk only"
+        add(f"| {sp.zone} | {D.ACTION_NAMES[sp.action]} | {acc} |")
+    add("| — | Bell tower | any (ends the round) |\n")
+    add("## Workshops\n")
+    add("| workshop | order | reward |")
+    add("|---|---|---|")
+    for t in D.WORKSHOPS:
+        add(f"| {t.name} | {_items(t.order)} | {_rewards(t.reward)} |")
+    add("\n## Hourglass tiles\n")
+    add("| hourglass | order | reward |")
+    add("|---|---|---|")
+    for t in D.HOURGLASSES:
+        add(f"| {t.key} | {_items(t.order)} | {_rewards(t.reward)} |")
+    add("\n## Blueprints\n")
+    for k, n in Counter(D.BLUEPRINTS).items():
+        add(f"- {n} × {D.REWARD_NAMES[k]}")
+    add("\n## Events\n")
+    add("| event | kind | effect |")
+    add("|---|---|---|")
+    for e in D.EVENTS:
+        eff = f"blueprint as soon as {e.text}" if e.kind == "order" else e.text
+        add(f"| {e.name} | {e.kind} | {eff} |")
+    add("\n## Table rules of this edition\n")
+    add(
+        "Everything above beyond the rulebook (the map, the action spaces and all tiles) is "
+        "this edition's choice, as are these rules:\n"
+    )
+    for rule in D.TABLE_RULES:
+        add(f"- {rule}")
+    add("")
+    add("### Balance (measured)\n")
+    if D.BALANCE_TABLE:
+        add("| players | variant | rule player wins | random moves win |")
+        add("|---|---|---|---|")
+        for row in D.BALANCE_TABLE:
+            add(f"| {' | '.join(row)} |")
+        add("")
+        add(D.BALANCE_NOTE)
+    else:
+        add("Not measured yet.")
+    return "\n".join(out) + "\n"

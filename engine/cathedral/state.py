@@ -1,0 +1,86 @@
+"""The plain-data state of a game of The Cathedral of Orléans (pickles; no callables)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.protocol import BaseState
+
+
+def empty_items() -> dict[str, int]:
+    """A count per item (wood, stone, bread, glass), all zero."""
+    return {"wood": 0, "stone": 0, "bread": 0, "glass": 0}
+
+
+@dataclass
+class Builder:
+    """A master builder and its backpack (counts per item; 5 places in all)."""
+
+    city: str
+    pack: dict[str, int] = field(default_factory=empty_items)
+
+
+@dataclass
+class WorkshopSlot:
+    """A workshop tile on its city's workshop space, with the order spaces filled so far."""
+
+    key: str
+    city: str
+    filled: dict[str, int] = field(default_factory=empty_items)
+    done: bool = False  # fulfilled and flipped face down
+
+
+@dataclass
+class CathedralState(BaseState):
+    """Everything needed to continue a game.
+
+    Stages of a turn: "bag" (choose a bag), "place" (place the drawn token), then the action
+    of the space: "move" (choose the destination), "pickup" (take or leave each token on the
+    path), "market", "glassworks", "glassshop"; then "done" (resolved automatically) or
+    "end_turn" (a full backpack may rest). "round_end" is resolved automatically; "over" ends.
+    """
+
+    builders: list[Builder] = field(default_factory=list)
+    round: int = 1
+    turn: int = 0  # the builder whose turn it is
+    stage: str = "bag"
+    step: int = 0  # decisions taken so far this turn (Prompt.step)
+    # bags hold counts: a draw is uniformly random among the tokens inside (no order)
+    bags: dict[str, dict[str, int]] = field(default_factory=dict)  # red/blue subjects
+    black: dict[str, int] = field(default_factory=dict)  # the black bag: goods
+    roads: list[list[str]] = field(default_factory=list)  # per connection: goods ("" empty)
+    glass_space: int = 0  # stained glass on its space between Tours and Bourges (0/1)
+    spaces: dict[str, str] = field(default_factory=dict)  # action space -> subject ("" free)
+    bell: str = ""  # subject on the bell tower
+    removed: list[str] = field(default_factory=list)  # subjects that left via the bell tower
+    monk_supply: int = 0
+    glass_supply: int = 0
+    workshops: list[WorkshopSlot] = field(default_factory=list)
+    workshop_box: list[str] = field(default_factory=list)  # unused tiles (face down, hidden)
+    hourglass_stack: list[str] = field(default_factory=list)  # face down, hidden order
+    hourglass: str = ""  # the current (revealed) hourglass tile
+    hourglass_filled: dict[str, int] = field(default_factory=dict)
+    hourglass_box: list[str] = field(default_factory=list)  # unused tiles (hidden)
+    hourglass_done: list[str] = field(default_factory=list)  # fulfilled
+    hourglass_lost: list[str] = field(default_factory=list)  # discarded unfulfilled
+    events: list[str] = field(default_factory=list)  # face-down stack, top = last
+    event_discard: list[str] = field(default_factory=list)
+    order: str = ""  # the single active order event
+    blueprints: list[str] = field(default_factory=list)  # face-down pile, top = last
+    blueprints_flipped: list[str] = field(default_factory=list)
+    sections: int = 0
+    section_log: list[str] = field(default_factory=list)  # where each section came from
+    pending: list[str] = field(default_factory=list)  # rewards still to be received
+    pending_source: list[str] = field(default_factory=list)  # where each pending reward is from
+    glass_offer: str = ""  # a stained glass waiting for its recipient (the reward's source)
+    drawn: str = ""  # the drawn subject not yet placed
+    drawn_bag: str = ""
+    space: str = ""  # the space whose action is being carried out
+    market_left: int = 0
+    path: int = -1  # connection travelled
+    path_dest: str = ""
+    path_slot: int = 0  # next token of the path to decide about
+    rested: bool = False  # rest stop used this turn
+    ender: int = 0  # the builder who ended the round
+    won: bool = False
+    over: bool = False
