@@ -45,6 +45,7 @@ def setup(s: PestisState, out: Out) -> None:
     s.devs = [[] for _ in range(n)]
     s.res_hand = [[] for _ in range(n)]
     s.res_played = [[] for _ in range(n)]
+    s.res_known = [[] for _ in range(n)]
     s.invest = [[[] for _ in range(n)] for _ in D.AREAS]
     s.reinf = [[0] * n for _ in D.AREAS]
     s.gdtok = [[0] * n for _ in D.AREAS]
@@ -250,6 +251,13 @@ def play_resource(s: PestisState, p: int, key: str, out: Out) -> None:
     """The card leaves the hand and lies face up before its owner (1 wealth point)."""
     s.res_hand[p].remove(key)
     s.res_played[p].append(key)
+    forget_card(s, p, key)
+
+
+def forget_card(s: PestisState, p: int, key: str) -> None:
+    """A card left `p`'s hand face up: it is no longer a publicly known card in that hand."""
+    if key in s.res_known[p]:
+        s.res_known[p].remove(key)
 
 
 def heal(s: PestisState, p: int, key: str) -> None:
@@ -554,6 +562,7 @@ def buy_resource(s: PestisState, p: int, area: int, out: Out) -> None:
     L.pay(s, p, price)
     card = s.res_deck.pop()
     s.res_hand[p].append(card)
+    s.res_known[p].append(card)  # it was the face-up top card: everybody saw it
     out.append(
         Event(
             f"{name(s, p)} buys {D.RESOURCES[card].name} for {plural(price, 'coin')} "
@@ -577,6 +586,7 @@ def discard_resource(s: PestisState, p: int, key: str, out: Out) -> None:
     """A resource card spent (healing, building, selling) goes to the face-up discards."""
     s.res_hand[p].remove(key)
     s.res_discard.append(key)
+    forget_card(s, p, key)
     if L.refill_resources(s):
         show_top(s, out)
 
@@ -671,6 +681,7 @@ def steal(s: PestisState, what: str, arg: int, out: Out) -> None:
         i = chance.draw_index(s, len(s.res_hand[q]))
         card = s.res_hand[q].pop(i)
         s.res_hand[p].append(card)
+        s.res_known[q] = []  # the others do not know which card went
         s.budget -= D.ROB_RESOURCE
         rn = D.RESOURCES[card].name
         public = f"{name(s, p)} robs a resource card from {name(s, q)}."

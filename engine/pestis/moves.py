@@ -13,6 +13,7 @@ from engine.core.protocol import Move, Prompt
 
 from . import data as D
 from . import logic as L
+from .flow import law_option
 from .state import PestisState
 
 AREA_INDEX = {k: i for i, k in enumerate(D.AREAS)}
@@ -56,35 +57,79 @@ def can_reinforce(s: PestisState, p: int, a: int) -> bool:
     return s.reserve[p] > 0 and not s.quarantined[a]
 
 
+# Moves are immutable: the frequent ones are built once and reused (prompt() stays cheap).
+_AREA_MOVES: dict[tuple[int, int, int], Move] = {}
+_TOKEN_MOVES: dict[int, Move] = {}
+_REINF_MOVES: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+_PLAY_MOVES: dict[str, Move] = {}
+
+
+def _area_move(a: int, now: int, then: int) -> Move:
+    m = _AREA_MOVES.get((a, now, then))
+    if m is None:
+        key = D.AREAS[a]
+        m = Move(f"area:{key}", D.AREA_NAMES[key], f"your total here {now} → {then}")
+        _AREA_MOVES[(a, now, then)] = m
+    return m
+
+
+def _token_move(v: int) -> Move:
+    m = _TOKEN_MOVES.get(v)
+    if m is None:
+        m = Move(f"token:{v}", f"Invest your {v}-point token", "then choose an area")
+        _TOKEN_MOVES[v] = m
+    return m
+
+
+def _play_move(key: str) -> Move:
+    m = _PLAY_MOVES.get(key)
+    if m is None:
+        r = D.RESOURCES[key]
+        m = Move(f"play:{key}", f"Play {r.name}", r.text + " (+1 wealth point)")
+        _PLAY_MOVES[key] = m
+    return m
+
+
+def _reinf_moves(a: int, base: int, r: int) -> tuple[Move, ...]:
+    ms = _REINF_MOVES.get((a, base, r))
+    if ms is None:
+        out = [Move("reinf:0", "No reinforcement", f"your total in {_an(a)} {base}")]
+        for k in range(1, r + 1):
+            out.append(
+                Move(
+                    f"reinf:{k}",
+                    f"Reinforce with {_pl(k, 'grave-digger')}",
+                    f"total {base} → {base + k}; reserve {r} → {r - k}; they go to the docks",
+                )
+            )
+        ms = _REINF_MOVES[(a, base, r)] = tuple(out)
+    return ms
+
+
 def _area_moves(s: PestisState, p: int, add: int, exclude: int = -1) -> list[Move]:
     """Areas where `p` may invest, previewing its total there before and after `add`."""
     out = []
     shut = D.CLOSES.get(s.event, -1)
     blocked = s.blocked[p]
-    for a, key in enumerate(D.AREAS):
+    for a in range(6):
         if a in (exclude, shut) or a in blocked:
             continue
-        if L.has_tokens(s, a, p):
+        if s.invest[a][p] or s.gdtok[a][p]:
             now = L.total(s, a, p)
             then = now + add
         else:
-            now = L.base_points(s, p, a)
+            now = L.base_points(s, p, a) if s.devs[p] else 0
             then = now + add + L.bonus_points(s, p, a) if add else now
-        out.append(Move(f"area:{key}", D.AREA_NAMES[key], f"your total here {now} → {then}"))
+        out.append(_area_move(a, now, then))
     return out
 
 
 def invest_prompt(s: PestisState) -> Prompt:
-    from .flow import law_option
-
     p = s.dec_seat
     nm = s.names[p]
     pend = s.pend
     if pend == "":
-        moves = [
-            Move(f"token:{v}", f"Invest your {v}-point token", "then choose an area")
-            for v in _distinct(s.hand[p])
-        ]
+        moves = [_token_move(v) for v in _distinct(s.hand[p])]
         law = law_option(s, p)
         if law:
             r = s.reserve[p]
@@ -97,8 +142,7 @@ def invest_prompt(s: PestisState) -> Prompt:
             )
         for key in _distinct(s.res_hand[p]):
             if resource_playable(s, p, key):
-                r = D.RESOURCES[key]
-                moves.append(Move(f"play:{key}", f"Play {r.name}", r.text + " (+1 wealth point)"))
+                moves.append(_play_move(key))
         if not s.hand[p] and law:
             moves.append(Move("pass", "Stop investing (keep your grave-diggers)", ""))
         text = f"{nm}: invest a token or play a resource card"
@@ -120,16 +164,7 @@ def invest_prompt(s: PestisState) -> Prompt:
             if L.has_tokens(s, a, p)
             else (L.base_points(s, p, a) + v + L.bonus_points(s, p, a))
         )
-        r = s.reserve[p]
-        moves = [Move("reinf:0", "No reinforcement", f"your total in {_an(a)} {base}")]
-        for k in range(1, r + 1):
-            moves.append(
-                Move(
-                    f"reinf:{k}",
-                    f"Reinforce with {_pl(k, 'grave-digger')}",
-                    f"total {base} → {base + k}; reserve {r} → {r - k}; they go to the docks",
-                )
-            )
+        moves = _reinf_moves(a, base, s.reserve[p])
         return Prompt(
             p,
             f"{nm}: reinforce your {v}-point token in {_an(a)}?",

@@ -269,19 +269,29 @@ class PestisGame(Game):
                 elif s.pend == "seal" and s.pend_from >= 0 and s.invest[s.pend_from][q]:
                     toks = s.invest[s.pend_from][q]
                     s.pend_val = toks[rng.randrange(len(toks))]
-        # Resource cards: others' hands and the deck below the face-up top card.
+        # Informer sightings of the others concern tokens `seat` may not know: use the
+        # resampled values.
+        for q in range(n):
+            if q != seat:
+                s.informed[q] = [
+                    [ar, owner, vals if owner in (seat, q) else sorted(s.invest[ar][owner])]
+                    for ar, owner, vals in s.informed[q]
+                ]
+        # Resource cards: others' unknown hand cards and the deck below the face-up top card.
         pool_r: list[str] = []
         for q in range(n):
             if q != seat:
-                pool_r += s.res_hand[q]
-        below = s.res_deck[:-1]
-        pool_r += below
+                rest = list(s.res_hand[q])
+                for c in s.res_known[q]:
+                    rest.remove(c)
+                pool_r += rest
+        pool_r += s.res_deck[:-1]
         pool_r.sort()
         rng.shuffle(pool_r)
         for q in range(n):
             if q != seat:
-                k = len(s.res_hand[q])
-                s.res_hand[q] = pool_r[:k]
+                k = len(s.res_hand[q]) - len(s.res_known[q])
+                s.res_hand[q] = list(s.res_known[q]) + pool_r[:k]
                 pool_r = pool_r[k:]
         if s.res_deck:
             s.res_deck = pool_r + s.res_deck[-1:]
@@ -312,55 +322,44 @@ class PestisGame(Game):
 
     # ---- invariants ------------------------------------------------------------------------
     def invariants(self, state: Any) -> list[str]:
+        """Conservation and bounds; written to be cheap (checked after every playout move)."""
         s: PestisState = state
         bad: list[str] = []
         n = s.n
         if sum(s.coins) != D.START_COINS * n + s.bank_net:
             bad.append(f"coins not conserved: {sum(s.coins)} vs {D.START_COINS * n + s.bank_net}")
+        if min(s.coins) < 0 or min(s.reserve) < 0 or min(s.agrus) < 0 or min(s.docks) < 0:
+            bad.append("negative coins or grave-diggers")
+        reinf = [sum(col) for col in zip(*s.reinf, strict=True)]
+        gdtok = [sum(col) for col in zip(*s.gdtok, strict=True)]
+        if min(min(row) for row in s.reinf) < 0 or min(min(row) for row in s.gdtok) < 0:
+            bad.append("negative investment")
         for p in range(n):
-            for label, v in (
-                ("coins", s.coins[p]),
-                ("reserve", s.reserve[p]),
-                ("agrus", s.agrus[p]),
-                ("docks", s.docks[p]),
-            ):
-                if v < 0:
-                    bad.append(f"{label} of seat {p} negative: {v}")
-            gd = (
-                s.reserve[p]
-                + s.agrus[p]
-                + len(s.devs[p])
-                + s.docks[p]
-                + sum(s.reinf[a][p] for a in range(6))
-                + sum(s.gdtok[a][p] for a in range(6))
-            )
+            gd = s.reserve[p] + s.agrus[p] + len(s.devs[p]) + s.docks[p] + reinf[p] + gdtok[p]
             if gd != D.GRAVE_DIGGERS_PER_COLOUR:
                 bad.append(f"grave-diggers of colour {p}: {gd}")
-            if any(s.reinf[a][p] < 0 or s.gdtok[a][p] < 0 for a in range(6)):
-                bad.append(f"negative investment of seat {p}")
-            held = list(s.hand[p])
-            for a in range(6):
-                held += s.invest[a][p]
-            if sorted(held) != sorted(L.tokens_owned(s, p)):
-                bad.append(f"tokens of seat {p}: {sorted(held)} vs {L.tokens_owned(s, p)}")
+            if gdtok[p] > 1:
+                bad.append(f"seat {p} invested more than one law grave-digger")
+            held = s.hand[p] + [v for a in range(6) for v in s.invest[a][p]]
+            held.sort()
+            if held != sorted(L.tokens_owned(s, p)):
+                bad.append(f"tokens of seat {p}: {held} vs {L.tokens_owned(s, p)}")
             if len(set(s.devs[p])) != len(s.devs[p]):
                 bad.append(f"seat {p} has two developments of a kind")
-            if sum(s.gdtok[a][p] for a in range(6)) > 1:
-                bad.append(f"seat {p} invested more than one law grave-digger")
-        res = list(s.res_deck) + list(s.res_discard)
+        res = s.res_deck + s.res_discard
+        subs = s.subj_deck + s.subj_discard + s.burgus
         for p in range(n):
-            res += s.res_hand[p] + s.res_played[p]
-        if Counter(res) != Counter(D.RESOURCE_DECK):
-            bad.append("resource cards not conserved")
-        subs = list(s.subj_deck) + list(s.subj_discard) + list(s.burgus)
-        for p in range(n):
+            res += s.res_hand[p]
+            res += s.res_played[p]
             subs += list(s.subjects[p])
-        if Counter(subs) != Counter(D.SUBJECT_DECK):
+        res.sort()
+        subs.sort()
+        if res != _RESOURCES_SORTED:
+            bad.append("resource cards not conserved")
+        if subs != _SUBJECTS_SORTED:
             bad.append("subject cards not conserved")
-        evs = list(s.events_seen)
-        for d in s.event_decks:
-            evs += d
-        if len(evs) != D.EVENTS_PER_PERIOD * 3 or len(set(evs)) != len(evs):
+        evs = len(s.events_seen) + sum(len(d) for d in s.event_decks)
+        if evs != D.EVENTS_PER_PERIOD * 3 or len(set(s.events_seen)) != len(s.events_seen):
             bad.append("event cards not conserved")
         if not 1 <= s.round <= D.ROUNDS:
             bad.append(f"round {s.round} out of range")
@@ -369,6 +368,10 @@ class PestisGame(Game):
         if s.phase == "over" and s.round != D.ROUNDS:
             bad.append("game over before the last round")
         return bad
+
+
+_RESOURCES_SORTED = sorted(D.RESOURCE_DECK)
+_SUBJECTS_SORTED = sorted(D.SUBJECT_DECK)
 
 
 # =============================================================================================

@@ -32,6 +32,8 @@ class PestisState(BaseState):
     devs: list[list[str]] = field(default_factory=list)
     res_hand: list[list[str]] = field(default_factory=list)
     res_played: list[list[str]] = field(default_factory=list)
+    # Cards in a hand that everybody knows (bought face up; forgotten after a robbery).
+    res_known: list[list[str]] = field(default_factory=list)
 
     # ---- board ---------------------------------------------------------------------------
     invest: list[list[list[int]]] = field(default_factory=list)  # [area][seat] token values
