@@ -609,12 +609,7 @@ class RattusCartus(Game):
                 )
             )
         s.discs = [[] for _ in s.row]
-        for p in s.players:
-            p.gained = 0
-            p.entered = -1
-            p.passed = False
-            p.revealed = False
-            p.shown = []
+        self._reset_round(s)
         s.phase = "supply"
         shown = ", ".join(f"{row_label(s, i)} ({supply_of(c).text()})" for i, c in enumerate(s.row))
         ev.append(
@@ -625,6 +620,16 @@ class RattusCartus(Game):
         )
         n = len(s.players)
         s.queue = [Task("supply", (s.start + i) % n) for i in range(n)]
+
+    @staticmethod
+    def _reset_round(s: RattusState) -> None:
+        """Discs return: nobody has entered, passed or revealed anything this round."""
+        for p in s.players:
+            p.gained = 0
+            p.entered = -1
+            p.passed = False
+            p.revealed = False
+            p.shown = []
 
     # Phase C begins: enter in turn order from the start player.
     def _begin_enter(self, s: RattusState) -> None:
@@ -712,6 +717,7 @@ class RattusCartus(Game):
         if s.round >= s.rounds:
             s.row = []
             s.discs = []
+            self._reset_round(s)
             self._end_game(s, ev)
             return
         s.round += 1

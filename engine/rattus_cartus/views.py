@@ -107,6 +107,7 @@ def view(s: RattusState, seat: int | None) -> dict[str, Any]:
                 "name": b.name,
                 "class": b.cls,
                 "supply": supply_of(card).text(),
+                "supply_parts": [supply_of(card).draw, supply_of(card).rats, supply_of(card).look],
                 "premium": b.premium_text,
                 "standard": b.standard_text,
                 "discs": discs,
@@ -321,8 +322,14 @@ def evaluate(s: RattusState, seat: int) -> float:
     value += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
     # Influence not (yet) in a paying place still counts a little.
     value += 0.2 * sum(p.track)
+    rats = p.rats
+    if not p.revealed and p.entered >= 0 and p.entered < len(s.row):
+        # Cards face down: the influence (and rats) they will bring when revealed.
+        own = CLASSES.index(building_of(s.row[p.entered]).cls)
+        value += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
+        rats += sum(1 for c in p.c_pop if CARD_CLASS[c] != own)
     seen = sum(CARD_NUNS[s.nun_row[pos]] for pos in p.seen)
     expected = seen + AVERAGE_NUNS * (NUN_ROW_SIZE - len(p.seen))
-    margin = expected - p.rats
+    margin = expected - rats
     value -= 25.0 / (1.0 + math.exp(margin))
     return value

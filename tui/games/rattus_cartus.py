@@ -1,0 +1,283 @@
+"""Rattus Cartus board: influence tracks, the building row, the Nun-row, hand and players.
+
+Pure rendering of `GAME.view(state, viewer)`: nothing here reads the state, so nothing can
+show what the viewer may not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+
+PHASE_TITLES = {
+    "supply": "B. Supplies",
+    "enter": "C. Enter buildings",
+    "resolve": "D. Resolve buildings",
+    "over": "Game over",
+}
+SHORT_CLASS = {
+    "peasantry": "Peas",
+    "bourgeoisie": "Bour",
+    "church": "Chur",
+    "chivalry": "Chiv",
+    "royalty": "Roy",
+    "magic": "Mag",
+}
+KIND_LABELS = {
+    "peasantry": "Peasantry",
+    "bourgeoisie": "Bourgeoisie",
+    "church": "Church",
+    "chivalry": "Chivalry",
+    "royalty": "Royalty",
+    "magic": "Magic",
+    "joker": "Joker",
+    "sword": "Sword",
+    "flute": "Flute",
+    "pass": "Pass",
+}
+SUPPLY_LABELS = (
+    ("joker", "Jokers"),
+    ("sword", "Swords"),
+    ("flute", "Flutes"),
+    ("pass", "Passes"),
+    ("gold", "Gold"),
+    ("vp", "VP tokens"),
+)
+
+
+def tag(seat: int, name: str | None = None) -> Text:
+    """A seat's letter in its colour (and its name): colour is never the only carrier."""
+    t = Text(SEAT_LETTERS[seat % len(SEAT_LETTERS)], style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+    if name:
+        t.append(f" {name}")
+    return t
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def kinds_text(kinds: dict[str, int]) -> str:
+    return ", ".join(f"{n} {KIND_LABELS.get(k, k)}" for k, n in kinds.items()) or "nothing"
+
+
+class RattusCartusUI:
+    """The GameUI of Rattus Cartus."""
+
+    game_id = "rattus-cartus"
+
+    def status(self, view: dict[str, Any]) -> str:
+        phase = PHASE_TITLES.get(view["phase"], view["phase"])
+        start = view["names"][view["start"]]
+        if view["phase"] == "over":
+            return f"Round {view['rounds']}/{view['rounds']} · {phase}"
+        return f"Round {view['round']}/{view['rounds']} · {phase} · start player {start}"
+
+    # ---- panels ----------------------------------------------------------------------
+    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        out = [
+            Panel("buildings", f"Buildings · round {view['round']}/{view['rounds']}",
+                  self._buildings(view, compact)),
+            Panel("influence", "Influence (10/5/2 VP)", self._influence(view, compact)),
+            Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact)),
+        ]  # fmt: skip
+        you = view.get("you")
+        if you is not None:
+            name = view["names"][you["seat"]]
+            out.append(Panel("hand", f"Your hand ({name})", self._hand(view, you, compact)))
+        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
+        out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
+        if view.get("final"):
+            out.append(Panel("end", "The plague comes", self._final(view), area="side"))
+        return out
+
+    def _buildings(self, view: dict[str, Any], compact: bool) -> RenderableType:
+        names = view["names"]
+        if not view["row"]:
+            return Text("No buildings in the row (the game is over).", style="dim")
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=3)
+        table.add_column()
+        for b in view["row"]:
+            cls = KIND_LABELS[b["class"]]
+            draw, rats, look = b["supply_parts"]
+            sup = ", ".join(
+                x
+                for x in (
+                    f"draw {draw}" if draw else "",
+                    f"-{rats} rat{'s' if rats > 1 else ''}" if rats else "",
+                    f"look {look}" if look else "",
+                )
+                if x
+            )
+            head = Text.assemble((b["name"], "bold"), f" · {cls}", (f" · supply: {sup}", "dim"))
+            lines: list[RenderableType] = [
+                head,
+                Text(f"premium: {b['premium']} | standard: {b['standard']}"),
+            ]
+            discs = Text()
+            if not b["discs"]:
+                discs.append("no discs yet", style="dim")
+            for d in b["discs"]:
+                if len(discs):
+                    discs.append("  ")
+                discs.append(f"{d['space']}:")
+                discs.append_text(tag(d["seat"], None if compact else names[d["seat"]]))
+                if d["revealed"] is not None:
+                    discs.append(f" [{kinds_text(d['revealed'])}]")
+                else:
+                    n = d["cards"]
+                    discs.append(f" {n} card{'' if n == 1 else 's'}")
+            lines.append(discs)
+            table.add_row(Text(f"[{b['pos']}]", style="bold"), Group(*lines))
+        return table
+
+    def _influence(self, view: dict[str, Any], compact: bool) -> RenderableType:
+        players = view["players"]
+        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+        table.add_column("Class")
+        for p in players:
+            label = tag(p["seat"]) if compact else tag(p["seat"], p["name"][:8])
+            table.add_column(label, justify="right")
+        for ci, (_key, cname) in enumerate(view["classes"]):
+            values = [p["track"][ci] for p in players]
+            ranked = sorted({v for v in values if v > 0}, reverse=True)
+            cells: list[Text | str] = [cname]
+            for v in values:
+                if v == 0:
+                    cells.append(Text("·", style="dim"))
+                elif ranked and v == ranked[0]:
+                    cells.append(Text(f"{v}*", style="bold"))
+                else:
+                    cells.append(str(v))
+            table.add_row(*cells)
+        note = Text("* leads the track · = start space (scores nothing)", style="dim")
+        return Group(table, note)
+
+    def _nun_row(self, view: dict[str, Any], viewer: int | None, compact: bool) -> RenderableType:
+        table = Table.grid(padding=(0, 2))
+        for _ in view["nun_row"]:
+            table.add_column()
+        cards: list[Text] = []
+        seen: list[Text] = []
+        for n in view["nun_row"]:
+            c = n["card"]
+            if c is None:
+                cards.append(Text(f"{n['pos']}: ?", style="bold"))
+            else:
+                short = SHORT_CLASS[c["class"]] if compact else KIND_LABELS[c["class"]]
+                nuns = f"{c['nuns']} nun{'' if c['nuns'] == 1 else 's'}"
+                cards.append(Text(f"{n['pos']}: {nuns} ({short})", style="bold"))
+            who = Text("seen: ")
+            for s in n["seen_by"]:
+                who.append_text(tag(s))
+            if not n["seen_by"]:
+                who.append("-", style="dim")
+            seen.append(who)
+        table.add_row(*cards)
+        table.add_row(*seen)
+        you = view.get("you")
+        lines: list[RenderableType] = [table]
+        if you is not None:
+            lines.append(
+                Text(f"You know {you['nun_cards_seen']} of 5 cards: {plural(you['nuns_seen'], 'nun')}; "
+                     f"you have {you['rats']} rats.", style="dim")
+            )  # fmt: skip
+        final = view.get("final")
+        if final:
+            lines.append(Text(f"Revealed: {final['nuns']} nuns in all.", style="bold"))
+        return Group(*lines)
+
+    def _hand(self, view: dict[str, Any], you: dict[str, Any], compact: bool) -> RenderableType:
+        by_class: dict[str, list[int]] = {}
+        for c in you["cards"]:
+            by_class.setdefault(c["class"], []).append(c["nuns"])
+        table = Table.grid(padding=(0, 1))
+        table.add_column()
+        table.add_column()
+        for key, _cname in view["classes"]:
+            if key in by_class:
+                nuns = " ".join(str(n) for n in by_class[key])
+                table.add_row(f"{KIND_LABELS[key]} x{len(by_class[key])}",
+                              Text(f"nuns {nuns}", style="dim"))  # fmt: skip
+        specials = [
+            f"{KIND_LABELS[k]} x{you['hand'][k]}"
+            for k in ("joker", "sword", "flute", "pass")
+            if you["hand"].get(k)
+        ]
+        if specials:
+            table.add_row("Special", ", ".join(specials))
+        if not you["hand"]:
+            table.add_row(Text("no cards", style="dim"), "")
+        tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
+        me = view["players"][you["seat"]]
+        lines: list[RenderableType] = [
+            table,
+            Text.assemble(("Rats ", "bold"), f"{you['rats']} (tokens {tokens})   ",
+                          ("Gold ", "bold"), str(me["gold"]), ("   VP tokens ", "bold"),
+                          str(me["vp_tokens"])),
+        ]  # fmt: skip
+        if you["committed"]:
+            where = me["entered"]
+            bname = next((b["name"] for b in view["row"] if b["pos"] == where), "?")
+            lines.append(Text(f"Face down in {bname} [{where}]: {kinds_text(you['committed'])}"))
+        return Group(*lines)
+
+    def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
+        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+        table.add_column("")
+        table.add_column("Hand", justify="right")
+        table.add_column("Rats", justify="right")
+        table.add_column("Gold", justify="right")
+        table.add_column("VP", justify="right")
+        table.add_column("In")
+        final = view.get("final")
+        for p in view["players"]:
+            name = tag(p["seat"], p["name"][:10])
+            if p["start_player"] and not final:
+                name.append(" S", style="bold")
+            rats = f"{p['rats']}" if "rats" in p else f"{p['rat_tokens']} tok"
+            where = f"[{p['entered']}]" if p["entered"] else ("Pass" if p["passed"] else "-")
+            table.add_row(name, str(p["hand"]), rats, str(p["gold"]), str(p["vp_tokens"]), where)
+        note = Text("S start player · tok: rat tokens", style="dim")
+        return Group(table, note)
+
+    def _supplies(self, view: dict[str, Any]) -> RenderableType:
+        r, total = view["round"], view["rounds"]
+        track = Text("Round ")
+        for i in range(1, total + 1):
+            track.append("■" if i < r or view["phase"] == "over" else ("▣" if i == r else "□"),
+                         style="bold" if i == r else "")  # fmt: skip
+        track.append(f" {r}/{total}")
+        sup = view["supply"]
+        lines = [
+            track,
+            Text(" · ".join(f"{label} {sup[k]}" for k, label in SUPPLY_LABELS[:3])),
+            Text(" · ".join(f"{label} {sup[k]}" for k, label in SUPPLY_LABELS[3:])),
+            Text(f"Population deck {view['deck']} · discard {view['discard']}"),
+            Text(f"Building deck {view['building_deck']} · replacement {view['replacement_deck']}"),
+        ]
+        return Group(*lines)
+
+    def _final(self, view: dict[str, Any]) -> RenderableType:
+        final = view["final"]
+        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+        table.add_column("")
+        table.add_column("Rats", justify="right")
+        table.add_column("VP", justify="right")
+        table.add_column("")
+        for p in view["players"]:
+            i = p["seat"]
+            fate = Text("dead", style="bold red") if final["dead"][i] else Text("alive")
+            table.add_row(
+                tag(i, p["name"][:10]), str(final["rats"][i]), str(final["scores"][i]), fate
+            )
+        return Group(Text(f"Nun-row: {final['nuns']} nuns"), table)
+
+
+UI = RattusCartusUI()
