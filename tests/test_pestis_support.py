@@ -21,6 +21,7 @@ A = {k: i for i, k in enumerate(D.AREAS)}  # area key -> index
 def new(n: int = 4, event: str = "calm", seed: int = 1, names: tuple = NAMES) -> PestisState:
     """A fresh game in round 1, Investments, with `event` in force and 6 coins each."""
     s = GAME.new_state(list(names[:n]), {}, seed)
+    calm_decks(s)
     set_event(s, event)
     for p in range(n):
         set_coins(s, p, D.START_COINS)
@@ -34,12 +35,29 @@ def check(s: PestisState) -> None:
     assert not bad, bad
 
 
+def calm_decks(s: PestisState) -> None:
+    """Replace events with an immediate effect in the mini-decks by unused quiet ones, so a
+    scenario's next round starts without surprises (tests of those events set them)."""
+    for i, deck in enumerate(s.event_decks):
+        spare = [
+            e
+            for e in D.PERIOD_EVENTS[i]
+            if e not in D.IMMEDIATE_EVENTS and e not in deck and e not in s.events_seen
+        ]
+        for j, e in enumerate(deck):
+            if e in D.IMMEDIATE_EVENTS:
+                deck[j] = spare.pop()
+
+
 def set_event(s: PestisState, key: str) -> None:
     """Make `key` the event in force (swapping cards so that the decks stay consistent)."""
     old = s.events_seen[-1]
     if old == key:
         s.event = key
         return
+    if key in s.events_seen:
+        i = s.events_seen.index(key)
+        s.events_seen[i] = old
     for deck in s.event_decks:
         if key in deck:
             deck[deck.index(key)] = old
@@ -47,12 +65,14 @@ def set_event(s: PestisState, key: str) -> None:
     s.event = key
 
 
-def set_round(s: PestisState, r: int, event: str = "calm") -> None:
+def set_round(s: PestisState, r: int, event: str | None = None) -> None:
     """Jump to round `r` (same stage), revealing event cards as the rounds would have."""
     while s.round < r:
         s.round += 1
         s.events_seen.append(s.event_decks[(s.round - 1) // 3].pop())
-    set_event(s, event)
+    s.event = s.events_seen[-1]
+    if event:
+        set_event(s, event)
 
 
 def set_coins(s: PestisState, p: int, c: int) -> None:
@@ -151,6 +171,12 @@ def place(s: PestisState, p: int, area: str, *values: int, reinf: int = 0, gd: i
     s.gdtok[a][p] += gd
     if gd:
         s.gd_used[p] = True
+
+
+def hold(s: PestisState, p: int) -> None:
+    """Invest `p`'s 1-point token in Suburbium: the robbery there is a decision that keeps
+    the round from running on while a test looks at the earlier areas."""
+    place(s, p, "suburbium", 1)
 
 
 def to_actions(s: PestisState) -> list[Event]:
