@@ -257,7 +257,7 @@ class RattusCartus(Game):
         moves.append(
             Move("done", f"Done: {plural(k, 'card')} face down", f"in {row_label(s, t.row)}")
         )
-        text = f"{row_label(s, t.row)}: place cards face down, one by one ({k} so far)"
+        text = f"Cards face down in {row_label(s, t.row)}, one by one ({k} so far)"
         return Prompt(t.seat, text, tuple(moves), True, t.k, PHASES["enter"])
 
     def _prompt_sword(self, s: RattusState, t: Task) -> Prompt:

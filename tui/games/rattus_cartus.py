@@ -76,22 +76,23 @@ class RattusCartusUI:
         start = view["names"][view["start"]]
         if view["phase"] == "over":
             return f"Round {view['rounds']}/{view['rounds']} · {phase}"
-        return f"Round {view['round']}/{view['rounds']} · {phase} · start player {start}"
+        return f"Round {view['round']}/{view['rounds']} · {phase} · start: {start}"
 
     # ---- panels ----------------------------------------------------------------------
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        out = [
-            Panel("buildings", f"Buildings · round {view['round']}/{view['rounds']}",
-                  self._buildings(view, compact)),
-            Panel("influence", "Influence (10/5/2 VP)", self._influence(view, compact)),
-            Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact)),
-        ]  # fmt: skip
+        title = f"Buildings · round {view['round']}/{view['rounds']}"
+        out = [Panel("buildings", title, self._buildings(view, compact))]
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
             out.append(Panel("hand", f"Your hand ({name})", self._hand(view, you, compact)))
-        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
-        out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
+        out += [
+            Panel("influence", "Influence (pays 10/5/2 VP; * leads)",
+                  self._influence(view, compact)),
+            Panel("players", "Players", self._players(view, compact), area="side"),
+            Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact), area="side"),
+            Panel("supply", "Round & supplies", self._supplies(view), area="side"),
+        ]  # fmt: skip
         if view.get("final"):
             out.append(Panel("end", "The plague comes", self._final(view), area="side"))
         return out
@@ -118,7 +119,7 @@ class RattusCartusUI:
             head = Text.assemble((b["name"], "bold"), f" · {cls}", (f" · supply: {sup}", "dim"))
             lines: list[RenderableType] = [
                 head,
-                Text(f"premium: {b['premium']} | standard: {b['standard']}"),
+                Text(f"premium {b['premium']} / standard {b['standard']}"),
             ]
             discs = Text()
             if not b["discs"]:
@@ -156,68 +157,60 @@ class RattusCartusUI:
                 else:
                     cells.append(str(v))
             table.add_row(*cells)
-        note = Text("* leads the track · = start space (scores nothing)", style="dim")
-        return Group(table, note)
+        return table
 
     def _nun_row(self, view: dict[str, Any], viewer: int | None, compact: bool) -> RenderableType:
-        table = Table.grid(padding=(0, 2))
-        for _ in view["nun_row"]:
-            table.add_column()
-        cards: list[Text] = []
-        seen: list[Text] = []
+        table = Table.grid(padding=(0, 1))
+        table.add_column(justify="right")
+        table.add_column()
+        table.add_column()
         for n in view["nun_row"]:
             c = n["card"]
             if c is None:
-                cards.append(Text(f"{n['pos']}: ?", style="bold"))
+                card = Text("?", style="bold")
             else:
-                short = SHORT_CLASS[c["class"]] if compact else KIND_LABELS[c["class"]]
-                nuns = f"{c['nuns']} nun{'' if c['nuns'] == 1 else 's'}"
-                cards.append(Text(f"{n['pos']}: {nuns} ({short})", style="bold"))
-            who = Text("seen: ")
+                card = Text(plural(c["nuns"], "nun"), style="bold")
+                card.append(f" {KIND_LABELS[c['class']]}", style="dim")
+            who = Text("seen by ", style="dim")
             for s in n["seen_by"]:
                 who.append_text(tag(s))
             if not n["seen_by"]:
-                who.append("-", style="dim")
-            seen.append(who)
-        table.add_row(*cards)
-        table.add_row(*seen)
-        you = view.get("you")
+                who.append("nobody", style="dim")
+            table.add_row(str(n["pos"]), card, who)
         lines: list[RenderableType] = [table]
+        you = view.get("you")
         if you is not None:
             lines.append(
-                Text(f"You know {you['nun_cards_seen']} of 5 cards: {plural(you['nuns_seen'], 'nun')}; "
-                     f"you have {you['rats']} rats.", style="dim")
+                Text(f"You know {you['nun_cards_seen']}/5: {plural(you['nuns_seen'], 'nun')}; "
+                     f"your rats: {you['rats']}", style="dim")
             )  # fmt: skip
         final = view.get("final")
         if final:
-            lines.append(Text(f"Revealed: {final['nuns']} nuns in all.", style="bold"))
+            lines.append(Text(f"Revealed: {plural(final['nuns'], 'nun')} in all.", style="bold"))
         return Group(*lines)
 
     def _hand(self, view: dict[str, Any], you: dict[str, Any], compact: bool) -> RenderableType:
         by_class: dict[str, list[int]] = {}
         for c in you["cards"]:
             by_class.setdefault(c["class"], []).append(c["nuns"])
-        table = Table.grid(padding=(0, 1))
-        table.add_column()
-        table.add_column()
-        for key, _cname in view["classes"]:
+        cards = Text()
+        for key, cname in view["classes"]:
             if key in by_class:
-                nuns = " ".join(str(n) for n in by_class[key])
-                table.add_row(f"{KIND_LABELS[key]} x{len(by_class[key])}",
-                              Text(f"nuns {nuns}", style="dim"))  # fmt: skip
-        specials = [
-            f"{KIND_LABELS[k]} x{you['hand'][k]}"
-            for k in ("joker", "sword", "flute", "pass")
-            if you["hand"].get(k)
-        ]
-        if specials:
-            table.add_row("Special", ", ".join(specials))
-        if not you["hand"]:
-            table.add_row(Text("no cards", style="dim"), "")
+                if cards:
+                    cards.append(" · ")
+                cards.append(f"{cname} {len(by_class[key])}", style="bold")
+                cards.append(f" (nuns {' '.join(str(n) for n in by_class[key])})", style="dim")
+        for k in ("joker", "sword", "flute", "pass"):
+            if you["hand"].get(k):
+                if cards:
+                    cards.append(" · ")
+                cards.append(f"{KIND_LABELS[k]} {you['hand'][k]}", style="bold")
+        if not cards:
+            cards.append("no cards", style="dim")
         tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
         me = view["players"][you["seat"]]
         lines: list[RenderableType] = [
-            table,
+            cards,
             Text.assemble(("Rats ", "bold"), f"{you['rats']} (tokens {tokens})   ",
                           ("Gold ", "bold"), str(me["gold"]), ("   VP tokens ", "bold"),
                           str(me["vp_tokens"])),
