@@ -1,0 +1,172 @@
+"""Notre Dame: seeded random playouts with invariants, determinism, saves, illegal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core import saves
+from engine.core.match import Match
+from engine.core.playout import random_playout
+from engine.core.protocol import IllegalMove
+from engine.notre_dame import GAME
+from engine.notre_dame.state import OVER
+
+GAMES_PER_COUNT = 200
+OPTION_SETS = (
+    {"rules": "seed", "scores": "hidden"},
+    {"rules": "published", "scores": "open"},
+    {"rules": "seed", "scores": "open"},
+    {"rules": "published", "scores": "hidden"},
+)
+
+
+def _check(state) -> None:
+    errors = GAME.invariants(state)
+    assert not errors, errors
+    prompt = GAME.prompt(state)
+    if prompt is not None:
+        assert prompt.moves, "a prompt without moves"
+        assert len({m.id for m in prompt.moves}) == len(prompt.moves), "duplicate move ids"
+        assert 0 <= prompt.seat < state.n
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_playouts_keep_invariants_and_end_after_round_nine(players: int) -> None:
+    """Issue: >= 200 seeded random playouts per player count, invariants after every move
+    (nothing negative, 14 markers per colour, gold conserved, cards conserved), and the game
+    ends after round 9."""
+    for i in range(GAMES_PER_COUNT):
+        seed = 1000 * players + i
+        options = OPTION_SETS[i % len(OPTION_SETS)]
+        res = random_playout(GAME, players, seed, options, check=_check)
+        st = res.state
+        assert st.phase == OVER and st.round == 9
+        assert GAME.prompt(st) is None
+        assert res.winners
+        assert sum(st.nd) == 0  # the last Notre Dame scoring emptied Notre Dame
+
+
+def test_playouts_reach_every_kind_of_decision() -> None:
+    """Random play exercises every sub-decision (so the playouts cover the rules)."""
+    seen: set[str] = set()
+
+    def note(state, prompt, rng) -> str:
+        if state.pending:
+            seen.add(state.pending[-1]["k"])
+        move = prompt.moves[rng.randrange(len(prompt.moves))]
+        seen.add(
+            move.id.split(":")[0]
+            + (":" + move.id.split(":")[1] if move.id.startswith("hire") else "")
+        )
+        return move.id
+
+    for seed in range(60):
+        random_playout(GAME, 2 + seed % 4, seed, OPTION_SETS[seed % 4], choose=note)
+    for kind in (
+        "source",
+        "donate",
+        "friend",
+        "carriage",
+        "message",
+        "bonus",
+        "minstrel_from",
+        "minstrel_to",
+        "fool_from",
+        "fool_to",
+        "bishop",
+        "overflow",
+    ):
+        assert kind in seen, kind
+    hires = {s for s in seen if s.startswith("hire:")}
+    assert len(hires) == 15
+
+
+def test_determinism_same_seed_same_moves_same_digest() -> None:
+    """Determinism: same seed + same moves → same game."""
+    for players in (2, 4):
+        a = random_playout(GAME, players, 77)
+        b = random_playout(GAME, players, 77)
+        assert a.moves == b.moves
+        assert GAME.digest(a.state) == GAME.digest(b.state)
+        st = GAME.new_state([f"P{i + 1}" for i in range(players)], GAME.check_options({}), 77)
+        for mid in a.moves:
+            st, _ = GAME.apply(st, mid)
+        assert GAME.digest(st) == GAME.digest(a.state)
+
+
+def test_different_seeds_differ() -> None:
+    """Chance: the seed decides the shuffles."""
+    a = GAME.new_state(["A", "B", "C"], {}, 1)
+    b = GAME.new_state(["A", "B", "C"], {}, 2)
+    assert (a.decks, a.persons) != (b.decks, b.persons)
+
+
+def test_save_load_round_trip_at_random_points(tmp_path) -> None:
+    """Saves: dumps → read → from_document gives the same state at random points."""
+    rng = random.Random(5)
+    for k, players in enumerate((2, 3, 4, 5)):
+        options = OPTION_SETS[k]
+        full = random_playout(GAME, players, 300 + k, options)
+        for _ in range(3):
+            cut = rng.randrange(len(full.moves) + 1)
+            match = Match.new(GAME, [f"P{i + 1}" for i in range(players)], options, 300 + k)
+            for mid in full.moves[:cut]:
+                match.play(mid)
+            path = tmp_path / f"nd-{players}-{cut}.toml"
+            path.write_text(saves.dumps(match), encoding="utf-8")
+            loaded = saves.from_document(saves.read_document(path), path)
+            assert GAME.digest(loaded.state) == GAME.digest(match.state)
+            assert loaded.options == match.options
+            assert loaded.move_ids() == full.moves[:cut]
+
+
+def test_illegal_moves_rejected_everywhere() -> None:
+    """Protocol: moves not in the prompt raise IllegalMove and leave the state unchanged."""
+    rng = random.Random(3)
+    st = GAME.new_state(["A", "B", "C", "D"], {}, 9)
+    for _ in range(150):
+        prompt = GAME.prompt(st)
+        if prompt is None:
+            break
+        digest = GAME.digest(st)
+        legal = set(prompt.ids())
+        for bad in ("keep:bank", "play:hotel", "to:b9o1", "donate:4", "hire:doctor", "pass"):
+            if bad not in legal:
+                with pytest.raises(IllegalMove):
+                    GAME.apply(st, bad)
+        assert GAME.digest(st) == digest
+        st, _ = GAME.apply(st, prompt.moves[rng.randrange(len(prompt.moves))].id)
+    over = random_playout(GAME, 2, 4).state
+    with pytest.raises(IllegalMove):
+        GAME.apply(over, "pass")
+
+
+def test_steps_mark_later_parts_of_a_decision() -> None:
+    """Protocol: later steps of a multi-part decision have step > 0 and the same seat."""
+    rng = random.Random(8)
+    st = GAME.new_state(["A", "B", "C"], {}, 8)
+    last_seat = None
+    while (p := GAME.prompt(st)) is not None:
+        if p.step > 0:
+            assert p.seat == last_seat
+        last_seat = p.seat
+        GAME.play(st, p.moves[rng.randrange(len(p.moves))])
+
+
+def _eager(state, prompt, rng) -> str:
+    """Mostly real plays (no "without effect", no passing): deeper, fuller boards."""
+    good = [m for m in prompt.moves if not (m.id.startswith("void:") or m.id in ("pass", "leave"))]
+    pool = good if good and rng.random() < 0.9 else prompt.moves
+    return pool[rng.randrange(len(pool))].id
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_eager_playouts_keep_invariants(players: int) -> None:
+    """Invariants also hold in games where players act (empty supplies, friends in Notre
+    Dame, empty general supplies, overflows)."""
+    for i in range(50):
+        options = OPTION_SETS[i % len(OPTION_SETS)]
+        res = random_playout(GAME, players, 5000 + i, options, choose=_eager, check=_check)
+        assert res.state.phase == OVER
