@@ -11,10 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Footer, Input, Static
 from textual.widgets.option_list import Option
 
 from engine.core import all_games, saves
+
+from ..widgets.picker import SafeOptionList as OptionList
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp

@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
 from engine import __version__
 from engine.core import all_games, saves
 
+from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import MessageScreen
 
 if TYPE_CHECKING:

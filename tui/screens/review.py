@@ -8,13 +8,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
 from engine.core import Match
 
 from ..games import ui_for
 from ..widgets.board import BoardView
+from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import ConfirmScreen
 
 

@@ -81,9 +81,9 @@ class BoardView(Horizontal):
             box.border_title = p.title
             box.update(p.body)
             box.display = (not compact) or i == self.tab
-            text = panel_text(p)
-            changed = highlight and p.key in self._texts and self._texts[p.key] != text
-            self._texts[p.key] = text
+            mark = repr(p.sig) if p.sig is not None else panel_text(p)
+            changed = highlight and p.key in self._texts and self._texts[p.key] != mark
+            self._texts[p.key] = mark
             if changed:
                 box.add_class("changed")
                 box.set_timer(1.5, lambda b=box: b.remove_class("changed"))
@@ -99,5 +99,6 @@ class BoardView(Horizontal):
         for i, p in enumerate(self.panels):
             self._boxes[p.key].display = (not self.compact) or i == self.tab
 
-    def all_text(self) -> str:
-        return "\n".join(self._texts.values())
+    def all_text(self, width: int = 118) -> str:
+        """Plain text of every panel (tests check it for leaks)."""
+        return "\n".join(panel_text(p, width) for p in self.panels)

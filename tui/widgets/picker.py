@@ -7,6 +7,8 @@ multi-part move).
 
 from __future__ import annotations
 
+import contextlib
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -22,6 +24,25 @@ GLOBAL_LETTERS = set("urgsvq")
 HOTKEYS = [str(d) for d in range(1, 10)] + [
     c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
 ]
+
+
+class SafeOptionList(OptionList):
+    """OptionList whose paging keys do nothing before its lines are laid out.
+
+    Textual 8.2 raises KeyError on PageUp/PageDown when the list was just refilled (or is
+    empty) and has not been rendered yet; key fuzzing found it.
+    """
+
+    def action_page_up(self) -> None:
+        with contextlib.suppress(KeyError, IndexError):
+            super().action_page_up()
+
+    def action_page_down(self) -> None:
+        with contextlib.suppress(KeyError, IndexError):
+            super().action_page_down()
+
+
+PickerList = SafeOptionList
 
 
 class MovePicker(Vertical):
@@ -53,7 +74,7 @@ class MovePicker(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("", id="picker-title")
         yield Input(placeholder="type to filter, Enter picks, Esc clears", id="picker-filter")
-        yield OptionList(id="picker-options")
+        yield PickerList(id="picker-options")
 
     @property
     def options(self) -> OptionList:
