@@ -20,7 +20,9 @@ from tui.app import BoardgamesApp, Launch
 
 KEYS_PER_RUN = int(os.environ.get("BOARDGAMES_FUZZ_KEYS", "500"))
 SEEDS = (1, 2)
-GAMES = [g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()]
+GAMES = [
+    g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
+]
 
 KEYS = (
     [str(d) for d in range(10)]
@@ -29,7 +31,13 @@ KEYS = (
     + ["home", "end", "pageup", "pagedown", "space", "slash", "question_mark"]
     + ["f1", "f2", "f5", "f10", "ctrl+s", "right_square_bracket", "left_square_bracket", "A", "Z"]
 )
-CHARS = {"space": " ", "slash": "/", "question_mark": "?", "right_square_bracket": "]", "left_square_bracket": "["}
+CHARS = {
+    "space": " ",
+    "slash": "/",
+    "question_mark": "?",
+    "right_square_bracket": "]",
+    "left_square_bracket": "[",
+}
 # mostly move-ish keys so games progress; q and v/g/? less often so we do not just sit in menus
 WEIGHTS = [6 if k.isdigit() else 1 for k in KEYS]
 
@@ -46,7 +54,7 @@ async def fuzz(app: BoardgamesApp, pilot, rng: random.Random, count: int) -> int
         for k in batch:
             if k == "q" and rng.random() < 0.8:
                 k = "1"
-            app.screen.post_message(key_event(k)) if False else app.post_message(key_event(k))
+            app.post_message(key_event(k))
         sent += len(batch)
         await pilot.pause()
     return sent
@@ -64,12 +72,17 @@ def assert_replays(match: Match) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("seed", SEEDS)
-async def test_fuzz_game_screen(game_id: str, seed: int, tmp_path: Path) -> None:
+async def test_fuzz_game_screen(
+    game_id: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from engine.core import get_game
 
+    monkeypatch.chdir(tmp_path)
     game = get_game(game_id)
     n = min(3, game.max_players)
-    seats = [Seat("Ann")] + [Seat(f"Bot{i}", random.Random(seed + i).choice(["random", "greedy"])) for i in range(1, n)]
+    seats = [Seat("Ann")] + [
+        Seat(f"Bot{i}", random.Random(seed + i).choice(["random", "greedy"])) for i in range(1, n)
+    ]
     match = Match.new(game_id, seats, seed=seed)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -80,7 +93,8 @@ async def test_fuzz_game_screen(game_id: str, seed: int, tmp_path: Path) -> None
     assert_replays(match)
 
 
-async def test_fuzz_menu_setup_and_dialogs(tmp_path: Path) -> None:
+async def test_fuzz_menu_setup_and_dialogs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

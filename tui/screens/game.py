@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -381,6 +382,13 @@ class GameScreen(Screen[None]):
         def do(path: str | None) -> None:
             if not path:
                 return
+            # a bare name goes into the saves folder, not wherever the app was started
+            target = Path(path).expanduser()
+            if not target.is_absolute():
+                target = saves.saves_dir(self.app_.saves_dir) / target
+            if target.suffix != ".toml":
+                target = target.with_name(target.name + ".toml")
+            path = str(target)
             try:
                 saves.save(m, path)
             except (OSError, ValueError) as exc:
