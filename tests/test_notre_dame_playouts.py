@@ -170,3 +170,13 @@ def test_eager_playouts_keep_invariants(players: int) -> None:
         options = OPTION_SETS[i % len(OPTION_SETS)]
         res = random_playout(GAME, players, 5000 + i, options, choose=_eager, check=_check)
         assert res.state.phase == OVER
+
+
+def test_example_save_loads_and_is_finished() -> None:
+    """Saves: the example save of a finished 4-player game replays to its recorded digest."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "saves" / "notre-dame-4p-example.toml"
+    match = saves.load(path)
+    assert match.over and match.game is GAME
+    assert GAME.result(match.state).winners
