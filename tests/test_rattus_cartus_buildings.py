@@ -158,7 +158,12 @@ def test_hospital_limited_by_rats() -> None:
     assert s.players[0].rats == 1
     play(s, "discard:magic")
     assert s.players[0].rats == 0
-    assert s.phase == "supply"  # no more discards with no rats left
+    # No more discards with no rats left; it still asks (rats are secret): only "stop".
+    assert GAME.prompt(s).ids() == ["done"]
+    with pytest.raises(IllegalMove):
+        GAME.apply(s, "discard:royalty")
+    play(s, "done")
+    assert s.phase == "supply"
     assert hand_kinds(s, 0) == ["royalty"]
 
 
@@ -371,6 +376,14 @@ def test_flute_limited_by_rats_and_alone() -> None:
     enter(s, 1, "flute")
     enter(s, 1)
     assert GAME.prompt(s).ids() == ["flute:2:1", "flute:none"]
+    play(s, "flute:2:1")
+    # With 0 rats the Flute still asks (only "none"): the table must not learn the total.
+    s3 = to_enter(fresh(2), ["farm", "castle"])
+    set_hand(s3, 0, ["flute"])
+    s3.players[0].rats = 0
+    enter(s3, 1, "flute")
+    enter(s3, 1)
+    assert GAME.prompt(s3).ids() == ["flute:none"]
     s2 = to_enter(fresh(2), ["farm", "castle"])
     set_hand(s2, 0, ["flute"])
     enter(s2, 1, "flute")

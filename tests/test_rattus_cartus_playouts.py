@@ -162,3 +162,13 @@ def test_rules_reference_lists_table_rules() -> None:
     for name in ("Farm", "Brewery", "Guard Tower", "Piper's Lodge", "Hospital"):
         assert name in text
     assert "Five random cards per class" in text
+
+
+def test_example_save_loads() -> None:
+    """Saves: the example finished game in saves/ replays to its recorded digest."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "saves" / "rattus-cartus-example.toml"
+    m = saves.load(path)
+    assert m.over and m.game is GAME
+    assert GAME.result(m.state).winners

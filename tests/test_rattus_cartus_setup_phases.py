@@ -344,6 +344,15 @@ def test_pass_cannot_be_committed() -> None:
     ]
 
 
+def test_commit_asks_when_only_passes_held() -> None:
+    """Hidden information: holding only Passes still asks (the table cannot tell)."""
+    s = to_enter(fresh(2), ["farm", "castle"])
+    set_hand(s, 0, ["pass"])
+    play(s, "enter:1")
+    p = GAME.prompt(s)
+    assert p.seat == 0 and p.ids() == ["done"]
+
+
 def test_commit_nothing_when_hand_empty() -> None:
     """Seed: C — the number of cards can be zero (no choice with an empty hand)."""
     s = to_enter(fresh(2), ["farm", "castle"])

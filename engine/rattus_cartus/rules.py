@@ -297,7 +297,7 @@ class RattusCartus(Game):
             Move(f"discard:{kind}", f"Discard a {KIND_NAMES[kind]} card ({counts[ki]} in hand)",
                  f"rats {p.rats}→{p.rats - 1}")
             for ki, kind in enumerate(HAND_KINDS)
-            if counts[ki]
+            if counts[ki] and p.rats > 0
         ]  # fmt: skip
         moves.append(Move("done", "Stop discarding", f"rats stay {p.rats}"))
         text = f"Hospital: discard up to {plural(t.n, 'more card')} to discard as many rats"
@@ -467,7 +467,7 @@ class RattusCartus(Game):
         if mid == "done":
             s.queue.pop(0)
             return
-        if not mid.startswith("discard:") or mid[8:] not in HAND_KINDS:
+        if not mid.startswith("discard:") or mid[8:] not in HAND_KINDS or p.rats <= 0:
             raise IllegalMove(f"{mid!r} is not a legal move here")
         item = take_from_hand(p, mid[8:])
         self._to_discard(s, item)
@@ -550,7 +550,9 @@ class RattusCartus(Game):
                 return False
             ev.append(Event(f"{s.names[t.seat]} has seen the whole Nun-row: the look is lost"))
         elif kind == "commit":
-            if p.pop or p.jokers or p.swords or p.flutes:
+            # Only an empty hand (public) skips the step: holding only Passes still asks,
+            # so the table cannot tell what the hand holds.
+            if p.hand_size():
                 return False
             self._commit_done(s, t, ev)
         elif kind == "sword":
@@ -565,15 +567,15 @@ class RattusCartus(Game):
             s.supply["sword"] += 1
             ev.append(Event(f"{s.names[t.seat]}'s Sword: nobody else in {row_label(s, t.row)}"))
         elif kind == "flute":
-            others = len(s.discs[t.row]) > 1
-            if others and p.rats > 0:
+            # With somebody else there it always asks (even with 0 rats: rats are secret).
+            if len(s.discs[t.row]) > 1:
                 return False
             p.c_flutes -= 1
             s.supply["flute"] += 1
-            why = "gives no rats" if others else f"nobody else in {row_label(s, t.row)}"
-            ev.append(Event(f"{s.names[t.seat]}'s Flute: {why}"))
+            ev.append(Event(f"{s.names[t.seat]}'s Flute: nobody else in {row_label(s, t.row)}"))
         elif kind == "hospital":
-            if t.n > 0 and p.rats > 0 and p.hand_size() > 0:
+            # Asks even with 0 rats (then only "stop"): rats are secret.
+            if t.n > 0 and p.hand_size() > 0:
                 return False
         elif kind == "give":
             if t.n > 0 and p.hand_size() > 0:
