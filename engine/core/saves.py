@@ -120,6 +120,8 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         if p.is_dir():
             raise SaveError(p, "is a folder, not a save file")
+        if p.exists() and not p.is_file():
+            raise SaveError(p, "is not a regular file")
         size = p.stat().st_size
         if size > MAX_BYTES:
             raise SaveError(p, f"is {size // 1024} kB: too large to be a save file")

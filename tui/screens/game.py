@@ -135,7 +135,8 @@ class GameScreen(Screen[None]):
         seat = prompt.seat
         if not self.match.seats[seat].is_bot:
             if self.handover and seat != self.unlocked:
-                self._show_handover(seat, prompt.text)
+                # only the phase: a prompt's text may name private things ("keep Bank")
+                self._show_handover(seat, f"your turn ({prompt.phase or 'play'})")
                 return
             self.viewer = seat
         self.render_board(highlight)
@@ -156,7 +157,7 @@ class GameScreen(Screen[None]):
                 self.app.pop_screen()
 
         name = self.match.seats[seat].name
-        self.app.push_screen(HandoverScreen(seat, name, what.rstrip(".")), done)
+        self.app.push_screen(HandoverScreen(seat, name, what), done)
 
     def current_view(self, index: int | None = None) -> dict[str, Any]:
         state = self.match.state if index is None else self.match.state_at(index)
