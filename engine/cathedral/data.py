@@ -88,7 +88,7 @@ CONNECTIONS: tuple[Connection, ...] = (
     Connection("orleans", "chateaudun", "road", 1),
     Connection("chartres", "chateaudun", "road", 1),
     Connection("chateaudun", "blois", "road", 1),
-    Connection("orleans", "montargis", "road", 1),
+    Connection("orleans", "montargis", "road", 2),  # spec: 1; balance tuning raised it
     Connection("montargis", "bourges", "road", 2),
     Connection("orleans", "vierzon", "road", 2),
     Connection("blois", "vierzon", "road", 1),

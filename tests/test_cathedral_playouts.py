@@ -1,0 +1,148 @@
+"""The Cathedral of Orléans: seeded random playouts, determinism, saves, the rule player."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+
+import pytest
+
+from engine.cathedral import GAME
+from engine.cathedral import data as D
+from engine.cathedral.policy import choose
+from engine.core import saves
+from engine.core.match import Match
+from engine.core.playout import random_playout
+from engine.core.registry import get_game
+
+GAMES_PER_COUNT = 200
+
+
+def _check(state) -> None:
+    errors = GAME.invariants(state)
+    assert errors == [], errors
+    # every prompt is non-empty and has distinct ids
+    p = GAME.prompt(state)
+    if p is not None:
+        assert p.moves
+        assert len(set(p.ids())) == len(p.ids())
+
+
+def test_registered() -> None:
+    """Core: the registry finds the game under its id and aliases."""
+    assert get_game("cathedral-of-orleans") is GAME
+    assert get_game("cathedral") is GAME
+    assert GAME.cooperative
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_playouts_keep_invariants(players: int) -> None:
+    """Issue: >= 200 seeded random games per player count, invariants after every move."""
+    for seed in range(GAMES_PER_COUNT):
+        variant = "harder" if seed % 3 == 0 else "normal"
+        r = random_playout(GAME, players, seed, {"variant": variant}, check=_check)
+        s = r.state
+        assert s.over
+        assert s.round <= D.ROUNDS
+        assert s.won == (s.sections == D.SECTIONS)
+        if not s.won:
+            assert s.round == D.ROUNDS
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_rule_player_playouts_keep_invariants(players: int) -> None:
+    """The rule player's games (long, full rounds) keep every invariant too."""
+    for seed in range(25):
+        r = random_playout(GAME, players, 1000 + seed, choose=choose, check=_check)
+        assert r.state.over
+
+
+def test_rule_player_wins_sometimes_and_random_rarely() -> None:
+    """Spec: Balance — the rule player wins sometimes; random moves (almost) never."""
+    wins = sum(bool(random_playout(GAME, 2, 500 + i, choose=choose).winners) for i in range(40))
+    assert wins >= 4
+    rand = sum(bool(random_playout(GAME, 2, 500 + i).winners) for i in range(100))
+    assert rand <= 5
+
+
+def test_determinism() -> None:
+    """Core: same seed + same moves → same digest."""
+    a = random_playout(GAME, 3, 77)
+    b = random_playout(GAME, 3, 77)
+    assert a.moves == b.moves
+    assert GAME.digest(a.state) == GAME.digest(b.state)
+    s = GAME.new_state(["P1", "P2", "P3"], GAME.check_options({}), 77)
+    for mid in a.moves:
+        s, _ = GAME.apply(s, mid)
+    assert GAME.digest(s) == GAME.digest(a.state)
+    c = random_playout(GAME, 3, 78)
+    assert GAME.digest(c.state) != GAME.digest(a.state)
+
+
+def test_save_load_round_trip() -> None:
+    """Core: save → load at random points gives the same state (digest)."""
+    rng = random.Random(5)
+    for seed in range(6):
+        names = ["Ann", "Bob", "Cy", "Dee"][: 1 + seed % 4]
+        opts = {"variant": "harder" if seed % 2 else "normal", "bag_memory": "on"}
+        m = Match.new(GAME, names, opts, seed)
+        stop = rng.randrange(10, 120)
+        while not m.over and m.length < stop:
+            p = m.prompt
+            m.play(choose(m.state, p, rng))
+        doc = tomllib.loads(saves.dumps(m))
+        m2 = saves.from_document(doc)
+        assert GAME.digest(m2.state) == GAME.digest(m.state)
+        assert m2.options == m.options
+        if not m2.over:
+            assert GAME.prompt(m2.state) == GAME.prompt(m.state)
+
+
+def test_apply_leaves_state_untouched() -> None:
+    """Core: apply works on a copy."""
+    s = GAME.new_state(["A", "B"], GAME.check_options({}), 3)
+    d = GAME.digest(s)
+    new, events = GAME.apply(s, "draw:red")
+    assert GAME.digest(s) == d and GAME.digest(new) != d
+    assert events and events[0].reveal
+
+
+def test_policy_uses_public_information_only() -> None:
+    """The rule player decides the same in every world consistent with what it sees."""
+    rng = random.Random(9)
+    for seed in range(8):
+        s = GAME.new_state(["A", "B", "C"], GAME.check_options({}), seed)
+        for _ in range(rng.randrange(5, 80)):
+            p = GAME.prompt(s)
+            if p is None:
+                break
+            GAME.play(s, p.move(choose(s, p, random.Random(1))))
+        p = GAME.prompt(s)
+        if p is None:
+            continue
+        mine = choose(s, p, random.Random(4))
+        for k in range(3):
+            world = GAME.determinize(s, p.seat, random.Random(k))
+            assert choose(world, GAME.prompt(world), random.Random(4)) == mine
+
+
+def test_determinize_keeps_what_is_seen() -> None:
+    """Core: determinize resamples only the face-down stacks; the view is unchanged."""
+    s = GAME.new_state(["A", "B"], GAME.check_options({}), 12)
+    for _ in range(30):
+        p = GAME.prompt(s)
+        GAME.play(s, p.move(choose(s, p, random.Random(0))))
+    w = GAME.determinize(s, 0, random.Random(1))
+    assert GAME.view(w, 0) == GAME.view(s, 0)
+    assert sorted(w.events) == sorted(s.events)
+    assert sorted(w.blueprints) == sorted(s.blueprints)
+    assert w.seed != s.seed
+    assert GAME.invariants(w) == []
+
+
+def test_evaluate_rises_with_sections() -> None:
+    """The heuristic counts built sections above everything else."""
+    s = GAME.new_state(["A", "B"], GAME.check_options({}), 1)
+    v0 = GAME.evaluate(s, 0)
+    s.sections = 2
+    assert GAME.evaluate(s, 0) >= v0 + 19
