@@ -251,7 +251,11 @@ DESIGN_NOTES: tuple[str, ...] = (
     "takes what is left.",
     "When the population deck is empty, the discard pile is shuffled into a new deck; when "
     "both are empty, nothing more is drawn.",
-    "No hand limit. The other players see how many cards you hold, not which.",
+    "No hand limit. Hand cards are population cards, Jokers, Swords, Flutes and Passes (Gold "
+    "and VP tokens lie face up). The other players see how many cards you hold, not which.",
+    "Cards are chosen by kind (class or special card): of several population cards of one "
+    "class, the one held longest is played, given or discarded (the nuns on hand cards never "
+    "affect play).",
     "Sword: choose one other player in the same building and take half their hand (rounded "
     "down) at random; with nobody else there it has no effect. Each Sword acts separately.",
     "Flute: give 1 or 2 of your rats (or none) to one other player in the same building; "

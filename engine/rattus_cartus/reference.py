@@ -19,12 +19,12 @@ from .data import (
     LEFT_OUT_WITH_TWO,
     NUN_ROW_SIZE,
     NUNS_IN_CLASS,
+    PLURALS,
     RATS_AT_START,
     RECOMMENDED_SET,
     REPLACEMENT_DECK,
     ROUNDS,
     SUPPLIES,
-    SUPPLY_NAMES,
     SUPPLY_TOTALS,
     TRACK_PAYOUT,
     VP_TOKEN_VALUE,
@@ -42,7 +42,10 @@ def reference(options: Mapping[str, str] | None = None) -> str:
     nun_counts: dict[int, int] = {}
     for v in NUNS_IN_CLASS:
         nun_counts[v] = nun_counts.get(v, 0) + 1
-    nuns = ", ".join(f"{c} x {v} nuns" for v, c in sorted(nun_counts.items(), reverse=True))
+    nuns = ", ".join(
+        f"{c} cards with {v} nun{'' if v == 1 else 's'}"
+        for v, c in sorted(nun_counts.items(), reverse=True)
+    )
     recommended = ", ".join(BUILDINGS[BUILDING_INDEX[k]].name for k in RECOMMENDED_SET)
     lines = [
         "# Rattus Cartus",
@@ -111,9 +114,7 @@ def reference(options: Mapping[str, str] | None = None) -> str:
         "- Flute (committed): give up to 2 of your rats to one other player in the same building.",
         "- Pass (held): in phase C, enter after every other player instead of on your turn.",
         "- Gold: kept face up; majority at the end. VP token: kept face up.",
-        "- Supplies: "
-        + ", ".join(f"{SUPPLY_NAMES[k]} {v}" for k, v in SUPPLY_TOTALS.items())
-        + ".",
+        "- Supplies: " + ", ".join(f"{PLURALS[k]} {v}" for k, v in SUPPLY_TOTALS.items()) + ".",
         "",
         "## End of the game",
         "- The Nun-row is revealed and its nuns totalled. A player with more rats than that "
