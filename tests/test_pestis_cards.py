@@ -23,7 +23,6 @@ from tests.test_pestis_support import (
     set_burgus,
     set_coins,
     set_docks,
-    set_event,
     set_reserve,
     set_round,
     set_top,

@@ -161,17 +161,32 @@ def has_tokens(s: PestisState, area: int, p: int) -> bool:
     return bool(s.invest[area][p]) or s.gdtok[area][p] > 0
 
 
+# Per area: the developments with base points there, the subjects with a bonus there.
+_BASE_DEVS = tuple(
+    tuple((d, D.DEV_BASE[d]) for d in D.DEVELOPMENTS if D.DEV_AREA[d] == a and D.DEV_BASE[d])
+    for a in range(len(D.AREAS))
+)
+_BONUS_SUBJECTS = tuple(
+    tuple(k for k, sub in D.SUBJECTS.items() if sub.area_bonus == a) for a in range(len(D.AREAS))
+)
+
+
 def base_points(s: PestisState, p: int, area: int) -> int:
     """Development base influence of `p` in `area` (counts even without tokens)."""
-    return sum(D.DEV_BASE[d] for d in s.devs[p] if D.DEV_AREA[d] == area)
+    devs = s.devs[p]
+    if not devs:
+        return 0
+    return sum(v for d, v in _BASE_DEVS[area] if d in devs)
 
 
 def bonus_points(s: PestisState, p: int, area: int) -> int:
     """Subject and Leeches bonuses of `p` in `area` (count only with a token there)."""
     b = s.leeches[area][p]
-    for key, is_healed in s.subjects[p].items():
-        if is_healed and D.SUBJECTS[key].area_bonus == area:
-            b += 1
+    subjects = s.subjects[p]
+    if subjects:
+        for key in _BONUS_SUBJECTS[area]:
+            if subjects.get(key):
+                b += 1
     return b
 
 

@@ -322,28 +322,40 @@ class PestisGame(Game):
 
     # ---- invariants ------------------------------------------------------------------------
     def invariants(self, state: Any) -> list[str]:
-        """Conservation and bounds; written to be cheap (checked after every playout move)."""
+        """Conservation and bounds; written to be cheap (checked after every playout move).
+
+        Tokens: each seat holds (in hand or invested) exactly the starting five plus one
+        per healed subject — checked by count and total value. Cards: the exact
+        multisets of the decks. Grave-diggers: 15 per colour wherever they are.
+        """
         s: PestisState = state
         bad: list[str] = []
         n = s.n
-        if sum(s.coins) != D.START_COINS * n + s.bank_net:
-            bad.append(f"coins not conserved: {sum(s.coins)} vs {D.START_COINS * n + s.bank_net}")
-        if min(s.coins) < 0 or min(s.reserve) < 0 or min(s.agrus) < 0 or min(s.docks) < 0:
+        coins = s.coins
+        if sum(coins) != D.START_COINS * n + s.bank_net:
+            bad.append(f"coins not conserved: {sum(coins)} vs {D.START_COINS * n + s.bank_net}")
+        if min(coins) < 0 or min(s.reserve) < 0 or min(s.agrus) < 0 or min(s.docks) < 0:
             bad.append("negative coins or grave-diggers")
-        reinf = [sum(col) for col in zip(*s.reinf, strict=True)]
-        gdtok = [sum(col) for col in zip(*s.gdtok, strict=True)]
-        if min(min(row) for row in s.reinf) < 0 or min(min(row) for row in s.gdtok) < 0:
+        reinf_by_seat = [sum(col) for col in zip(*s.reinf, strict=True)]
+        law_by_seat = [sum(col) for col in zip(*s.gdtok, strict=True)]
+        if min(map(min, s.reinf)) < 0 or min(map(min, s.gdtok)) < 0:
             bad.append("negative investment")
-        for p in range(n):
-            gd = s.reserve[p] + s.agrus[p] + len(s.devs[p]) + s.docks[p] + reinf[p] + gdtok[p]
+        for p, invested in enumerate(zip(*s.invest, strict=True)):
+            hand = s.hand[p]
+            held = (len(hand) + sum(map(len, invested)), sum(hand) + sum(map(sum, invested)))
+            gd = s.reserve[p] + s.agrus[p] + len(s.devs[p]) + s.docks[p]
+            gd += reinf_by_seat[p] + law_by_seat[p]
             if gd != D.GRAVE_DIGGERS_PER_COLOUR:
                 bad.append(f"grave-diggers of colour {p}: {gd}")
-            if gdtok[p] > 1:
+            if law_by_seat[p] > 1:
                 bad.append(f"seat {p} invested more than one law grave-digger")
-            held = s.hand[p] + [v for a in range(6) for v in s.invest[a][p]]
-            held.sort()
-            if held != sorted(L.tokens_owned(s, p)):
-                bad.append(f"tokens of seat {p}: {held} vs {L.tokens_owned(s, p)}")
+            ecnt, etot = _START_TOKENS
+            for key, healed in s.subjects[p].items():
+                if healed:
+                    ecnt += 1
+                    etot += _TOKEN[key]
+            if held != (ecnt, etot):
+                bad.append(f"tokens of seat {p} not conserved")
             if len(set(s.devs[p])) != len(s.devs[p]):
                 bad.append(f"seat {p} has two developments of a kind")
         res = s.res_deck + s.res_discard
@@ -351,25 +363,28 @@ class PestisGame(Game):
         for p in range(n):
             res += s.res_hand[p]
             res += s.res_played[p]
-            subs += list(s.subjects[p])
+            subs += s.subjects[p].keys()
         res.sort()
         subs.sort()
         if res != _RESOURCES_SORTED:
             bad.append("resource cards not conserved")
         if subs != _SUBJECTS_SORTED:
             bad.append("subject cards not conserved")
-        evs = len(s.events_seen) + sum(len(d) for d in s.event_decks)
-        if evs != D.EVENTS_PER_PERIOD * 3 or len(set(s.events_seen)) != len(s.events_seen):
+        seen = s.events_seen
+        evs = len(seen) + sum(len(d) for d in s.event_decks)
+        if evs != D.EVENTS_PER_PERIOD * 3 or len(set(seen)) != len(seen):
             bad.append("event cards not conserved")
         if not 1 <= s.round <= D.ROUNDS:
             bad.append(f"round {s.round} out of range")
-        if len(s.events_seen) != s.round + (1 if s.phase == "event" else 0):
-            bad.append(f"{len(s.events_seen)} events revealed in round {s.round}")
+        if len(seen) != s.round + (1 if s.phase == "event" else 0):
+            bad.append(f"{len(seen)} events revealed in round {s.round}")
         if s.phase == "over" and s.round != D.ROUNDS:
             bad.append("game over before the last round")
         return bad
 
 
+_START_TOKENS = (len(D.START_TOKENS), sum(D.START_TOKENS))
+_TOKEN = {k: sub.token for k, sub in D.SUBJECTS.items()}
 _RESOURCES_SORTED = sorted(D.RESOURCE_DECK)
 _SUBJECTS_SORTED = sorted(D.SUBJECT_DECK)
 
