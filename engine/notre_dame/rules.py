@@ -1115,7 +1115,7 @@ class NotreDame(Game):
         return V.determinize(self, state, seat, rng)
 
     def evaluate(self, state: NotreDameState, seat: int) -> float:
-        return V.evaluate(state, seat)
+        return V.evaluate(self, state, seat)
 
     def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
         from .reference import rules_reference

@@ -141,12 +141,14 @@ def view(game: NotreDame, st: NotreDameState, seat: int | None) -> dict[str, Any
 
 
 def _private(st: NotreDameState, s: int) -> dict[str, Any]:
-    """What seat `s` alone knows: its cards, the cards it passed, its unplayed thirds."""
+    """What seat `s` alone knows: its cards, the cards it passed left this round (the two of
+    the first draft step, then the one of the second), its unplayed third cards."""
     return {
         "seat": s,
         "hand": [_card(c) for c in st.hands[s]],
         "choose": [_card(c) for c in st.drawn[s]] if st.phase == DRAFT else [],
-        "passed": [_card(c) for c in st.passed1[s] + st.passed2[s]],
+        "passed": [_card(c) for c in st.passed1[s]],
+        "passed_on": [_card(c) for c in st.passed2[s]],
         "thirds": [_card(c) for c in st.thirds[s]],
     }
 
@@ -294,20 +296,65 @@ def determinize(
 
 
 # ---- evaluate ----------------------------------------------------------------------------
-def evaluate(st: NotreDameState, seat: int) -> float:
-    """Prestige plus a rough value of resources, position and threats (for the greedy bot)."""
+def evaluate(game: NotreDame, st: NotreDameState, seat: int, depth: int = 0) -> float:
+    """Prestige plus a rough value of resources, position and threats (for the greedy bot).
+
+    When `seat` is in the middle of a multi-part action (a donation, a carriage destination,
+    a hotel bonus...), the value is that of its best way to finish it, so that starting the
+    action is not worth the same as playing the card without effect.
+    """
     from .rules import count, rat_after_plague
 
+    if st.pending and st.pending[-1]["s"] == seat and depth < 4:
+        prompt = game.prompt(st)
+        if prompt is not None:
+            best = float("-inf")
+            for move in prompt.moves:
+                after = game.clone(st)
+                game.play(after, move)
+                best = max(best, evaluate(game, after, seat, depth + 1))
+            return best
     s = seat
     left = 0 if st.phase == OVER else D.ROUNDS - st.round + 1
     value = float(st.prestige[s])
     value += 0.5 * st.gold[s] + 0.6 * st.supply[s] + 0.1 * st.general[s]
+    # markers keep paying: the park on every gain, the hospital against every plague
     value += 0.15 * left * (count(st, s, D.PARK) // D.PARK_MARKERS_PER_BONUS)
+    value += 0.3 * left * min(count(st, s, D.HOSPITAL), 4)
     value += 0.1 * left * sum(st.sectors[s])
+    value += 0.3 * sum(st.msgs[s])
+    # cards in hand: two of three get played, so each counts for two thirds of its worth
+    value += sum(_card_value(st, s, c % _CPC, left) for c in st.hands[s]) * 2 / 3
     total = sum(count(st, o, D.NOTRE_DAME) for o in range(st.n))
     if total:
         value += D.ND_POOL[st.n] // total * count(st, s, D.NOTRE_DAME)
     if st.phase != OVER:
         after, over = rat_after_plague(st, s)
-        value -= 0.3 * max(0, after - 5) + (3.0 if over else 0.0)
+        value -= 0.5 * after * min(left, 3) / 3 + (3.0 if over else 0.0)
     return value
+
+
+def _card_value(st: NotreDameState, s: int, t: int, left: int) -> float:
+    """A rough worth of playing action card `t` now (for `evaluate`)."""
+    from .rules import count, park_bonus
+
+    if t == D.FRIEND:
+        return 1.5
+    if t != D.NOTRE_DAME and not st.supply[s]:
+        return 0.3
+    n = count(st, s, t) + 1 if t != D.NOTRE_DAME else 0
+    if t == D.CLOISTER:
+        return 0.6 * min(n, st.general[s])
+    if t == D.BANK:
+        return 0.5 * n
+    if t == D.RESIDENCE:
+        return n + park_bonus(st, s)
+    if t == D.HOTEL:
+        return 0.7 * (2 if n >= D.HOTEL_TWO_BONUSES["published" if st.published else "seed"] else 1)
+    if t == D.PARK:
+        return 0.5 + 0.15 * left * (n % 2 == 0)
+    if t == D.HOSPITAL:
+        return 0.5 + 0.3 * left
+    if t == D.NOTRE_DAME:
+        return 1.5 if st.gold[s] else 0.0
+    return 1.5  # carriage: a message is worth a few prestige

@@ -112,7 +112,7 @@ class NotreDameUI:
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
-            out.append(Panel("hand", f"Your cards ({name})", self._hand(you), area="side"))
+            out.append(Panel("hand", f"Your cards ({name})", self._hand(view, you), area="side"))
         elif view.get("hands"):
             out.append(Panel("hand", "Cards (all players)", self._all_hands(view), area="side"))
         out.append(Panel("players", "Players", self._players(view, compact), area="side"))
@@ -244,16 +244,28 @@ class NotreDameUI:
             )
         if not compact:
             parts.append(legend)
+            parts.append(
+                Text(
+                    "Roads: C–O1..O4, ring O1–O2–O3–O4, O4–next O1, C–next O1, C–prev. O4",
+                    style="dim",
+                )
+            )
         return Group(*parts)
 
     # ---- side ----
-    def _hand(self, you: dict[str, Any]) -> RenderableType:
+    def _hand(self, view: dict[str, Any], you: dict[str, Any]) -> RenderableType:
         lines: list[RenderableType] = []
         if you["choose"]:
             lines.append(Text("Choose from: ", style="bold").append(self._cards(you["choose"])))
         lines.append(Text("Hand: ", style="bold").append(self._cards(you["hand"]) or "–"))
         if you["passed"]:
-            lines.append(Text("Passed on: " + self._cards(you["passed"]), style="dim"))
+            n = len(view["names"])
+            left = view["names"][(you["seat"] + 1) % n]
+            text = f"Passed to {left}: {self._cards(you['passed'])}"
+            if you["passed_on"]:
+                verb = "returned" if n == 2 else "then"
+                text += f"; {verb} {self._cards(you['passed_on'])}"
+            lines.append(Text(text, style="dim"))
         if you["thirds"]:
             lines.append(Text("Unplayed this period: " + self._cards(you["thirds"]), style="dim"))
         return Group(*lines)
