@@ -23,7 +23,7 @@ def test_hire_costs_one_gold_to_the_bank_passing_allowed() -> None:
     assert p.seat == 0 and p.phase == "Hire" and not p.private
     assert p.ids() == ["hire:moneylender", "hire:monk", "hire:cityguard", "pass"]
     play(st, "hire:moneylender")
-    assert st.gold[0] == 3 - 1 + 2 and st.bank == 25 + 1 - 2
+    assert st.gold[0] == 3 - 1 + 2 and st.bank == 16 + 1 - 2
     play(st, "pass")
     assert st.gold[1] == 3
 

@@ -27,12 +27,12 @@ from tests.test_notre_dame_helpers import (
 def test_setup_components_per_player() -> None:
     """Spec: Setup — 4 markers in the personal supply, 10 in the general supply, 3 gold, rat
     on 0, carriage on the centre market place, 4 messages on the edge market places; the bank
-    holds 25 gold ([design])."""
+    and the 25 gold coins are all the gold: the bank keeps 25 − 3 × players ([design])."""
     st = new(4)
     assert st.supply == [4] * 4
     assert st.general == [10] * 4
     assert st.gold == [3] * 4
-    assert st.bank == D.BANK_GOLD == 25
+    assert st.bank == D.GOLD_COINS - 12 == 13
     assert st.rat == [0] * 4
     assert st.friend == [D.PLAY_AREA] * 4
     for s in range(4):
@@ -215,7 +215,7 @@ def test_bank_takes_n_gold() -> None:
     place(st, 0, D.BANK, 2)
     play(st, "play:bank")
     assert st.gold[0] == 3 + 3
-    assert st.bank == 25 - 3
+    assert st.bank == 16 - 3
 
 
 def test_bank_shortfall_richest_player_pays_first_clockwise_on_tie() -> None:
@@ -438,7 +438,7 @@ def test_notre_dame_donation(gold: int, prestige: int) -> None:
     assert p.ids() == ["donate:1", "donate:2", "donate:3"] and p.step == 1
     play(st, f"donate:{gold}")
     assert st.prestige[0] == prestige and st.gold[0] == 3 - gold
-    assert st.bank == 25 + gold and st.nd[0] == 1 and st.supply[0] == 3
+    assert st.bank == 16 + gold and st.nd[0] == 1 and st.supply[0] == 3
 
 
 def test_notre_dame_no_donation_no_marker() -> None:

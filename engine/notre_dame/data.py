@@ -14,7 +14,7 @@ from functools import cache
 MARKERS_PER_COLOUR = 14  # influence markers per colour
 START_SUPPLY = 4  # markers in the personal supply at the start (the other 10: general supply)
 START_GOLD = 3
-BANK_GOLD = 25  # [design] coins left in the bank after every player took 3
+GOLD_COINS = 25  # all the gold of the game: the players take their starting gold from it
 ROUNDS = 9
 ROUNDS_PER_PERIOD = 3
 SCORING_ROUNDS = (3, 6, 9)  # Notre Dame is scored at the end of these rounds
@@ -271,7 +271,14 @@ def _pool_text() -> str:
 
 
 TABLE_RULES: tuple[tuple[str, str], ...] = (
-    ("Bank", f"The bank holds {BANK_GOLD} gold after every player took {START_GOLD}."),
+    (
+        "Gold",
+        f"The {GOLD_COINS} coins are all the gold in the game: each player takes "
+        f"{START_GOLD} of them at setup, so the bank starts with {GOLD_COINS} − {START_GOLD} × "
+        "players ("
+        + ", ".join(f"{n} players: {GOLD_COINS - START_GOLD * n}" for n in ND_POOL)
+        + ").",
+    ),
     (
         "Bank running short",
         "Every gold gain (Bank, Hotel, Hostess, Money lender, message) takes from the bank "

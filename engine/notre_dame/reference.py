@@ -40,7 +40,10 @@ def rules_reference(options: Mapping[str, str]) -> str:
         f"{D.MESSAGES_PER_COLOUR} messages on the edge market places, {D.CARDS_PER_COLOUR} "
         f"action cards, {D.START_GOLD} gold, the rat on 0."
     )
-    add(f"- The bank holds {D.BANK_GOLD} gold. Prestige is unlimited.")
+    add(
+        f"- {D.GOLD_COINS} gold coins in all: the players' starting gold comes from them, the "
+        "rest is the bank. Prestige is unlimited."
+    )
     add(
         "- Brown persons shuffled; gray persons shuffled per letter and stacked A on top, then "
         "B, then C. The first player is the bell-ringer (start player)."

@@ -155,7 +155,7 @@ class NotreDame(Game):
         st.carriage = [b * D.NODES_PER_BOROUGH for b in st.home]
         st.msgs = [[0] * len(D.COLOURS) for _ in range(n)]
         st.sources = [{} for _ in range(n)]
-        st.bank = D.BANK_GOLD
+        st.bank = D.GOLD_COINS - D.START_GOLD * n
         st.board_msg = [-1] * (len(layout) * D.NODES_PER_BOROUGH)
         for b, colour in enumerate(st.borough_colour):
             rewards = list(D.MESSAGE_REWARDS_PER_COLOUR)

@@ -223,8 +223,8 @@ def invariants(st: NotreDameState) -> list[str]:
     if st.bank < 0:
         errs.append(f"bank negative {st.bank}")
     gold = st.bank + sum(st.gold)
-    if gold != D.BANK_GOLD + D.START_GOLD * n:
-        errs.append(f"gold {gold} != {D.BANK_GOLD + D.START_GOLD * n}")
+    if gold != D.GOLD_COINS:
+        errs.append(f"gold {gold} != {D.GOLD_COINS}")
     for colour in set(st.borough_colour):
         total = sum(1 for m in st.board_msg if m >= 0 and m // 4 == colour)
         total += sum(st.msgs[s][colour] for s in range(n))
