@@ -331,6 +331,9 @@ def resolve_area_resource(s: PestisState, p: int, key: str, area: int, out: Out)
         src, value = s.pend_from, s.pend_val
         s.invest[src][p].remove(value)
         s.invest[area][p].append(value)
+        # Sightings of p's tokens there are stale now (nobody saw which token moved).
+        for q in range(s.n):
+            s.informed[q] = [x for x in s.informed[q] if not (x[0] == src and x[1] == p)]
         out.append(
             Event(
                 f"{nm} plays Forged seal: moves the {value}-point token from "

@@ -224,6 +224,9 @@ class PestisGame(Game):
         """Resample what `seat` cannot see: others' face-down tokens and hands, the decks."""
         s: PestisState = self.clone(state)
         n = s.n
+        if s.dec == "invest" and s.dec_seat != seat:
+            # Another seat's half-made investment is hidden: it starts its turn afresh.
+            F.clear_pending(s)
         for q in range(n):
             if q == seat:
                 continue
@@ -262,13 +265,6 @@ class PestisGame(Game):
             for a, (fixed, k) in area_slots.items():
                 s.invest[a][q] = fixed + pool[:k]
                 pool = pool[k:]
-            if s.dec == "invest" and s.dec_seat == q and s.pend in ("tok", "seal"):
-                # Another seat's half-made choice is hidden too.
-                if s.pend == "tok" and s.hand[q]:
-                    s.pend_val = s.hand[q][rng.randrange(len(s.hand[q]))]
-                elif s.pend == "seal" and s.pend_from >= 0 and s.invest[s.pend_from][q]:
-                    toks = s.invest[s.pend_from][q]
-                    s.pend_val = toks[rng.randrange(len(toks))]
         # Informer sightings of the others concern tokens `seat` may not know: use the
         # resampled values.
         for q in range(n):
