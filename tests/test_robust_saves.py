@@ -241,9 +241,12 @@ def test_sighup_keeps_the_latest_move(tmp_path: Path) -> None:
         "--no-handover",
     ]
     pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(ROOT)
-        os.execvpe(argv[0], argv, env)
+    if pid == 0:  # the child must never return into the test runner
+        try:
+            os.chdir(ROOT)
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
 
     def drain(seconds: float) -> None:
         end = time.time() + seconds

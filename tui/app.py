@@ -41,14 +41,21 @@ class Launch:
 class TooSmallScreen(Screen[None]):
     """Shown while the terminal is below 80x24; goes away by itself on resize."""
 
+    def __init__(self, w: int, h: int) -> None:
+        super().__init__()
+        self.w, self.h = w, h
+
     def compose(self):  # type: ignore[no-untyped-def]
         with Vertical(id="too-small"):
-            yield Static("", id="too-small-text")
+            yield Static(self._text(), id="too-small-text")
+
+    def _text(self) -> str:
+        return f"Make the terminal larger\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
 
     def show_size(self, w: int, h: int) -> None:
-        self.query_one("#too-small-text", Static).update(
-            f"Make the terminal larger\n(now {w}×{h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
-        )
+        self.w, self.h = w, h
+        if self.is_mounted:
+            self.query_one("#too-small-text", Static).update(self._text())
 
 
 class BoardgamesApp(App[int]):
@@ -139,9 +146,10 @@ class BoardgamesApp(App[int]):
         small = w < MIN_WIDTH or h < MIN_HEIGHT
         if small:
             if self._too_small is None:
-                self._too_small = TooSmallScreen()
+                self._too_small = TooSmallScreen(w, h)
                 self.push_screen(self._too_small)
-            self.call_after_refresh(lambda: self._too_small and self._too_small.show_size(w, h))
+            else:
+                self._too_small.show_size(w, h)
         elif self._too_small is not None:
             if self.screen is self._too_small:
                 self.pop_screen()

@@ -85,11 +85,12 @@ def _pty_run(
     import termios
 
     pid, fd = pty.fork()
-    if pid == 0:  # child
-        fcntl.ioctl(
-            sys.stdout.fileno(), termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0)
-        )
-        os.execvpe(argv[0], argv, env)
+    if pid == 0:  # child: never return into the benchmark
+        try:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
     t0 = time.perf_counter()
     start_bytes = 0
     per_key: list[int] = []

@@ -1,0 +1,91 @@
+"""Run the app in a pseudo-terminal, as a terminal or sshd would, for end-to-end tests."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSI = re.compile(rb"\x1b\[[0-9;?<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07")
+
+
+class PtyApp:
+    """The app in a pty of a given size and environment; send keys, read what it wrote."""
+
+    def __init__(
+        self, args: list[str], env: dict[str, str], size: tuple[int, int] = (80, 24)
+    ) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child must never return into the test runner
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+                os.chdir(ROOT)
+                argv = [sys.executable, "-m", "tui.cli", *args]
+                os.execvpe(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.output = bytearray()
+
+    def read(self, quiet: float = 0.7, limit: float = 20.0) -> bytes:
+        """Read until the app has been quiet for `quiet` seconds; returns what was read."""
+        got = bytearray()
+        last = time.time()
+        end = time.time() + limit
+        while time.time() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.05)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                got += data
+                last = time.time()
+            elif got and time.time() - last > quiet:
+                break
+        self.output += got
+        return bytes(got)
+
+    def send(self, keys: bytes, quiet: float = 0.7) -> bytes:
+        os.write(self.fd, keys)
+        return self.read(quiet)
+
+    def close(self) -> int:
+        try:
+            os.write(self.fd, b"\x11")  # ctrl+q
+            self.read(0.5, 5)
+        except OSError:
+            pass
+        for _ in range(50):
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return -9
+
+
+def plain(data: bytes) -> str:
+    """The text of terminal output without escape sequences."""
+    return ANSI.sub(b"", data).decode("utf-8", "replace")
+
+
+def base_env(tmp: Path, **extra: str) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "TEXTUAL", "COLORTERM"))
+    }
+    env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp), BOARDGAMES_BOT_DELAY="0", **extra)
+    return env
