@@ -1086,3 +1086,18 @@ def test_active_order_survives_round_end() -> None:
     place_on(s, "knight", "r-fair")
     place_on(s, "knight", "bell")
     assert s.order == "tours"
+
+
+def test_order_met_at_reveal_revealer_chooses() -> None:
+    """Seed: an order met when revealed — the revealing player decides what its blueprint gives."""
+    s = fresh(3)
+    s.turn = 1  # Bob reveals
+    top_event(s, "meeting")
+    top_blueprints(s, "glass")
+    place_on(s, "knight", "r-fair")
+    p = GAME.prompt(s)
+    assert p.seat == 1 and p.phase == "Reward"
+    assert p.ids() == ["glass:0", "glass:1", "glass:2"]
+    play(s, "glass:2")
+    assert s.builders[2].pack["glass"] == 1
+    assert s.turn == 2  # then the turn passes on

@@ -281,8 +281,29 @@ TABLE_RULES: tuple[str, ...] = (
     "at once (no clean-up).",
     "Monks: 10 in all (seed); 2 per bag (1 in the harder variant), the rest (6, or 8) form "
     "the supply. A subject sent to the bell tower leaves the game.",
+    "Balance: the road Orléans-Montargis holds 2 goods spaces (the spec's table: 1), so the "
+    "map has 18 goods spaces; see the measured win rates below.",
+    "Bag memory (option): off shows how many tokens each bag holds; on also shows what they "
+    "hold (public knowledge: every token going in and out is seen). The order inside a bag "
+    "never exists: draws are uniformly random.",
 )
 
-# Measured balance (filled in by the balance run; see policy.py and the rules reference).
-BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = ()
-BALANCE_NOTE = ""
+# Measured balance [design, must be measured]: `python -m engine.cathedral.policy 1000`
+# (seeds 0-999 per row; the rule player of policy.py plays every seat). Solo plays two master
+# builders, exactly like 2 players, so its rows equal the 2-player rows.
+BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = (
+    ("1 (solo)", "normal", "45.0%", "0.0%"),
+    ("1 (solo)", "harder", "36.2%", "0.0%"),
+    ("2", "normal", "45.0%", "0.0%"),
+    ("2", "harder", "36.2%", "0.0%"),
+    ("3", "normal", "41.9%", "0.0%"),
+    ("3", "harder", "34.5%", "0.0%"),
+    ("4", "normal", "33.3%", "0.0%"),
+    ("4", "harder", "26.1%", "0.0%"),
+)
+BALANCE_NOTE = (
+    "1000 seeded games per row. Tuning: the spec's map gave the rule player 43.3%/40.5%/28.8% "
+    "(2/3/4 players, normal, 600 games); Orléans-Montargis was raised from 1 to 2 goods "
+    "spaces (18 goods spaces in all), which brought 4 players into the 30-70% band. All "
+    "other values are the spec's."
+)

@@ -320,6 +320,38 @@ def _pack_worth(ctx: _Ctx, b: int) -> float:
     return worth
 
 
+def action_potential(s: CathedralState) -> float:
+    """Position terms the rule player sees: builders' distance to their workshops and what the
+    action under way is expected to bring (for the evaluation of a position)."""
+    if s.over or s.glass_offer:
+        return 0.0
+    ctx = _Ctx(s)
+    b = s.turn
+    # loaded master builders close to the workshop they serve
+    v = 0.0
+    for j, o in enumerate(s.builders):
+        city, m = ctx.target_city(j)
+        if city and m:
+            v -= W_APPROACH * min(m, 3) * DIST[o.city][city]
+    if s.stage == "pickup":
+        c = D.CONNECTIONS[s.path]
+        rest = [g for g in s.roads[s.path][s.path_slot :] if g]
+        if c.glass and s.glass_space:
+            rest.append("glass")
+        return v + 0.8 * _pickup_value(ctx, b, rest)
+    if s.stage not in ("place", "move", "market", "glassworks", "glassshop"):
+        return v
+    if s.stage == "place":
+        return v + 0.5 * _placements(s, _action_values(ctx, b), s.drawn)[0]
+    if s.stage == "move":
+        kind = D.ACTION_KIND[D.SPACE_BY_ID[s.space].action]
+        return v + 0.5 * _best_move(ctx, b, kind)[0]
+    if s.stage == "market":
+        d = _deliveries(ctx, b)
+        return v + 0.5 * sum(x for x, _ in d[: s.market_left])
+    return v + 0.5 * _action_values(ctx, b)[s.stage]
+
+
 def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
     """The rule-following player's move for `prompt` (ids from the prompt only)."""
     s = state

@@ -51,10 +51,6 @@ def _items_text(counts: Mapping[str, int]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
-def _order_text(need: Mapping[str, int], filled: Mapping[str, int]) -> str:
-    return ", ".join(f"{ITEM_NAMES[k]} {filled.get(k, 0)}/{n}" for k, n in need.items() if n)
-
-
 def _reward_text(reward: Sequence[str]) -> str:
     return " + ".join(D.REWARD_NAMES[r] for r in reward)
 
@@ -1060,19 +1056,41 @@ class CathedralGame(Game):
         return new
 
     def evaluate(self, s: CathedralState, seat: int) -> float:
-        """Sections, plus progress on open orders, blueprints within reach and carried goods."""
+        """Team progress: sections, filled order spaces, useful carried tokens, time left.
+
+        Time left counts the free action spaces of this round and the rounds to come, so
+        ringing the bell tower early costs what it throws away; an action under way counts
+        what the rule player expects it to bring.
+        """
         if s.won:
-            return 100.0
+            return 100.0 + 10.0 * (D.ROUNDS - s.round)
+        from .policy import action_potential
+
         v = 10.0 * s.sections
+        demand = empty_items()
         for w in s.workshops:
             if not w.done:
-                v += 2.0 * sum(w.filled.values()) / len(D.WORKSHOP_BY_KEY[w.key].order)
+                need = WORKSHOP_NEED[w.key]
+                v += 2.0 * sum(w.filled.values())
+                for k, n in need.items():
+                    demand[k] += n - w.filled[k]
         if s.hourglass:
-            v += 2.5 * sum(s.hourglass_filled.values()) / len(D.HOURGLASS_BY_KEY[s.hourglass].order)
-        v += 0.3 * sum(pack_size(b) for b in s.builders)
-        v += 0.4 * sum(b.pack["glass"] for b in s.builders)
+            need = HOURGLASS_NEED[s.hourglass]
+            v += 2.2 * sum(s.hourglass_filled.values())
+            for k, n in need.items():
+                demand[k] += n - s.hourglass_filled[k]
+        carried = empty_items()
+        for b in s.builders:
+            for k, n in b.pack.items():
+                carried[k] += n
+        for k in D.GOODS:
+            v += 1.0 * min(carried[k], demand[k]) + 0.15 * max(0, carried[k] - demand[k])
+        v += 0.9 * carried["glass"]
         if s.over:
-            v -= 20.0
+            return v - 50.0
+        free = sum(1 for x in s.spaces.values() if not x)
+        v += 0.5 * (free + len(D.SPACES) * (D.ROUNDS - s.round))
+        v += action_potential(s)
         return v
 
     def invariants(self, s: CathedralState) -> list[str]:
