@@ -321,7 +321,7 @@ def resolve_area_resource(s: PestisState, p: int, key: str, area: int, out: Out)
         text = "; ".join(seen) if seen else "no face-down tokens of others"
         out.append(
             Event(
-                f"Informer: in {an} you see {text}.",
+                f"{nm}'s informer sees in {an}: {text}.",
                 seat=p,
                 public=f"{nm} plays Informer and looks at the tokens in {an}.",
                 reveal=True,
@@ -606,7 +606,9 @@ def build(s: PestisState, p: int, dev: str, pay: str, out: Out) -> None:
     else:
         discard_resource(s, p, pay, out)
         how = f"discarding {D.RESOURCES[pay].name}"
-    out.append(Event(f"{name(s, p)} builds a {D.DEV_NAMES[dev]} ({how}).", reveal=pay != "gd"))
+    dn = D.DEV_NAMES[dev]
+    art = "an" if dn[0] in "AEIOU" else "a"
+    out.append(Event(f"{name(s, p)} builds {art} {dn} ({how}).", reveal=pay != "gd"))
 
 
 def send_to_agrus(s: PestisState, p: int, out: Out) -> None:
@@ -688,8 +690,9 @@ def steal(s: PestisState, what: str, arg: int, out: Out) -> None:
         s.budget -= D.ROB_RESOURCE
         rn = D.RESOURCES[card].name
         public = f"{name(s, p)} robs a resource card from {name(s, q)}."
-        out.append(Event(f"You rob {rn} from {name(s, q)}.", seat=p, public=public, reveal=True))
-        out.append(Event(f"{name(s, p)} robs your {rn}.", seat=q, reveal=True))
+        text = f"{name(s, p)} robs {rn} from {name(s, q)}."
+        out.append(Event(text, seat=p, public=public, reveal=True))
+        out.append(Event(f"{name(s, q)} loses {rn}.", seat=q, reveal=True))
     else:
         L.transfer(s, q, p, arg)
         s.budget -= arg * D.ROB_COIN

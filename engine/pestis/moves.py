@@ -269,9 +269,18 @@ def invest_prompt(s: PestisState) -> Prompt:
             step=2,
             phase="Investments",
         )
+    question = _RESOURCE_QUESTIONS.get(pend, "choose")
     return Prompt(
-        p, f"{nm}: {rname} — choose", tuple(moves), private=True, step=1, phase="Investments"
+        p, f"{nm}: {rname} — {question}", tuple(moves), private=True, step=1, phase="Investments"
     )
+
+
+_RESOURCE_QUESTIONS = {
+    "leeches": "which area gets +2?",
+    "quarantine": "which area gets no more reinforcements?",
+    "informer": "look at the tokens of which area?",
+    "theriac": "heal which subject?",
+}
 
 
 def _others_tokens(s: PestisState, a: int, p: int) -> int:
@@ -293,11 +302,12 @@ def build_moves(s: PestisState, p: int) -> list[Move]:
         if dev in s.devs[p]:
             continue
         dn = D.DEV_NAMES[dev]
+        dn = ("an " if dn[0] in "AEIOU" else "a ") + dn
         if r >= 1 + k:
             out.append(
                 Move(
                     f"build:{dev}:gd",
-                    f"Build a {dn}, paying {k} grave-diggers",
+                    f"Build {dn}, paying {k} grave-diggers",
                     f"reserve {r} → {r - 1 - k}; {D.DEV_TEXT[dev]}",
                 )
             )
@@ -305,7 +315,7 @@ def build_moves(s: PestisState, p: int) -> list[Move]:
             out.append(
                 Move(
                     f"build:{dev}:{res}",
-                    f"Build a {dn}, discarding {D.RESOURCES[res].name}",
+                    f"Build {dn}, discarding {D.RESOURCES[res].name}",
                     f"reserve {r} → {r - 1}; {D.DEV_TEXT[dev]}",
                 )
             )

@@ -26,30 +26,34 @@ def tag(seat: int, name: str | None = None) -> Text:
     return t
 
 
-def _stack(st: dict[str, Any], seat: int) -> Text:
+def _stack(st: dict[str, Any], seat: int, compact: bool) -> Text:
     """One player's stack in an area: face-down tokens (■ each) or values, extras."""
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]
+    sep = "" if compact else " "
     t = Text()
     values = st.get("values")
-    if st["tokens"]:
+    n = st["tokens"]
+    if n:
         if values is not None:
             t.append("+".join(str(v) for v in values), style=style)
+        elif compact and n > 2:
+            t.append(f"{n}■", style=style)
         else:
-            t.append("■" * st["tokens"], style=style)
+            t.append("■" * n, style=style)
     if st["gd_tokens"]:
         t.append(("+" if t.plain else "") + "G", style=style)
     if st["reinforcements"]:
-        t.append(f" +{st['reinforcements']}g", style="dim")
+        t.append(f"{sep}+{st['reinforcements']}g", style="dim")
     if st["base"]:
-        t.append(f" b{st['base']}", style="cyan")
+        t.append(f"{sep}b{st['base']}", style="cyan")
     if st["leeches"]:
-        t.append(f" L{st['leeches']}", style="magenta")
+        t.append(f"{sep}L{st['leeches']}", style="magenta")
     if not t.plain:
         return Text("·", style="dim")
     return t
 
 
-def _result_cell(res: dict[str, Any], seat: int) -> Text:
+def _result_cell(res: dict[str, Any], seat: int, compact: bool) -> Text:
     """A revealed area: what the player had and the total; ★ marks the active player."""
     if seat not in res["investors"]:
         return Text("·", style="dim")
@@ -57,10 +61,12 @@ def _result_cell(res: dict[str, Any], seat: int) -> Text:
     parts = [str(v) for v in res["tokens"][seat]]
     if res["gd_tokens"][seat]:
         parts.append("G")
-    t = Text("+".join(parts) or "–", style=style)
-    if res["reinforcements"][seat]:
-        t.append(f"+{res['reinforcements'][seat]}g", style="dim")
-    t.append(f"={res['totals'][seat]}")
+    t = Text()
+    if not compact:
+        t.append("+".join(parts) or "–", style=style)
+        if res["reinforcements"][seat]:
+            t.append(f"+{res['reinforcements'][seat]}g", style="dim")
+    t.append(f"={res['totals'][seat]}", style="" if not compact else style)
     if res["active"] == seat:
         t.append("★", style="bold yellow")
     return t
@@ -114,7 +120,7 @@ class PestisUI:
         players = view["players"]
         table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
         table.add_column("Area", no_wrap=True)
-        width = 6 if compact and len(players) > 4 else 9
+        width = 7 if compact else 11
         for pl in players:
             label = tag(pl["seat"], None if compact and len(players) > 3 else pl["name"][:7])
             table.add_column(label, no_wrap=True, max_width=width)
@@ -122,7 +128,7 @@ class PestisUI:
         for area in view["areas"]:
             name = Text(f"{area['number']} {area['name']}", style="bold")
             if area["current"]:
-                name.stylize("reverse")
+                name = Text(f"▶{area['number']} {area['name']}", style="bold reverse")
             row: list[RenderableType] = [name]
             res = area["result"]
             for pl in players:
@@ -130,9 +136,9 @@ class PestisUI:
                 if area["closed"]:
                     row.append(Text("–", style="dim"))
                 elif res is not None:
-                    row.append(_result_cell(res, seat))
+                    row.append(_result_cell(res, seat, compact))
                 else:
-                    row.append(_stack(area["stacks"][seat], seat))
+                    row.append(_stack(area["stacks"][seat], seat, compact))
             notes = Text()
             if area["closed"]:
                 notes.append("closed this round", style="bold red")
@@ -282,8 +288,8 @@ class PestisUI:
                 line.append(f" · played {len(pl['played'])}", style="dim")
             details.append(line)
         legend = Text(
-            "$ coins · gd reserve grave-diggers · Ag in Agrus · dk at the docks · tk tokens in "
-            "hand · rs resource cards · WP wealth · + healed ~ infected",
+            "$ coins · gd reserve · Ag Agrus · dk docks · tk tokens in hand · rs resource "
+            "cards · WP wealth · + healed ~ ill",
             style="dim",
         )
         parts: list[RenderableType] = [table, *details]
