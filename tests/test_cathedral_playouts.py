@@ -146,3 +146,13 @@ def test_evaluate_rises_with_sections() -> None:
     v0 = GAME.evaluate(s, 0)
     s.sections = 2
     assert GAME.evaluate(s, 0) >= v0 + 19
+
+
+def test_example_save_loads() -> None:
+    """Saves: the example finished game in saves/ replays to its recorded digest (a win)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "saves" / "cathedral-example.toml"
+    m = saves.load(path)
+    assert m.over and m.game is GAME
+    assert m.state.won and GAME.result(m.state).winners == [0, 1]
