@@ -160,8 +160,8 @@ def test_third_card_discarded_unplayed_and_unseen() -> None:
     """Spec: Actions — the third card is discarded unplayed and unseen."""
     st = to_actions(new(3), {0: ["residence", "bank", "park"]})
     play(st, "play:residence")
-    _bob_void(st)
-    _bob_void(st)
+    _void_first(st)
+    _void_first(st)
     play(st, "play:bank")  # Ann's second card: park is the unseen third
     assert st.hands[0] == []
     assert st.thirds[0] == [code(0, "park")]
@@ -170,7 +170,7 @@ def test_third_card_discarded_unplayed_and_unseen() -> None:
     assert "thirds" not in str(GAME.view(st, 1)["players"])
 
 
-def _bob_void(st):  # play Bob's / Cy's first card without effect
+def _void_first(st):  # the seat to move plays its first card without effect
     p = GAME.prompt(st)
     return play(st, next(m.id for m in p.moves if m.id.startswith("void:")))
 
@@ -583,7 +583,7 @@ def test_park_bonus_on_every_other_prestige_gain() -> None:
     play(st, "play:residence")
     assert st.prestige[0] == 5
     for _ in range(2):
-        _bob_void(st)
+        _void_first(st)
     play(st, "play:notredame", "donate:2")
     assert st.prestige[0] == 10
     assert st.sources[0] == {"residence": 3, "donation": 3, "park": 4}
