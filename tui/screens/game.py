@@ -98,7 +98,7 @@ class GameScreen(Screen[None]):
         yield BoardView(self.ui, id="board")
         with Horizontal(id="bottom"):
             yield MovePicker(id="picker")
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_KEEP)
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_KEEP, min_width=10)
         yield Static("", id="lastlog")
         yield Footer()
 
@@ -171,19 +171,19 @@ class GameScreen(Screen[None]):
         board.show(view, self.viewer, self.compact, highlight=highlight)
         status = Text()
         status.append(f" {game.title}", style="bold")
+        # the seat to move comes first: on a narrow terminal the rest is cut, never this
+        if prompt is not None:
+            status.append(" · ")
+            status.append_text(Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name)))
+            status.append(" to move")
+            if match.seats[prompt.seat].is_bot:
+                status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")
+        else:
+            status.append(" · game over", style="bold")
         st = self.ui.status(view)
         if st:
             status.append(f" · {st}")
-        if prompt is not None:
-            status.append(" · ")
-            status.append_text(
-                Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
-            )
-            status.append(" to move")
-            if match.seats[prompt.seat].is_bot:
-                status.append(f" (computer, {match.seats[prompt.seat].kind})", style="italic")
-        else:
-            status.append(" · game over", style="bold")
+        status.truncate(max(20, self.app.size.width - 1), overflow="ellipsis")
         self.query_one("#status", Static).update(status)
         self._render_tabs(board)
         picker = self.query_one(MovePicker)
@@ -196,7 +196,8 @@ class GameScreen(Screen[None]):
         else:
             name = match.seats[prompt.seat].name
             back = "  (Esc: step back)" if prompt.step else ""
-            picker.set_prompt(prompt, f"{name}: {prompt.text}{back}", True)
+            text = prompt.text if prompt.text.startswith(name) else f"{name}: {prompt.text}"
+            picker.set_prompt(prompt, f"{text}{back}", True)
             picker.options.focus()
         self._render_log()
 
@@ -205,9 +206,14 @@ class GameScreen(Screen[None]):
         if not self.compact:
             tabs.update("")
             return
-        t = Text(" Tab ▸ ", style="dim")
-        for i, title in enumerate(board.tab_titles()):
-            t.append(f" {title} ", style="reverse bold" if i == board.tab else "")
+        titles = board.tab_titles()
+        t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
+        for i, title in enumerate(titles):
+            if i == board.tab:
+                t.append(f" {title} ", style="reverse bold")
+            else:  # the others by their first word, so every tab fits on one line
+                t.append(f" {title.split()[0]} ")
+        t.truncate(self.app.size.width, overflow="ellipsis")
         tabs.update(t)
 
     def _render_log(self) -> None:

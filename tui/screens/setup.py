@@ -58,7 +58,7 @@ class SetupScreen(Screen[None]):
             yield Vertical(id="seats")
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="label")
-                yield Input(str(int.from_bytes(os.urandom(2), "big")), id="seed", type="integer")
+                yield Input("", placeholder="random — or a number to replay a game", id="seed", type="integer")
             yield Vertical(id="options")
             with Horizontal(classes="row"):
                 yield Label("Hand-over screens", classes="label")
@@ -150,7 +150,7 @@ class SetupScreen(Screen[None]):
             seats.append(Seat(name, kind))
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
-            seed = int(seed_text) if seed_text else 0
+            seed = int(seed_text) if seed_text else int.from_bytes(os.urandom(3), "big")
         except ValueError:
             self.app.push_screen(MessageScreen("Bad seed", f"{seed_text!r} is not a whole number."))
             return
