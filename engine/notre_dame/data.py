@@ -368,6 +368,15 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
         "picks first on an overflow tie).",
     ),
     (
+        "Start player",
+        "The first player listed at setup is the first bell-ringer.",
+    ),
+    (
+        "What you remember",
+        "Your own view keeps the cards you passed this round and your unplayed third cards of "
+        "the period (you saw them); two cards of the same action in a hand are one choice.",
+    ),
+    (
         "Ties",
         "Most prestige wins; then most gold + personal supply markers; still tied: a shared win.",
     ),
