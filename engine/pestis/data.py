@@ -59,6 +59,34 @@ HEAL_COINS_CHEAP = 3  # [design] Lazaretum / Apothecary heal price
 HEAL_COINS_GUILD = 4  # [design] Doctors' guild heal price
 MONEY_CHANGER_MAX = 3
 
+# ---- numbers on the cards ([design] card tables; texts below are built from these) ----------
+FAIR_WEATHER_RATE = 3
+FAMINE_RATE = 1
+AGRUS_RATE = {"fair_weather": FAIR_WEATHER_RATE, "famine": FAMINE_RATE}
+HARVEST_COINS = 2
+MASS_GRAVES_GD = 1
+REFUGEES_EXTRA = 2  # Burgus shows 3 + 2 = 5 subjects: 2 are added when Refugees is revealed
+PILGRIMS_DISCOUNT = 1
+RUMOURS_SURCHARGE = 2
+FLEET_DISCOUNT = 1
+CHARTER_SCHOLA_PRICE = 4
+MARKET_DAY_BUYS = 2
+TAX_PER = 5  # 1 coin per full 5 coins
+MONEY_CHANGER_PER = 5
+NOBLEMAN_WP = 2
+SUBJECT_AREA_BONUS = 1  # Town Crier, Hangman, Merchant, Friar, Boatman
+MINSTREL_BONUS = 1  # coin per token converted to coins
+FOREMAN_BONUS = 1  # grave-digger per token converted to grave-diggers
+FARMER_BONUS = 1  # coin per upkeep (with a grave-digger in Agrus)
+GUILD_FEAST_BONUS = 1  # coin per token converted to coins
+SHIPS_BONUS = 1  # coin per token (coins only)
+THANKS_COINS = 1  # per healed subject: Thanksgiving (upkeep) and Procession of thanks (now)
+SIX_PLAYER_TIE_RULE = (6, 3)  # seed: with 6 players in Period III ties go to subjects + devs
+BUILDER_GD_COST = 2  # Master builder and Rebuilding: developments cost 2 grave-diggers
+LEECHES_BONUS = 2
+CREDIT_COINS = 4
+CART_GRAVE_DIGGERS = 2
+
 # ---- developments ----------------------------------------------------------------------------
 DEVELOPMENTS = ("apotheca", "emporium", "lazaretum", "taberna")
 DEV_NAMES = {
@@ -74,10 +102,11 @@ DEV_BASE = {"apotheca": 1, "emporium": 0, "lazaretum": 0, "taberna": 1}
 APOTHECA_DISCOUNT = 1  # subjects cost 1 less per acquisition (seed)
 EMPORIUM_DISCOUNT = 2  # [design]
 DEV_TEXT = {
-    "apotheca": "+1 base influence in Burgus every round; each subject you take costs 1 less",
-    "emporium": "resource cards cost you 2 coins less",
-    "lazaretum": "in upkeep you may heal one subject for 3 coins instead of a resource card",
-    "taberna": "+1 base influence in Suburbium every round",
+    "apotheca": f"+{DEV_BASE['apotheca']} base influence in Burgus every round; each subject you take "
+    f"costs {APOTHECA_DISCOUNT} less",
+    "emporium": f"resource cards cost you {EMPORIUM_DISCOUNT} coins less",
+    "lazaretum": f"in upkeep you may heal one subject for {HEAL_COINS_CHEAP} coins instead of a resource card",
+    "taberna": f"+{DEV_BASE['taberna']} base influence in Suburbium every round",
 }
 
 
@@ -107,7 +136,7 @@ SUBJECTS: dict[str, Subject] = {
             4,
             2,
             2,
-            "developments cost 2 grave-diggers instead of 3",
+            f"developments cost {BUILDER_GD_COST} grave-diggers instead of {DEVELOPMENT_GD_COST}",
         ),
         Subject("hangman", "Hangman", 3, 3, 1, 1, "+1 influence in Suburbium", SUBURBIUM),
         Subject(
@@ -121,7 +150,7 @@ SUBJECTS: dict[str, Subject] = {
             3,
             2,
             2,
-            "once per upkeep heal a subject for 3 coins instead of a resource",
+            f"once per upkeep heal a subject for {HEAL_COINS_CHEAP} coins instead of a resource",
         ),
         Subject("merchant", "Merchant", 3, 3, 2, 1, "+1 influence in Mercatus", MERCATUS),
         Subject("notary", "Notary", 3, 3, 2, 2, "you win ties in every area"),
@@ -134,12 +163,20 @@ SUBJECTS: dict[str, Subject] = {
             3,
             1,
             1,
-            "+1 coin per full 5 coins held, each upkeep (at most 3)",
+            f"+1 coin per full {MONEY_CHANGER_PER} coins held, each upkeep (at most {MONEY_CHANGER_MAX})",
         ),
         Subject("washerwoman", "Washerwoman", 2, 1, 0, 0, "none"),
         Subject("guard", "Guard", 2, 3, 1, 1, "you cannot be the Suburbium victim"),
         Subject("pupil", "Physician's pupil", 2, 4, 3, 2, "none"),
-        Subject("nobleman", "Nobleman", 2, 5, 3, 3, "+2 wealth points at the end while healed"),
+        Subject(
+            "nobleman",
+            "Nobleman",
+            2,
+            5,
+            3,
+            3,
+            f"+{NOBLEMAN_WP} wealth points at the end while healed",
+        ),
         Subject(
             "foreman",
             "Foreman",
@@ -152,8 +189,6 @@ SUBJECTS: dict[str, Subject] = {
     )
 }
 SUBJECT_DECK: tuple[str, ...] = tuple(k for k, s in SUBJECTS.items() for _ in range(s.copies))
-NOBLEMAN_WP = 2
-BUILDER_GD_COST = 2  # Master builder: developments cost 2 grave-diggers
 
 
 # ---- resources ---------------------------------------------------------------------------------
@@ -179,7 +214,7 @@ RESOURCES: dict[str, Resource] = {
         Resource(
             "leeches",
             "Leeches",
-            "one area of your choice: +2 to your total there this round",
+            f"one area of your choice: +{LEECHES_BONUS} to your total there this round",
             "area",
         ),
         Resource(
@@ -188,8 +223,10 @@ RESOURCES: dict[str, Resource] = {
             "heal one of your infected subjects now (its token can be invested this round)",
             "subject",
         ),
-        Resource("credit", "Letter of credit", "take 4 coins"),
-        Resource("cart", "Cart of the dead", "take 2 grave-diggers from the docks"),
+        Resource("credit", "Letter of credit", f"take {CREDIT_COINS} coins"),
+        Resource(
+            "cart", "Cart of the dead", f"take {CART_GRAVE_DIGGERS} grave-diggers from the docks"
+        ),
         Resource("relic", "Holy relic", "this round's event does not apply to you"),
         Resource(
             "seal",
@@ -206,9 +243,6 @@ RESOURCES: dict[str, Resource] = {
 }
 RESOURCE_COPIES = 2
 RESOURCE_DECK: tuple[str, ...] = tuple(k for k in RESOURCES for _ in range(RESOURCE_COPIES))
-LEECHES_BONUS = 2
-CREDIT_COINS = 4
-CART_GRAVE_DIGGERS = 2
 
 
 # ---- events ------------------------------------------------------------------------------------
@@ -233,11 +267,23 @@ EVENTS: dict[str, EventCard] = {
             "grave-diggers may also be invested as 1-point tokens, one per turn",
         ),
         EventCard("calm", "Calm", 1, "no effect"),
-        EventCard("fair_weather", "Fair weather", 1, "Agrus pays 3 coins per grave-digger"),
-        EventCard("harvest", "Good harvest", 1, "every player takes 2 coins now"),
-        EventCard("pilgrims", "Pilgrims", 1, "subjects cost 1 less in Burgus"),
-        EventCard("rumours", "Rumours of plague", 1, "resources cost 2 coins more"),
-        EventCard("market_day", "Market day", 1, "the Mercatus winner may buy 2 resources"),
+        EventCard(
+            "fair_weather",
+            "Fair weather",
+            1,
+            f"Agrus pays {FAIR_WEATHER_RATE} coins per grave-digger",
+        ),
+        EventCard("harvest", "Good harvest", 1, f"every player takes {HARVEST_COINS} coins now"),
+        EventCard("pilgrims", "Pilgrims", 1, f"subjects cost {PILGRIMS_DISCOUNT} less in Burgus"),
+        EventCard(
+            "rumours", "Rumours of plague", 1, f"resources cost {RUMOURS_SURCHARGE} coins more"
+        ),
+        EventCard(
+            "market_day",
+            "Market day",
+            1,
+            f"the Mercatus winner may buy {MARKET_DAY_BUYS} resources",
+        ),
         EventCard(
             "procession",
             "Bishop's procession",
@@ -247,7 +293,9 @@ EVENTS: dict[str, EventCard] = {
         EventCard(
             "guild_feast", "Guild feast", 1, "unused tokens converted to coins give +1 coin each"
         ),
-        EventCard("tax", "Tax collector", 1, "in upkeep each player pays 1 coin per full 5 coins"),
+        EventCard(
+            "tax", "Tax collector", 1, f"in upkeep each player pays 1 coin per full {TAX_PER} coins"
+        ),
         # Period II
         EventCard(
             "law2",
@@ -269,13 +317,21 @@ EVENTS: dict[str, EventCard] = {
             "doctors_guild",
             "Doctors' guild",
             2,
-            "healing may be paid with 4 coins instead of a resource",
+            f"healing may be paid with {HEAL_COINS_GUILD} coins instead of a resource",
         ),
-        EventCard("famine", "Famine", 2, "Agrus pays 1 coin per grave-digger"),
+        EventCard("famine", "Famine", 2, f"Agrus pays {FAMINE_RATE} coin per grave-digger"),
         EventCard(
-            "mass_graves", "Mass graves", 2, "every player takes 1 grave-digger from the docks"
+            "mass_graves",
+            "Mass graves",
+            2,
+            f"every player takes {MASS_GRAVES_GD} grave-digger from the docks",
         ),
-        EventCard("refugees", "Refugees", 2, "Burgus shows 5 subjects this round"),
+        EventCard(
+            "refugees",
+            "Refugees",
+            2,
+            f"Burgus shows {BURGUS_SUBJECTS + REFUGEES_EXTRA} subjects this round",
+        ),
         # Period III
         EventCard(
             "law3",
@@ -283,10 +339,20 @@ EVENTS: dict[str, EventCard] = {
             3,
             "grave-diggers may also be invested as 1-point tokens, one per turn",
         ),
-        EventCard("rebuilding", "Rebuilding", 3, "developments cost 2 grave-diggers instead of 3"),
+        EventCard(
+            "rebuilding",
+            "Rebuilding",
+            3,
+            f"developments cost {BUILDER_GD_COST} grave-diggers instead of {DEVELOPMENT_GD_COST}",
+        ),
         EventCard("thanksgiving", "Thanksgiving", 3, "each healed subject gives 1 coin in upkeep"),
-        EventCard("fleet", "Merchant fleet", 3, "resources cost 1 coin less"),
-        EventCard("charter", "University charter", 3, "Schola Medica sells resources for 4 coins"),
+        EventCard("fleet", "Merchant fleet", 3, f"resources cost {FLEET_DISCOUNT} coin less"),
+        EventCard(
+            "charter",
+            "University charter",
+            3,
+            f"Schola Medica sells resources for {CHARTER_SCHOLA_PRICE} coins",
+        ),
         EventCard("amnesty", "Amnesty", 3, "Suburbium is closed"),
         EventCard(
             "audit", "Royal audit", 3, "ties are won by the tied player with the fewest coins"
@@ -302,7 +368,7 @@ EVENTS: dict[str, EventCard] = {
             "last_market",
             "Last market",
             3,
-            "the Mercatus winner may also sell resources for 3 coins each",
+            f"the Mercatus winner may also sell resources for {LAST_MARKET_SELL} coins each",
         ),
     )
 }
@@ -311,16 +377,6 @@ PERIOD_EVENTS: tuple[tuple[str, ...], ...] = tuple(
 )
 LAW_EVENTS = frozenset({"law1", "law2", "law3"})
 CLOSES = {"harbour": PORTUS, "curfew": SUBURBIUM, "amnesty": SUBURBIUM}
-AGRUS_RATE = {"fair_weather": 3, "famine": 1}
-HARVEST_COINS = 2
-MASS_GRAVES_GD = 1
-REFUGEES_EXTRA = 2  # Burgus shows 5 subjects: 2 are added when Refugees is revealed
-PILGRIMS_DISCOUNT = 1
-RUMOURS_SURCHARGE = 2
-FLEET_DISCOUNT = 1
-CHARTER_SCHOLA_PRICE = 4
-MARKET_DAY_BUYS = 2
-TAX_PER = 5  # 1 coin per full 5 coins
 # Events whose effect happens once, when the card is revealed.
 IMMEDIATE_EVENTS = frozenset({"harvest", "wave", "mass_graves", "thanks", "refugees"})
 
@@ -332,12 +388,13 @@ WP_GRAVE_DIGGERS = 3  # 1 wealth point per 3 grave-diggers (reserve + Agrus)
 # Every choice of this edition where the seed is silent or the printed content is unknown.
 # Shown in the in-app rules reference under "Table rules of this edition".
 TABLE_RULES: tuple[str, ...] = (
-    "The bank is unlimited: the 60 coins of the box are not a limit (spec allows unlimited or "
-    "60); coins are still accounted for move by move.",
+    f"The bank is unlimited: the {BOX_COINS} coins of the box are not a limit (spec allows "
+    f"unlimited or {BOX_COINS}); coins are still accounted for move by move.",
     "The first seat of the setup screen is the First Player of round 1.",
-    "9 rounds for every player count, 3 event cards per period; the first Period I card governs "
+    f"{ROUNDS} rounds for every player count, {EVENTS_PER_PERIOD} event cards per period; the first "
+    "Period I card governs "
     "round 1, every Event stage reveals the card of the next round, the game ends after the "
-    "Upkeep of round 9 (the seed gives no count for 6 players).",
+    f"Upkeep of round {ROUNDS} (the seed gives no count for 6 players).",
     "Grave-diggers have no hidden side: reinforcements and grave-diggers invested as tokens are "
     "seen by everybody; only influence tokens lie face down.",
     "New agrarian law: each player may invest at most one grave-digger from the reserve per "
@@ -346,7 +403,8 @@ TABLE_RULES: tuple[str, ...] = (
     "its area it goes back to the owner's reserve like a token; if it loses it converts like a "
     "1-point token.",
     "A resource card can be played only on a turn in which you could still invest.",
-    "A subject's +1 influence and Leeches' +2 count only in an area where you invested at least "
+    f"A subject's +1 influence and Leeches' +{LEECHES_BONUS} count only in an area where you "
+    "invested at least "
     "one token; development base points count even without tokens (seed).",
     "Ties: Royal audit (fewest coins) first, then a healed Notary, then (6 players, Period III) "
     "the most subject cards + developments (each worth 1 wealth point), then First Player "
@@ -366,9 +424,10 @@ TABLE_RULES: tuple[str, ...] = (
     "A stolen grave-digger goes back to the docks of the victim's colour and the thief hires "
     "one of their own colour from the docks; it can be chosen only while the docks of the "
     "thief's colour have one.",
-    "Subject cost never drops below 0 (Apotheca -1 per subject taken, Pilgrims -1); resource "
-    "prices never drop below 0 (Emporium -2, Merchant fleet -1, Rumours +2, University charter "
-    "4 in Schola Medica).",
+    f"Subject cost never drops below 0 (Apotheca -{APOTHECA_DISCOUNT} per subject taken, Pilgrims "
+    f"-{PILGRIMS_DISCOUNT}); resource prices never drop below 0 (Emporium -{EMPORIUM_DISCOUNT}, "
+    f"Merchant fleet -{FLEET_DISCOUNT}, Rumours +{RUMOURS_SURCHARGE}, University charter "
+    f"{CHARTER_SCHOLA_PRICE} in Schola Medica).",
     "Schola Medica and every other action may be passed (FAQ: winning without the means).",
     "Upkeep, for each player in turn from the First Player: Agrus income (+1 with a healed "
     "Farmer and at least one grave-digger in Agrus), Money changer, Thanksgiving, then Tax "
@@ -376,11 +435,13 @@ TABLE_RULES: tuple[str, ...] = (
     "A subject healed in an Upkeep pays its upkeep in that same Upkeep (seed order: heal, then "
     "pay). Paying is compulsory while you can; when you cannot pay for all, you choose which "
     "subjects you keep, the others fall ill again.",
-    "Lazaretum and Apothecary each allow one heal for 3 coins per Upkeep (two heals with "
+    f"Lazaretum and Apothecary each allow one heal for {HEAL_COINS_CHEAP} coins per Upkeep (two "
+    "heals with "
     "both); the Apothecary must itself be healed.",
     "Holy relic frees you from the ongoing effects of this round's event (good or bad), not from "
     "closed areas, Royal audit or effects already applied when the card was revealed.",
-    "Refugees: 2 extra subjects are laid out in the Burgus when the card is revealed. Wave of "
+    f"Refugees: {REFUGEES_EXTRA} extra subjects are laid out in the Burgus when the card is "
+    "revealed. Wave of "
     "deaths: a player with several infected subjects chooses which to discard.",
     "Plague spreader, Quarantine and Forged seal act from now on: tokens and reinforcements "
     "already placed stay. Forged seal moves one face-down token alone: its reinforcements stay "

@@ -111,7 +111,7 @@ def reveal_event(s: PestisState, out: Out) -> None:
             out.append(Event(f"Mass graves: {name(s, p)} takes {plural(got, 'grave-digger')}."))
     elif card == "thanks":
         for p in range(n):
-            k = sum(1 for h in s.subjects[p].values() if h)
+            k = D.THANKS_COINS * sum(1 for h in s.subjects[p].values() if h)
             if k:
                 L.gain(s, p, k)
                 out.append(Event(f"Procession of thanks: {name(s, p)} takes {plural(k, 'coin')}."))
@@ -746,15 +746,15 @@ def income(s: PestisState, p: int, out: Out) -> None:
         got += s.agrus[p] * rate
         parts.append(f"Agrus {s.agrus[p]}×{rate}")
         if L.healed(s, p, "farmer"):
-            got += 1
-            parts.append("Farmer 1")
+            got += D.FARMER_BONUS
+            parts.append(f"Farmer {D.FARMER_BONUS}")
     if L.healed(s, p, "changer"):
-        c = min(D.MONEY_CHANGER_MAX, (s.coins[p] + got) // 5)
+        c = min(D.MONEY_CHANGER_MAX, (s.coins[p] + got) // D.MONEY_CHANGER_PER)
         if c:
             got += c
             parts.append(f"Money changer {c}")
     if e == "thanksgiving":
-        k = sum(1 for h in s.subjects[p].values() if h)
+        k = D.THANKS_COINS * sum(1 for h in s.subjects[p].values() if h)
         if k:
             got += k
             parts.append(f"Thanksgiving {k}")

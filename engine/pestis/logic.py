@@ -129,14 +129,14 @@ def convert_coins(s: PestisState, p: int, value: int) -> int | None:
     """Coins an unused token of `value` converts to (None: it cannot become coins)."""
     e = ev(s, p)
     if e == "ships":  # the event beats the Minstrel (seed)
-        return value + 1
+        return value + D.SHIPS_BONUS
     if value == 0:
         return None  # FAQ: a 0-point token converts only to a grave-digger
     coins = value
     if e == "guild_feast":
-        coins += 1
+        coins += D.GUILD_FEAST_BONUS
     if healed(s, p, "minstrel"):
-        coins += 1
+        coins += D.MINSTREL_BONUS
     return coins
 
 
@@ -144,7 +144,7 @@ def convert_gd(s: PestisState, p: int) -> int:
     """Grave-diggers an unused token converts to (0: not possible)."""
     if ev(s, p) == "ships" or s.docks[p] == 0:
         return 0
-    return min(s.docks[p], 2 if healed(s, p, "foreman") else 1)
+    return min(s.docks[p], 1 + (D.FOREMAN_BONUS if healed(s, p, "foreman") else 0))
 
 
 # ---- influence -----------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def bonus_points(s: PestisState, p: int, area: int) -> int:
     if subjects:
         for key in _BONUS_SUBJECTS[area]:
             if subjects.get(key):
-                b += 1
+                b += D.SUBJECT_AREA_BONUS
     return b
 
 
@@ -216,7 +216,7 @@ def tie_winner(s: PestisState, tied: list[int]) -> tuple[int, str]:
         if notaries:
             tied = notaries
             why = "Notary"
-    if len(tied) > 1 and s.n == 6 and period_of(s.round) == 3:
+    if len(tied) > 1 and (s.n, period_of(s.round)) == D.SIX_PLAYER_TIE_RULE:
         high = max(wealth_of_cards(s, p) for p in tied)
         tied = [p for p in tied if wealth_of_cards(s, p) == high]
         why = "6 players, Period III: most subjects and developments"

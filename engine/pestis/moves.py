@@ -276,7 +276,7 @@ def invest_prompt(s: PestisState) -> Prompt:
 
 
 _RESOURCE_QUESTIONS = {
-    "leeches": "which area gets +2?",
+    "leeches": f"which area gets +{D.LEECHES_BONUS}?",
     "quarantine": "which area gets no more reinforcements?",
     "informer": "look at the tokens of which area?",
     "theriac": "heal which subject?",
