@@ -162,7 +162,7 @@ def test_view_and_rendering_depend_only_on_what_the_seat_sees() -> None:
         s = GAME.new_state([f"P{i}" for i in range(n)], {}, seed)
         steps = 0
         while (p := GAME.prompt(s)) is not None and steps < 900:
-            if steps % 61 == 0:
+            if steps % 97 == 0:
                 seat = p.seat
                 other = GAME.determinize(s, seat, random.Random(checked))
                 v1, v2 = GAME.view(s, seat), GAME.view(other, seat)
@@ -171,7 +171,7 @@ def test_view_and_rendering_depend_only_on_what_the_seat_sees() -> None:
                 checked += 1
             GAME.play(s, p.moves[rng.randrange(len(p.moves))])
             steps += 1
-    assert checked > 50
+    assert checked > 40
 
 
 def test_rendered_text_never_shows_anothers_cards_or_tokens() -> None:
