@@ -449,6 +449,12 @@ TABLE_RULES: tuple[str, ...] = (
     "Theriac needs an infected subject; Forged seal needs a face-down token of yours.",
     "When the subject or resource deck is empty its face-up discards are shuffled into a new "
     "deck (seed: discards gradually form new decks).",
-    "Resources sold under Last market go to the discard pile.",
+    "Resources sold under Last market go to the discard pile. The Emporium discount applies in "
+    "Schola Medica and in Mercatus.",
+    "Reinforcements never convert: the appendix's Burgus example gives Geoffrey 5 coins for "
+    "tokens 1 + 3 and a reinforcement, but the rule text says reinforcements are completely "
+    "lost, so he takes 4.",
+    "Informer: what you saw stays on your board for the round (until the owner moves a token "
+    "away from that area with a Forged seal).",
     "At most one development of each kind per player (spec).",
 )
