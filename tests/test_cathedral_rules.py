@@ -639,13 +639,28 @@ def test_glassworks_monk_only_takes_glass() -> None:
     assert s.builders[0].pack["glass"] == 1 and s.glass_supply == supply - 1
 
 
-def test_glassworks_full_backpack_declined() -> None:
-    """[design] Glassworks with a full backpack: declined automatically."""
+def test_glassworks_full_backpack_rest_then_take() -> None:
+    """Seed: rest stop at any time — at the Glassworks a full backpack may rest, then take."""
     s = fresh()
     set_pack(s, 0, wood=5)
+    top_blueprints(s, "monk_blue")
     place_on(s, "monk", "r-glassworks")
+    assert ids(s) == ["rest", "decline"]
+    play(s, "rest")
+    assert ids(s) == ["take", "decline"]
+    play(s, "take")
+    assert s.builders[0].pack == {"wood": 0, "stone": 0, "bread": 0, "glass": 1}
+
+
+def test_glassworks_full_backpack_after_rest_declined() -> None:
+    """[design] Glassworks with a full backpack after this turn's rest stop: declined."""
+    s = fresh()
+    set_pack(s, 0, wood=5)
+    s.rested = True
+    log = place_on(s, "monk", "r-glassworks")
+    assert any("backpack is full" in line for line in log)
     assert s.builders[0].pack["glass"] == 0
-    assert s.stage == "end_turn"
+    assert s.turn == 1
 
 
 def test_stained_glass_workshop_trades_glass_for_blueprint() -> None:

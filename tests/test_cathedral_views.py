@@ -131,5 +131,5 @@ def test_rules_reference_lists_design_values() -> None:
         assert f"{D.CITIES[c.a]} - {D.CITIES[c.b]}" in ref
     for rule in D.TABLE_RULES:
         assert rule in ref
-    assert "harder (this game)" in ref
+    assert "harder (this game)" in ref and "1 monk;" in ref
     assert "Balance" in ref

@@ -249,7 +249,8 @@ TABLE_RULES: tuple[str, ...] = (
     "token fits no other free space (seed). Two identical free spaces (same zone, action and "
     "subjects) are offered once, as the first free one.",
     "An action that cannot be carried out (a Cart from a city with no road, a Market with "
-    "nothing deliverable, the Glassworks with an empty supply or a full backpack, the "
+    "nothing deliverable, the Glassworks with an empty supply (or a full backpack after the "
+    "turn's rest stop), the "
     "stained glass workshop without stained glass) is declined automatically: the subject "
     "just occupies the space.",
     "Cart/Ship: the tokens on the path are offered one at a time (goods spaces in order, "
@@ -258,7 +259,8 @@ TABLE_RULES: tuple[str, ...] = (
     "stained glass to the supply), or after a rest stop declared on the spot. The master "
     "builder arrives (and city orders are checked) after the last token of the path.",
     "Rest stop: offered at the start of your turn, when a path token meets a full backpack, "
-    "and at the end of your turn if the backpack is full; at most once per turn.",
+    "at the Glassworks with a full backpack, and at the end of your turn if the backpack is "
+    "full; at most once per turn.",
     "Market: each delivery is one token to another player's backpack (it needs a free "
     "space), to a free matching order space of the workshop in the city where your master "
     "builder stands, or of the current hourglass tile (from anywhere).",

@@ -426,7 +426,9 @@ def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
         d = [x for x in _deliveries(ctx, b) if x[1] in ids]
         return d[0][1] if d else "done"
     if st == "glassworks":
-        return "take"
+        if "take" in ids:
+            return "take"
+        return "rest" if _pack_worth(ctx, b) < W_BLUEPRINT else "decline"
     if st == "glassshop":
         return "trade" if _action_values(ctx, b)["glassshop"] > 0.5 else "decline"
     if st == "end_turn":

@@ -49,14 +49,18 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     add("4. One stained glass on the stained glass space (Tours-Bourges); the rest is the supply.")
     add("5. Shuffle the blueprints face down. The cathedral sections lie ready.")
     add("6. 3 random hourglass tiles face down as a stack; reveal the top one.")
+    add("7. Fill the red and blue bags; the remaining monks form the supply:")
     for name, setup in D.BAG_SETUP.items():
         bags = "; ".join(
-            f"{bag}: " + ", ".join(f"{n} {D.SUBJECT_PLURAL[k]}" for k, n in setup[bag].items())
+            f"{bag}: "
+            + ", ".join(
+                f"{n} {D.SUBJECT_PLURAL[k] if n != 1 else k}" for k, n in setup[bag].items()
+            )
             for bag in D.BAGS
         )
         supply = D.SUBJECT_COUNT["monk"] - sum(setup[b]["monk"] for b in D.BAGS)
         mark = " (this game)" if name == variant else ""
-        add(f"7. Bags, {name}{mark}: {bags}. Monk supply: {supply}.")
+        add(f"   - {name}{mark}: {bags}. Monk supply: {supply}.")
     add(
         "8. Every master builder draws 1 good from the black bag into the backpack "
         f"({D.BACKPACK_SIZE} places) and starts in {D.CITIES[D.START_CITY]}.\n"

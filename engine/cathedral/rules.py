@@ -280,16 +280,16 @@ class CathedralGame(Game):
             )
         if st == "glassworks":
             n = s.builders[b].pack["glass"]
-            return Prompt(
-                seat,
-                f"{who}: Glassworks",
-                (
+            if self._full(s, b):  # a rest stop first makes room (the only other way)
+                gw = (self._rest_move(), Move("decline", "Decline the action"))
+                text = f"{who}: Glassworks — your backpack is full"
+            else:
+                gw = (
                     Move("take", "Take 1 stained glass", f"→ {n + 1} stained glass"),
                     Move("decline", "Decline the action"),
-                ),
-                step=s.step,
-                phase="Glassworks",
-            )
+                )
+                text = f"{who}: Glassworks"
+            return Prompt(seat, text, gw, step=s.step, phase="Glassworks")
         if st == "glassshop":
             left = len(s.blueprints)
             return Prompt(
@@ -726,7 +726,7 @@ class CathedralGame(Game):
                     continue
                 return
             if st == "glassworks":
-                if not s.glass_supply or self._full(s, b):
+                if not s.glass_supply or (self._full(s, b) and s.rested):
                     why = "the supply is empty" if not s.glass_supply else "the backpack is full"
                     ev.append(Event(f"Glassworks: {why}, the action is declined"))
                     s.stage = "done"
