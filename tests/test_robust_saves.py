@@ -127,7 +127,7 @@ def test_every_damaged_save_gets_a_clear_message(tmp_path: Path) -> None:
         # only harmless damage may load (a cut trailing newline, extra keys): then the
         # digest guarantees it is the real game
         loaded_ok += 1
-        assert m.game.digest(m.states[m.length]) == tomllib.loads(good.read_text())["digest"]
+        assert m.game.digest(m.state_at(m.length)) == tomllib.loads(good.read_text())["digest"]
     assert digest_tree(tmp_path) == before  # no file was changed by any load
     assert loaded_ok < len(files) // 4
     assert len(files) > 250

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -45,15 +47,19 @@ def now_iso() -> str:
 class Match:
     """A live or loaded game with its full history.
 
-    `states[i]` is the state after `i` moves; `cursor` is the current position. Undo moves the
-    cursor back, redo forward; a new move after an undo drops the redo branch.
+    `state_at(i)` is the state after `i` moves; `cursor` is the current position. Undo moves
+    the cursor back, redo forward; a new move after an undo drops the redo branch.
+
+    Every position is kept as a pickled snapshot (compact, and O(1) to reach); the position at
+    the cursor is also kept as a live object, which the next move advances in place. So the
+    object `state` returns is valid until the next `play`: clone it to keep it longer.
     """
 
     game: Game
     seats: list[Seat]
     options: dict[str, str]
     seed: int
-    states: list[Any] = field(default_factory=list)
+    snaps: list[bytes] = field(default_factory=list, repr=False)
     steps: list[Step] = field(default_factory=list)
     cursor: int = 0
     created: str = field(default_factory=now_iso)
@@ -77,12 +83,22 @@ class Match:
         if len(set(names)) != len(names):
             raise SetupError("player names must be different")
         state = game.new_state(names, opts, seed)
-        return cls(game=game, seats=seat_list, options=opts, seed=seed, states=[state])
+        m = cls(game=game, seats=seat_list, options=opts, seed=seed)
+        m.snaps.append(_dump(state))
+        m._live = (0, state)
+        return m
+
+    def __post_init__(self) -> None:
+        self._live: tuple[int, Any] | None = None
+        self._recent: OrderedDict[int, Any] = OrderedDict()
 
     # ---- reading -----------------------------------------------------------------------
     @property
     def state(self) -> Any:
-        return self.states[self.cursor]
+        """The position at the cursor (valid until the next move)."""
+        if self._live is None or self._live[0] != self.cursor:
+            self._live = (self.cursor, pickle.loads(self.snaps[self.cursor]))
+        return self._live[1]
 
     @property
     def prompt(self) -> Prompt | None:
@@ -97,8 +113,19 @@ class Match:
         return [s.name for s in self.seats]
 
     def state_at(self, index: int) -> Any:
-        """The state after `index` moves (0 = setup). O(1)."""
-        return self.states[index]
+        """The state after `index` moves (0 = setup), O(1). Treat it as read-only."""
+        if not 0 <= index < len(self.snaps):
+            raise IndexError(index)
+        if index == self.cursor:
+            return self.state
+        if index in self._recent:
+            self._recent.move_to_end(index)
+            return self._recent[index]
+        state = pickle.loads(self.snaps[index])
+        self._recent[index] = state
+        if len(self._recent) > 16:
+            self._recent.popitem(last=False)
+        return state
 
     @property
     def length(self) -> int:
@@ -125,7 +152,8 @@ class Match:
         if prompt is None:
             raise IllegalMove("the game is over")
         move = prompt.move(move_id)
-        new, events = self.game.apply(self.state, move_id)
+        state = self.state  # its snapshot is kept: advancing the live object is safe
+        events = self.game.play(state, move)
         step = Step(
             move_id=move.id,
             label=move.label,
@@ -133,11 +161,13 @@ class Match:
             events=tuple(events),
             reveal=any(e.reveal for e in events),
         )
-        del self.states[self.cursor + 1 :]
+        del self.snaps[self.cursor + 1 :]
         del self.steps[self.cursor :]
-        self.states.append(new)
+        self._recent.clear()
+        self.snaps.append(_dump(state))
         self.steps.append(step)
         self.cursor += 1
+        self._live = (self.cursor, state)
         return step
 
     def can_undo(self) -> bool:
@@ -166,8 +196,9 @@ class Match:
 
     def truncate(self) -> None:
         """Drop the redo branch (continue from here)."""
-        del self.states[self.cursor + 1 :]
+        del self.snaps[self.cursor + 1 :]
         del self.steps[self.cursor :]
+        self._recent.clear()
 
     def undo_warning(self, viewer: int | None) -> str | None:
         """Why undoing the last move needs confirmation, or None.
@@ -193,3 +224,7 @@ class Match:
             if not self.seats[self.steps[i].seat].is_bot:
                 return i
         return 0
+
+
+def _dump(state: Any) -> bytes:
+    return pickle.dumps(state, pickle.HIGHEST_PROTOCOL)

@@ -39,7 +39,7 @@ def saves_dir(override: str | os.PathLike[str] | None = None) -> Path:
 
 def to_dict(match: Match) -> dict[str, Any]:
     """The save document of a match (the whole history, including a redo branch)."""
-    final = match.states[len(match.steps)]
+    final = match.state_at(len(match.steps))
     return {
         "format": FORMAT,
         "app_version": __version__,

@@ -105,18 +105,33 @@ class NotreDameUI:
                 "persons",
                 f"Persons this round · plague value {view['plague_value']}",
                 self._persons(view, compact),
+                sig=(view["persons"], view["phase"]),
             ),
-            Panel("boroughs", "Boroughs & Notre Dame", self._boroughs(view, compact)),
-            Panel("market", "Market places & messages", self._market(view, compact)),
+            Panel(
+                "boroughs",
+                "Boroughs & Notre Dame",
+                self._boroughs(view, compact),
+                sig=(view["boroughs"], view["notre_dame"]),
+            ),
+            Panel(
+                "market",
+                "Market places & messages",
+                self._market(view, compact),
+                sig=view["market"],
+            ),
         ]
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
-            out.append(Panel("hand", f"Your cards ({name})", self._hand(view, you), area="side"))
+            body = self._hand(view, you)
+            out.append(Panel("hand", f"Your cards ({name})", body, area="side", sig=you))
         elif view.get("hands"):
-            out.append(Panel("hand", "Cards (all players)", self._all_hands(view), area="side"))
-        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
-        out.append(Panel("plague", "Plague track", self._plague(view), area="side"))
+            body = self._all_hands(view)
+            out.append(Panel("hand", "Cards (all players)", body, area="side", sig=view["hands"]))
+        players = (view["players"], view["bank"], view["bell_ringer"])
+        out.append(Panel("players", "Players", self._players(view, compact), "side", players))
+        plague = (view["players"], view["plague_value"])
+        out.append(Panel("plague", "Plague track", self._plague(view), area="side", sig=plague))
         return out
 
     # ---- board ----

@@ -174,7 +174,9 @@ class GameScreen(Screen[None]):
         # the seat to move comes first: on a narrow terminal the rest is cut, never this
         if prompt is not None:
             status.append(" · ")
-            status.append_text(Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name)))
+            status.append_text(
+                Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
+            )
             status.append(" to move")
             if match.seats[prompt.seat].is_bot:
                 status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")
@@ -292,17 +294,17 @@ class GameScreen(Screen[None]):
 
     def _schedule_bot(self) -> None:
         token = self._bot_token
-        state = self.match.state
         prompt = self.match.prompt
         if prompt is None:
             return
         bot = self._bot_for(prompt.seat)
         game = self.match.game
+        state = game.clone(self.match.state)  # the live state moves on with the next move
 
         def think() -> None:
             with self._bot_lock:
                 try:
-                    move_id = bot.choose(game.clone(state), prompt)
+                    move_id = bot.choose(state, prompt)
                 except Exception as exc:  # a bot bug must not end the game: fall back to random
                     move_id = random.Random(token).choice(prompt.moves).id
                     self.app.call_from_thread(

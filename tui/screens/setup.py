@@ -58,7 +58,12 @@ class SetupScreen(Screen[None]):
             yield Vertical(id="seats")
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="label")
-                yield Input("", placeholder="random — or a number to replay a game", id="seed", type="integer")
+                yield Input(
+                    "",
+                    placeholder="random — or a number to replay a game",
+                    id="seed",
+                    type="integer",
+                )
             yield Vertical(id="options")
             with Horizontal(classes="row"):
                 yield Label("Hand-over screens", classes="label")
