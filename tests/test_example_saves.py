@@ -1,0 +1,36 @@
+"""The example saves in saves/: every one replays to its digest, finished, for every count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core import saves
+from tui.cli import main
+
+SAVES = sorted((Path(__file__).resolve().parents[1] / "saves").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SAVES, ids=[p.name for p in SAVES])
+def test_example_save_replays_and_is_finished(path: Path) -> None:
+    m = saves.load(path)
+    assert m.over and m.cursor == m.length
+
+
+def test_check_accepts_every_example() -> None:
+    assert main(["check", *map(str, SAVES)]) == 0
+
+
+def test_examples_cover_the_player_counts() -> None:
+    have: dict[str, set[int]] = {}
+    won_lost: set[bool] = set()
+    for p in SAVES:
+        m = saves.load(p)
+        have.setdefault(m.game.id, set()).add(len(m.seats))
+        if m.game.cooperative:
+            won_lost.add(bool(m.game.result(m.state).winners))
+    assert have["notre-dame"] >= {2, 3, 4, 5}
+    assert have["rattus-cartus"] >= {2, 3, 4, 5}
+    assert have["1347"] >= {2, 4, 6}
+    assert won_lost == {True, False}  # a won and a lost co-operative game
