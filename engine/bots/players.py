@@ -38,45 +38,27 @@ def own_turn_continues(prompt: Prompt | None, seat: int) -> bool:
     return prompt is not None and prompt.seat == seat and prompt.step > 0
 
 
-def finish_value(game: Game, world: Any, seat: int, budget: list[int]) -> float:
+def finish_value(game: Game, world: Any, seat: int) -> float:
     """The value for `seat` of `world` once `seat` has finished its current multi-part move.
 
-    While the next prompt is a later step of the same seat's decision, every way to finish is
-    tried (depth first) as long as `budget[0]` (a count of positions) lasts; past it, each
-    remaining step takes the option that looks best one step ahead.
+    While the next prompt is a later step of the same seat's decision, each step takes the
+    option that looks best one step ahead (the greedy player's rule), so that a move is
+    judged by where it leads, not by a half-made choice.
     """
     prompt = game.prompt(world)
-    if not own_turn_continues(prompt, seat):
-        return H.value(game, world, seat)
-    assert prompt is not None
-    if budget[0] <= 0:
-        return _greedy_finish(game, world, seat, prompt)
-    best = float("-inf")
-    for move in prompt.moves:
-        budget[0] -= 1
-        after = game.clone(world)
-        game.play(after, move)
-        best = max(best, finish_value(game, after, seat, budget))
-    return best
-
-
-def _greedy_finish(game: Game, world: Any, seat: int, prompt: Prompt) -> float:
-    """Finish `seat`'s multi-part move one step at a time, each step the best-looking one."""
     for _ in range(64):
-        best_state, best_v = None, float("-inf")
+        if not own_turn_continues(prompt, seat):
+            break
+        assert prompt is not None
+        best_state, best_v = world, float("-inf")
         for move in prompt.moves:
             after = game.clone(world)
             game.play(after, move)
             v = H.value(game, after, seat)
             if v > best_v:
                 best_state, best_v = after, v
-        assert best_state is not None
         world = best_state
-        nxt = game.prompt(world)
-        if not own_turn_continues(nxt, seat):
-            return best_v
-        assert nxt is not None
-        prompt = nxt
+        prompt = game.prompt(world)
     return H.value(game, world, seat)
 
 
@@ -89,10 +71,9 @@ class GreedyBot(Bot):
 
     level = "greedy"
 
-    def __init__(self, game: Game, seed: int = 0, worlds: int = 2, budget: int = 60) -> None:
+    def __init__(self, game: Game, seed: int = 0, worlds: int = 2) -> None:
         super().__init__(game, seed)
         self.worlds = worlds
-        self.budget = budget
 
     def choose(self, state: Any, prompt: Prompt | None = None) -> str:
         game = self.game
@@ -107,7 +88,7 @@ class GreedyBot(Bot):
             for i, move in enumerate(_moves_in(game, world, prompt)):
                 after = game.clone(world)
                 game.play(after, move)
-                totals[i] += finish_value(game, after, seat, [self.budget])
+                totals[i] += finish_value(game, after, seat)
         best_value = max(totals)
         best = [m.id for m, v in zip(prompt.moves, totals, strict=True) if v >= best_value - 1e-9]
         return best[self.rng.randrange(len(best))]

@@ -29,7 +29,8 @@ class Settings:
     """Search knobs, tuned per game with `simulate`."""
 
     c: float = 0.7  # UCB exploration constant
-    depth: int = 0  # random playout plies after the tree before the heuristic scores it
+    depth: int = 0  # playout plies after the tree before the heuristic scores it
+    rollout: str = "random"  # playout policy: "random", or "policy" (the game's own player)
     min_iterations: int = 16  # even under time pressure, at least this many
 
 
@@ -66,6 +67,7 @@ class SearchBot(Bot):
         self.iterations = iterations
         self.settings = settings or SETTINGS.get(game.id, Settings())
         self.last_iterations = 0
+        self._policy = _game_policy(game) if self.settings.rollout == "policy" else None
 
     def choose(self, state: Any, prompt: Prompt | None = None) -> str:
         game = self.game
@@ -139,10 +141,15 @@ class SearchBot(Bot):
             prompt = game.prompt(world)
         # playout
         prompt = game.prompt(world)
+        policy = self._policy
         for _ in range(self.settings.depth):
             if prompt is None:
                 break
-            game.play(world, prompt.moves[rng.randrange(len(prompt.moves))])
+            if policy is None or len(prompt.moves) == 1:
+                move = prompt.moves[rng.randrange(len(prompt.moves))]
+            else:
+                move = prompt.move(policy(world, prompt, rng))
+            game.play(world, move)
             prompt = game.prompt(world)
         n = len(world.names)
         rewards = self._final(world, n) if prompt is None else H.leaf_rewards(game, world, n)
@@ -159,3 +166,15 @@ class SearchBot(Bot):
             v = 0.5 * H.coop_progress(self.game, H.value(self.game, world, 0))
             return [v] * n
         return H.rank_rewards(res, n)
+
+
+def _game_policy(game: Game) -> Any:
+    """A game's own rule-following player (`<package>.policy.choose`), if it has one."""
+    import importlib
+
+    package = type(game).__module__.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(package + ".policy")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "choose", None)
