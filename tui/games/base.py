@@ -26,9 +26,6 @@ class Panel:
     title: str
     body: RenderableType
     area: str = "board"
-    # What the panel was drawn from (e.g. its slice of the view): when it differs from the
-    # last draw the shell highlights the panel. None: compare the rendered text (slower).
-    sig: Any = None
 
 
 class GameUI(Protocol):

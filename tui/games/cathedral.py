@@ -352,24 +352,12 @@ class CathedralUI:
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         map_body = map_text(view) if compact else Group(map_text(view), _legend())
         orders = Group(orders_text(view), cathedral_text(view))
-        where = [b["city"] for b in view["builders"]]
         return [
-            Panel("map", "Map", map_body, sig=(view["connections"], where)),
-            Panel("city", "City: red and blue zones", zones_table(view), sig=view["zones"]),
-            Panel(
-                "orders",
-                "Orders and cathedral",
-                orders,
-                sig=(view["workshops"], view["hourglass"], view["order"], view["sections"]),
-            ),
-            Panel("builders", "Master builders", builders_table(view), "side", view["builders"]),
-            Panel(
-                "bags",
-                "Bags and supply",
-                bags_table(view),
-                "side",
-                (view["bags"], view["supply"], view["drawn"]),
-            ),
+            Panel("map", "Map", map_body),
+            Panel("city", "City: red and blue zones", zones_table(view)),
+            Panel("orders", "Orders and cathedral", orders),
+            Panel("builders", "Master builders", builders_table(view), area="side"),
+            Panel("bags", "Bags and supply", bags_table(view), area="side"),
         ]
 
 

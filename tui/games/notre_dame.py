@@ -105,33 +105,28 @@ class NotreDameUI:
                 "persons",
                 f"Persons this round · plague value {view['plague_value']}",
                 self._persons(view, compact),
-                sig=(view["persons"], view["phase"]),
             ),
             Panel(
                 "boroughs",
                 "Boroughs & Notre Dame",
                 self._boroughs(view, compact),
-                sig=(view["boroughs"], view["notre_dame"]),
             ),
             Panel(
                 "market",
                 "Market places & messages",
                 self._market(view, compact),
-                sig=view["market"],
             ),
         ]
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
             body = self._hand(view, you)
-            out.append(Panel("hand", f"Your cards ({name})", body, area="side", sig=you))
+            out.append(Panel("hand", f"Your cards ({name})", body, area="side"))
         elif view.get("hands"):
             body = self._all_hands(view)
-            out.append(Panel("hand", "Cards (all players)", body, area="side", sig=view["hands"]))
-        players = (view["players"], view["bank"], view["bell_ringer"])
-        out.append(Panel("players", "Players", self._players(view, compact), "side", players))
-        plague = (view["players"], view["plague_value"])
-        out.append(Panel("plague", "Plague track", self._plague(view), area="side", sig=plague))
+            out.append(Panel("hand", "Cards (all players)", body, area="side"))
+        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
+        out.append(Panel("plague", "Plague track", self._plague(view), area="side"))
         return out
 
     # ---- board ----

@@ -91,28 +91,20 @@ class PestisUI:
                 "areas",
                 "Town areas (activated 1 → 6)",
                 self._areas(view, compact),
-                sig=(view["areas"], view["phase"]),
             ),
             Panel(
                 "burgus",
                 f"Burgus, event & round · Period {ROMAN[view['period']]}",
                 self._burgus(view, compact),
-                sig=(view["burgus"], view["event"], view["round"], view["resource_top"]),
             ),
         ]
         you = view.get("you")
         if you is not None:
             me = view["players"][you]
             out.append(
-                Panel(
-                    "hand", f"Your reserve ({me['name']})", self._own(view, me), area="side", sig=me
-                )
+                Panel("hand", f"Your reserve ({me['name']})", self._own(view, me), area="side")
             )
-        out.append(
-            Panel(
-                "players", "Players", self._players(view, compact), area="side", sig=view["players"]
-            )
-        )
+        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
         return out
 
     # ---- board ---------------------------------------------------------------------------

@@ -81,21 +81,18 @@ class RattusCartusUI:
     # ---- panels ----------------------------------------------------------------------
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
-        out = [Panel("buildings", title, self._buildings(view, compact), sig=view["row"])]
+        out = [Panel("buildings", title, self._buildings(view, compact))]
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
             body = self._hand(view, you, compact)
-            out.append(Panel("hand", f"Your hand ({name})", body, sig=you))
-        players = view["players"]
+            out.append(Panel("hand", f"Your hand ({name})", body))
         out += [
             Panel("influence", "Influence (pays 10/5/2 VP; * leads)",
-                  self._influence(view, compact), sig=players),
-            Panel("players", "Players", self._players(view, compact), "side", players),
-            Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact), "side",
-                  view["nun_row"]),
-            Panel("supply", "Round & supplies", self._supplies(view), "side",
-                  (view["supply"], view["round"], view["deck"], view["discard"])),
+                  self._influence(view, compact)),
+            Panel("players", "Players", self._players(view, compact), area="side"),
+            Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact), area="side"),
+            Panel("supply", "Round & supplies", self._supplies(view), area="side"),
         ]  # fmt: skip
         if view.get("final"):
             out.append(Panel("end", "The plague comes", self._final(view), area="side"))

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 34
 LOG_KEEP = 300
+LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
 
 
 class GameScreen(Screen[None]):
@@ -107,10 +108,10 @@ class GameScreen(Screen[None]):
         self.refresh_game(highlight=False)
 
     def on_resize(self, event: events.Resize) -> None:
-        was = self.compact
         self._apply_size()
-        if was != self.compact:
-            self.render_board(highlight=False)
+        # panels are pre-rendered at the column width, so any new size redraws them
+        if not self._waiting_handover:
+            self.call_after_refresh(self.render_board, False)
 
     def _apply_size(self) -> None:
         w, h = self.app.size
@@ -227,7 +228,7 @@ class GameScreen(Screen[None]):
             new = [(cursor, ev) for ev in steps[cursor - 1].events]
         else:
             log.clear()
-            start = max(0, cursor - LOG_KEEP)
+            start = max(0, cursor - LOG_REWRITE)
             new = [(i + 1, ev) for i in range(start, cursor) for ev in steps[i].events]
         last = ""
         for n, ev in new:

@@ -64,6 +64,12 @@ class ReviewScreen(Screen[int | None]):
         moves.add_options(opts)
         self.show_index(self.index)
 
+    def on_resize(self) -> None:
+        w, h = self.app.size
+        self.compact = w < 110 or h < 34
+        self.set_class(self.compact, "compact")
+        self.call_after_refresh(self.show_index, self.index)
+
     def _step_text(self, i: int) -> str:
         step = self.match.steps[i - 1]
         for ev in step.events:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
@@ -20,6 +22,29 @@ def panel_text(panel: Panel, width: int = 118) -> str:
     with _measure.capture() as cap:
         _measure.print(panel.body, width=width)
     return cap.get()
+
+
+class Prerendered:
+    """A panel rendered once to lines at a fixed width.
+
+    Textual measures and renders a Rich renderable several times per frame; for nested
+    tables that is most of a move's cost. Rendering once and handing over the lines makes a
+    move's redraw several times cheaper.
+    """
+
+    def __init__(self, console: Console, body: Any, width: int) -> None:
+        options = console.options.update(width=width, min_width=1, max_width=width)
+        self.lines = console.render_lines(body, options, pad=False)
+        self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
 
 
 class PanelBox(Static):
@@ -47,7 +72,7 @@ class BoardView(Horizontal):
         self.compact = False
         self.tab = 0
         self.panels: list[Panel] = []
-        self._texts: dict[str, str] = {}
+        self._texts: dict[str, Any] = {}
         self._boxes: dict[str, PanelBox] = {}
 
     def compose(self) -> ComposeResult:
@@ -76,18 +101,30 @@ class BoardView(Horizontal):
                 self._boxes[p.key] = box
                 (main if where == "main" else side).mount(box)
             self._placement = placement
+        main_w, side_w = self._content_widths(compact)
         for i, p in enumerate(panels):
             box = self._boxes[p.key]
-            box.border_title = p.title
-            box.update(p.body)
             box.display = (not compact) or i == self.tab
-            mark = repr(p.sig) if p.sig is not None else panel_text(p)
-            changed = highlight and p.key in self._texts and self._texts[p.key] != mark
+            width = main_w if compact or p.area != "side" else side_w
+            pre = Prerendered(self.app.console, p.body, width)
+            mark = (p.title, width, pre.lines)
+            old = self._texts.get(p.key)
+            if old == mark:
+                continue  # the same lines as on screen: Textual has nothing to redraw
             self._texts[p.key] = mark
-            if changed:
+            box.border_title = p.title
+            box.update(pre)
+            if highlight and old is not None and old[1] == width:
                 box.add_class("changed")
                 box.set_timer(1.5, lambda b=box: b.remove_class("changed"))
         return panels
+
+    def _content_widths(self, compact: bool) -> tuple[int, int]:
+        """Text widths inside the panels of the main and the side column."""
+        total = self.size.width or self.app.size.width
+        side = 0 if compact else 44
+        # border (2) + padding (2) + a vertical scrollbar (2)
+        return max(20, total - side - 6), 44 - 6
 
     def tab_titles(self) -> list[str]:
         return [p.title for p in self.panels]
