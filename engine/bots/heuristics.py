@@ -24,7 +24,7 @@ SCALE: dict[str, float] = {
     "notre-dame": 5.0,
     "rattus-cartus": 6.0,
     "1347": 3.0,
-    "cathedral-of-orleans": 8.0,
+    "cathedral-of-orleans": 4.0,
 }
 
 
@@ -57,21 +57,22 @@ def rank_rewards(res: Result, n: int) -> list[float]:
     return out
 
 
-def leaf_rewards(game: Game, state: Any, n: int) -> list[float]:
-    """Rewards in [0, 1] for an unfinished position: each seat's lead over its best rival."""
-    values = [value(game, state, i) for i in range(n)]
-    if game.cooperative:
-        v = coop_progress(game, values[0])
-        return [v] * n
+def leaf_rewards(game: Game, state: Any, n: int, base: float = 0.0) -> list[float]:
+    """Rewards in [0, 1] for a position: each seat's lead over its best rival, squashed.
+
+    Co-operative games have one team value: its gain over `base` (the value where the search
+    started), squashed on the same scale, so that small gains still steer the search.
+    """
     k = scale(game)
+    if game.cooperative:
+        return [_logistic((value(game, state, 0) - base) / k)] * n
+    values = [value(game, state, i) for i in range(n)]
     out = []
     for i in range(n):
         best_other = max(v for j, v in enumerate(values) if j != i) if n > 1 else 0.0
-        x = (values[i] - best_other) / k
-        out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x)))))
+        out.append(_logistic((values[i] - best_other) / k))
     return out
 
 
-def coop_progress(game: Game, v: float) -> float:
-    """A co-operative position's value squashed into [0, 1] (100 = won)."""
-    return max(0.0, min(1.0, v / 100.0))
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))

@@ -77,6 +77,9 @@ class SearchBot(Bot):
             return prompt.moves[0].id
         seat = prompt.seat
         root = _Node(seat)
+        self._base = 0.0
+        if game.cooperative:  # the team's value now, from a world the seat may see
+            self._base = H.value(game, game.determinize(state, seat, self.rng), seat)
         limit = self.iterations
         deadline = time.perf_counter() + self.think
         floor = self.settings.min_iterations
@@ -152,20 +155,14 @@ class SearchBot(Bot):
             game.play(world, move)
             prompt = game.prompt(world)
         n = len(world.names)
-        rewards = self._final(world, n) if prompt is None else H.leaf_rewards(game, world, n)
+        if prompt is None and not game.cooperative:
+            rewards = H.rank_rewards(game.result(world), n)
+        else:
+            rewards = H.leaf_rewards(game, world, n, self._base)
         # backpropagation: a node's value is from the view of the seat that chose it
         for nd in path:
             nd.visits += 1
             nd.value += rewards[nd.seat]
-
-    def _final(self, world: Any, n: int) -> list[float]:
-        res = self.game.result(world)
-        if self.game.cooperative:
-            if res.winners:
-                return [1.0] * n
-            v = 0.5 * H.coop_progress(self.game, H.value(self.game, world, 0))
-            return [v] * n
-        return H.rank_rewards(res, n)
 
 
 def _game_policy(game: Game) -> Any:
