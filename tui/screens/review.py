@@ -25,8 +25,8 @@ class ReviewScreen(Screen[int | None]):
     BINDINGS = [
         Binding("left,p,h", "step(-1)", "Prev"),
         Binding("right,n,l", "step(1)", "Next"),
-        Binding("home,a", "jump(0)", "Start"),
-        Binding("end,z", "jump(-1)", "End"),
+        Binding("home,a", "jump(0)", "Start", priority=True),
+        Binding("end,z", "jump(-1)", "End", priority=True),
         Binding("c", "continue_here", "Continue from here"),
         Binding("tab,right_square_bracket", "cycle(1)", "View", show=False, priority=True),
         Binding("left_square_bracket", "cycle(-1)", show=False),

@@ -96,8 +96,10 @@ class BoardView(Horizontal):
                 box.remove()
             self._boxes = {}
             self._texts = {}
+            self._generation = getattr(self, "_generation", 0) + 1
             for p, (_, where) in zip(panels, placement, strict=True):
-                box = PanelBox(id=f"panel-{p.key}")
+                # removal is asynchronous: a fresh id keeps new boxes clear of the old ones
+                box = PanelBox(id=f"panel-{p.key}-{self._generation}", classes=f"panel-{p.key}")
                 self._boxes[p.key] = box
                 (main if where == "main" else side).mount(box)
             self._placement = placement

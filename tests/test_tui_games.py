@@ -1,0 +1,84 @@
+"""Every game played start to finish through the keyboard alone, in the real app."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual import events
+
+from engine.core import Match, Seat, game_ids, saves
+from tui.app import BoardgamesApp, Launch
+from tui.screens.dialogs import ConfirmScreen, HandoverScreen
+from tui.screens.end import EndScreen
+from tui.screens.game import GameScreen
+from tui.screens.review import ReviewScreen
+from tui.widgets.picker import HOTKEYS
+
+GAMES = [
+    g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
+]
+PLAYERS = {"notre-dame": 2, "rattus-cartus": 2, "cathedral-of-orleans": 2, "1347": 2}
+
+
+async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+    char = {"enter": "\r", "escape": "\x1b"}.get(key, key if len(key) == 1 else None)
+    app.post_message(events.Key(key, char))
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
+    names = ["Ann", "Bob", "Cy", "Dee"][: PLAYERS[game_id]]
+    match = Match.new(game_id, [Seat(n) for n in names], seed=21)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    rng = random.Random(21)
+    handovers = undos = 0
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(5000):
+            screen = app.screen
+            if isinstance(screen, EndScreen):
+                break
+            if isinstance(screen, HandoverScreen):
+                handovers += 1
+                await press(app, pilot, "enter")
+            elif isinstance(screen, ConfirmScreen):
+                await press(app, pilot, "y")
+            elif isinstance(screen, GameScreen):
+                prompt = match.prompt
+                if prompt is None:  # the end screen is on its way
+                    await pilot.pause()
+                    continue
+                if match.cursor > 5 and rng.random() < 0.02:
+                    undos += 1
+                    await press(app, pilot, "u")  # undo, then redo the same move
+                    if isinstance(app.screen, ConfirmScreen):
+                        await press(app, pilot, "y")
+                    await press(app, pilot, "r")
+                    continue
+                # the first option mostly, any other now and then
+                i = 0 if rng.random() < 0.6 else rng.randrange(min(len(prompt.moves), len(HOTKEYS)))
+                await press(app, pilot, HOTKEYS[i])
+            else:
+                pytest.fail(f"unexpected screen {screen!r}")
+        assert isinstance(app.screen, EndScreen), "the game did not end"
+        assert match.over
+        text = app.export_screenshot().replace("&#160;", " ")
+        if not match.game.cooperative:
+            for n in names:
+                assert n in text  # the score breakdown names every player
+        else:
+            assert "cathedral" in text.lower()
+        await press(app, pilot, "v")
+        assert isinstance(app.screen, ReviewScreen)
+        await press(app, pilot, "home")
+        assert app.screen.index == 0
+        await press(app, pilot, "end")
+        assert app.screen.index == match.length
+    if game_id != "cathedral-of-orleans":
+        assert handovers > 0
+    assert undos > 0 or match.length < 100
+    back = saves.load(saves.latest(tmp_path))  # every move was autosaved
+    assert back.over and back.move_ids() == match.move_ids()
