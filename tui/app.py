@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from textual.widgets import Static
 
 from engine.core import Match, saves
 
+from .autosave import Autosaver
 from .screens.dialogs import MessageScreen
 from .screens.game import GameScreen
 from .screens.menu import MenuScreen
@@ -71,9 +74,20 @@ class BoardgamesApp(App[int]):
         self.launch = launch or Launch()
         self.saves_dir = self.launch.saves_dir
         self.last_autosave: str | None = None
+        self.autosaver = Autosaver(on_error=self._autosave_failed)
         self._too_small: TooSmallScreen | None = None
 
+    def _autosave_failed(self, message: str) -> None:
+        self.call_from_thread(self.notify, message, severity="error", timeout=6)
+
+    def _hang_up(self, signum: int, frame: object) -> None:
+        """The terminal went away (ssh dropped, window closed): finish writing, then go."""
+        self.autosaver.flush(3.0)
+        os._exit(128 + signum)
+
     def on_mount(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGHUP, self._hang_up)
         self.push_screen(MenuScreen())
         launch = self.launch
         if launch.new:
@@ -156,7 +170,11 @@ class BoardgamesApp(App[int]):
             self._too_small = None
 
     async def action_quit(self) -> None:
-        screen = self.screen
-        if isinstance(screen, GameScreen):
-            screen.autosave()
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.autosave()
+        self.autosaver.flush()
         self.exit(0)
+
+    def on_unmount(self) -> None:
+        self.autosaver.flush()

@@ -279,12 +279,10 @@ class GameScreen(Screen[None]):
             self.play(move)
 
     def autosave(self) -> None:
-        try:
-            path = saves.autosave_path(self.match, self.app_.saves_dir)
-            saves.atomic_write(path, saves.dumps(self.match))
-            self.app_.last_autosave = str(path)
-        except OSError as exc:
-            self.notify(f"Autosave failed: {exc}", severity="error", timeout=6)
+        """Queue the match for writing (a background thread writes it atomically)."""
+        path = saves.autosave_path(self.match, self.app_.saves_dir)
+        self.app_.autosaver.submit(path, saves.dumps(self.match))
+        self.app_.last_autosave = str(path)
 
     # ---- computer players ---------------------------------------------------------------
     def _bot_for(self, seat: int) -> Any:
@@ -443,6 +441,7 @@ class GameScreen(Screen[None]):
     def action_leave(self) -> None:
         self._bot_token += 1
         self.autosave()
+        self.app_.autosaver.flush()  # the menu's "continue" must find this game
         self.app.pop_screen()
 
     def action_filter(self) -> None:

@@ -1,0 +1,48 @@
+"""Autosave in the background: the newest version of each save is written (atomically, with
+fsync) off the UI thread, so a move's redraw never waits for the disk."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.core import saves
+
+
+class Autosaver:
+    """One writer thread; a newer version of a file replaces a pending older one."""
+
+    def __init__(self, on_error: Callable[[str], None] | None = None) -> None:
+        self._cond = threading.Condition()
+        self._pending: dict[Path, str] = {}
+        self._busy = False
+        self._on_error = on_error
+        self._thread = threading.Thread(target=self._run, name="autosave", daemon=True)
+        self._thread.start()
+
+    def submit(self, path: Path, text: str) -> None:
+        with self._cond:
+            self._pending[path] = text
+            self._cond.notify()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything submitted is on disk; False on time-out."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: bool(self._pending))
+                path, text = self._pending.popitem()
+                self._busy = True
+            try:
+                saves.atomic_write(path, text)
+            except OSError as exc:
+                if self._on_error:
+                    self._on_error(f"Autosave failed: {exc}")
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
