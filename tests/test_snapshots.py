@@ -17,7 +17,9 @@ from tui.app import BoardgamesApp, Launch
 from tui.screenshots import sample_match
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
-GAMES = [g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()]
+GAMES = [
+    g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
+]
 # a fixed, empty saves folder: the menu shows its path
 SAVES = Path(tempfile.gettempdir()) / "boardgames-tui-snapshots"
 
@@ -30,7 +32,9 @@ def saves_dir() -> str:
     shutil.rmtree(SAVES, ignore_errors=True)
 
 
-def app_for(saves_dir: str, game_id: str | None = None, handover: bool = False, **kw: object) -> BoardgamesApp:
+def app_for(
+    saves_dir: str, game_id: str | None = None, handover: bool = False, **kw: object
+) -> BoardgamesApp:
     match = sample_match(game_id, **kw) if game_id else None  # type: ignore[arg-type]
     if match is not None:
         match.settings["handover"] = handover
@@ -60,7 +64,9 @@ def test_handover(snap_compare, saves_dir: str, size: str) -> None:  # type: ign
 
 @pytest.mark.parametrize("size", SIZES)
 def test_review(snap_compare, saves_dir: str, size: str) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_for(saves_dir, GAMES[0]), press=["v", "left", "left"], terminal_size=SIZES[size])
+    assert snap_compare(
+        app_for(saves_dir, GAMES[0]), press=["v", "left", "left"], terminal_size=SIZES[size]
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -71,9 +77,13 @@ def test_rules(snap_compare, saves_dir: str, size: str) -> None:  # type: ignore
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_end_screen(snap_compare, saves_dir: str, game_id: str, size: str) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_for(saves_dir, game_id, finish=True), press=["_"], terminal_size=SIZES[size])
+    assert snap_compare(
+        app_for(saves_dir, game_id, finish=True), press=["_"], terminal_size=SIZES[size]
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_help(snap_compare, saves_dir: str, size: str) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_for(saves_dir, GAMES[0]), press=["question_mark"], terminal_size=SIZES[size])
+    assert snap_compare(
+        app_for(saves_dir, GAMES[0]), press=["question_mark"], terminal_size=SIZES[size]
+    )
