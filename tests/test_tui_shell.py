@@ -236,3 +236,37 @@ async def test_new_game_from_setup_screen(tmp_path: Path) -> None:
 
 def test_match_helper_is_importable() -> None:
     assert Match
+
+
+async def test_question_mark_opens_help_on_every_screen(tmp_path: Path) -> None:
+    from tui.screens.dialogs import HelpScreen
+    from tui.screens.setup import SetupScreen
+
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for keys, screen_type in (
+            ((), GameScreen),
+            (("v",), ReviewScreen),
+            (("escape", "g"), RulesScreen),
+        ):
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert isinstance(app.screen, screen_type)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            assert app.screen.rows is None or app.screen.rows  # keys are listed
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, screen_type)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#game").focus()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)

@@ -135,6 +135,35 @@ def keys_table(rows: list[tuple[str, str]] = KEY_ROWS) -> Table:
     return t
 
 
+def binding_rows(bindings: list) -> list[tuple[str, str]]:  # type: ignore[type-arg]
+    """(keys, what) rows from a screen's BINDINGS, for its help."""
+    names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space",
+             "left_square_bracket": "[", "right_square_bracket": "]", "slash": "/",
+             "pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End",
+             "left": "←", "right": "→", "up": "↑", "down": "↓", "tab": "Tab",
+             "shift+tab": "Shift+Tab", "ctrl+s": "Ctrl+S", "f2": "F2"}  # fmt: skip
+    rows = []
+    for b in bindings:
+        if isinstance(b, Binding):
+            keys, desc = b.key, b.description
+        else:
+            keys, desc = b[0], b[2] if len(b) > 2 else b[1]
+        if not desc:
+            continue
+        rows.append((" / ".join(names.get(k.strip(), k.strip()) for k in keys.split(",")), desc))
+    return rows
+
+
+class ScreenHelp:
+    """Mixin: `?` shows the keys of this screen (from its bindings)."""
+
+    HELP_TITLE = "Keys"
+
+    def action_help(self) -> None:
+        rows = binding_rows(type(self).BINDINGS)  # type: ignore[attr-defined]
+        self.app.push_screen(HelpScreen(self.HELP_TITLE, "", rows=rows))  # type: ignore[attr-defined]
+
+
 class HelpScreen(ModalScreen[str | None]):
     """The keys of the game screen and the phase being played, with a link to the rules."""
 
@@ -143,15 +172,18 @@ class HelpScreen(ModalScreen[str | None]):
         Binding("g,enter", "rules", "Rules reference"),
     ]
 
-    def __init__(self, title: str, phase_text: str) -> None:
+    def __init__(
+        self, title: str, phase_text: str, rows: list[tuple[str, str]] | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.phase_text = phase_text
+        self.rows = rows
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Static(f"[b]{self.title_text} — keys[/]", classes="dialog-title")
-            yield Static(keys_table())
+            yield Static(keys_table(self.rows or KEY_ROWS))
             if self.phase_text:
                 yield Static(Text(self.phase_text), classes="dialog-text")
             yield Static("g / Enter: open the rules reference    Esc: close", classes="dialog-keys")

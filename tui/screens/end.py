@@ -14,6 +14,7 @@ from textual.widgets import Footer, Static
 from engine.core import Match
 
 from ..games.base import seat_tag
+from .dialogs import ScreenHelp
 
 
 def result_renderable(match: Match) -> Group:
@@ -77,8 +78,10 @@ def _fmt(v: object) -> str:
     return str(v)
 
 
-class EndScreen(Screen[str | None]):
+class EndScreen(ScreenHelp, Screen[str | None]):
+    HELP_TITLE = "End of the game"
     BINDINGS = [
+        Binding("question_mark", "help", "Help"),
         Binding("v", "pick('review')", "Review the game"),
         Binding("enter,q,escape", "pick('menu')", "Menu"),
         Binding("b", "pick(None)", "Back to board"),

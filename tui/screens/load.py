@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from engine.core import all_games, saves
 
 from ..widgets.picker import SafeOptionList as OptionList
+from .dialogs import ScreenHelp
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
@@ -24,8 +25,10 @@ if TYPE_CHECKING:
 EXAMPLES = Path(__file__).resolve().parents[2] / "saves"
 
 
-class LoadScreen(Screen[None]):
+class LoadScreen(ScreenHelp, Screen[None]):
+    HELP_TITLE = "Saved games"
     BINDINGS = [
+        Binding("question_mark", "help", "Help"),
         Binding("escape", "close", "Back"),
         Binding("slash", "path", "Type a path"),
     ]
@@ -80,8 +83,9 @@ class LoadScreen(Screen[None]):
         self.dismiss(None)
 
 
-class RulesPickScreen(Screen[None]):
-    BINDINGS = [Binding("escape,q", "close", "Back")]
+class RulesPickScreen(ScreenHelp, Screen[None]):
+    HELP_TITLE = "Saved games"
+    BINDINGS = [Binding("escape,q", "close", "Back"), Binding("question_mark", "help", "Help")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load"):

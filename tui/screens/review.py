@@ -16,13 +16,15 @@ from engine.core import Match
 from ..games import ui_for
 from ..widgets.board import BoardView
 from ..widgets.picker import SafeOptionList as OptionList
-from .dialogs import ConfirmScreen
+from .dialogs import ConfirmScreen, ScreenHelp
 
 
-class ReviewScreen(Screen[int | None]):
+class ReviewScreen(ScreenHelp, Screen[int | None]):
+    HELP_TITLE = "Review"
     """Dismisses with the move index to continue from, or None to go back unchanged."""
 
     BINDINGS = [
+        Binding("question_mark", "help", "Help"),
         Binding("left,p,h", "step(-1)", "Prev"),
         Binding("right,n,l", "step(1)", "Next"),
         Binding("home,a", "jump(0)", "Start", priority=True),

@@ -12,9 +12,13 @@ from textual.widgets import Footer, Markdown, Static
 
 from engine.core.protocol import Game
 
+from .dialogs import ScreenHelp
 
-class RulesScreen(Screen[None]):
+
+class RulesScreen(ScreenHelp, Screen[None]):
+    HELP_TITLE = "Rules reference"
     BINDINGS = [
+        Binding("question_mark", "help", "Help"),
         Binding("escape,q,g", "close", "Back"),
         Binding("j,down", "scroll(1)", "Down", show=False),
         Binding("k,up", "scroll(-1)", "Up", show=False),

@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, get_game
 
-from .dialogs import MessageScreen
+from .dialogs import MessageScreen, ScreenHelp
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
@@ -23,8 +23,10 @@ DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
 KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(ScreenHelp, Screen[None]):
+    HELP_TITLE = "New game"
     BINDINGS = [
+        Binding("question_mark", "help", "Help"),
         Binding("escape", "close", "Back"),
         Binding("ctrl+s,f2", "start", "Start"),
     ]
