@@ -377,7 +377,7 @@ def bench_history_and_saves(quick: bool) -> list[dict[str, Any]]:
 # ---- memory -------------------------------------------------------------------------------
 MEM_SCRIPT = textwrap.dedent(
     """
-    import asyncio, random, resource, sys, tempfile
+    import asyncio, random, sys, tempfile
     sys.path.insert(0, {root!r})
     gid = sys.argv[1]
     async def main():
@@ -406,7 +406,10 @@ MEM_SCRIPT = textwrap.dedent(
                     screen.play(p.moves[rng.randrange(len(p.moves))])
                     await pilot.pause(0)
     asyncio.run(main())
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    # VmHWM, not ru_maxrss: the latter keeps the parent's peak across fork + exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            print(int(line.split()[1]))
     """
 )
 
