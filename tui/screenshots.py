@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+from engine.bots import make_bot
 from engine.core import Match, Seat, game_ids, get_game
 
 from .app import BoardgamesApp, Launch
@@ -23,17 +24,29 @@ SEATS = {
 
 
 def sample_match(
-    game_id: str, fraction: float = 0.45, seed: int = 7, finish: bool = False
+    game_id: str,
+    fraction: float = 0.45,
+    seed: int = 7,
+    finish: bool = False,
+    players: str = "random",
 ) -> Match:
-    """A match from a fixed seed, played by seeded random moves to `fraction` of its length."""
+    """A match from a fixed seed, played to `fraction` of its length (or to the end).
+
+    `players="greedy"` lets the one-ply computer player choose (livelier pictures);
+    "random" picks seeded random moves (what the snapshot tests use: it never changes).
+    """
     game = get_game(game_id)
     names = SEATS.get(game_id, ["Ann", "Bob", "Cy"])[: game.max_players]
     names = names[: max(game.min_players, len(names))]
     probe = Match.new(game_id, [Seat(n) for n in names], seed=seed)
     rng = random.Random(seed)
+    bots = [make_bot("greedy", game, seed=seed + i) for i in range(len(names))]
     while probe.prompt is not None:
         p = probe.prompt
-        probe.play(p.moves[rng.randrange(len(p.moves))].id)
+        if players == "greedy":
+            probe.play(bots[p.seat].choose(game.clone(probe.state), p))
+        else:
+            probe.play(p.moves[rng.randrange(len(p.moves))].id)
     if finish:
         return probe
     target = int(probe.length * fraction)
@@ -43,6 +56,9 @@ def sample_match(
     m = Match.new(game_id, [Seat(n) for n in names], seed=seed)
     for mid in probe.move_ids(target):
         m.play(mid)
+    if players == "greedy":  # pictures: stop where the seat to move has a real choice
+        while m.cursor < probe.length and len(m.prompt.moves) < 3:
+            m.play(probe.steps[m.cursor].move_id)
     return m
 
 
@@ -80,24 +96,51 @@ async def _all(out: Path) -> list[Path]:
         for gid in game_ids():
             if gid == "toy":
                 continue
-            written.append(await _shot(out / f"{gid}.svg", SIZE, tmp, match=sample_match(gid)))
             written.append(
-                await _shot(out / f"{gid}-80x24.svg", COMPACT, tmp, match=sample_match(gid))
+                await _shot(
+                    out / f"{gid}.svg", SIZE, tmp, match=sample_match(gid, players="greedy")
+                )
+            )
+            written.append(
+                await _shot(
+                    out / f"{gid}-80x24.svg",
+                    COMPACT,
+                    tmp,
+                    match=sample_match(gid, players="greedy"),
+                )
             )
         first = "notre-dame" if "notre-dame" in game_ids() else game_ids()[0]
         written.append(
-            await _shot(out / "handover.svg", SIZE, tmp, match=sample_match(first), handover=True)
-        )
-        written.append(
             await _shot(
-                out / "review.svg", SIZE, tmp, match=sample_match(first), keys=("v", "left")
+                out / "handover.svg",
+                SIZE,
+                tmp,
+                match=sample_match(first, players="greedy"),
+                handover=True,
             )
         )
         written.append(
-            await _shot(out / "end.svg", SIZE, tmp, match=sample_match(first, finish=True))
+            await _shot(
+                out / "review.svg",
+                SIZE,
+                tmp,
+                match=sample_match(first, players="greedy"),
+                keys=("v", "left"),
+            )
         )
         written.append(
-            await _shot(out / "rules.svg", SIZE, tmp, match=sample_match(first), keys=("g",))
+            await _shot(
+                out / "end.svg", SIZE, tmp, match=sample_match(first, finish=True, players="greedy")
+            )
+        )
+        written.append(
+            await _shot(
+                out / "rules.svg",
+                SIZE,
+                tmp,
+                match=sample_match(first, players="greedy"),
+                keys=("g",),
+            )
         )
     return written
 

@@ -101,7 +101,7 @@ class MovePicker(Vertical):
         opts = []
         for i, m in enumerate(self.shown):
             key = HOTKEYS[self.moves.index(m)] if self.moves.index(m) < len(HOTKEYS) else " "
-            line = Text()
+            line = Text(no_wrap=True, overflow="ellipsis")
             line.append(f"{key} ", style="bold reverse" if key != " " else "")
             line.append(" ")
             line.append(m.label.ljust(width), style="bold")
