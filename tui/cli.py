@@ -214,6 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_FILE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `boardgames-tui rules x | head`: the reader left, that is fine
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _run(args: argparse.Namespace) -> int:
