@@ -12,6 +12,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from engine.notre_dame.data import CARD_NAMES
+
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 
 PHASE_TITLES = {
@@ -30,17 +32,7 @@ SECTOR_ROWS = (
     ("park", "Park"),
     ("hospital", "Hospital"),
 )
-CARD_LABELS = {
-    "cloister": "Cloister school",
-    "bank": "Bank",
-    "residence": "Residence",
-    "carriage": "Carriage house",
-    "hotel": "Hotel",
-    "park": "Park",
-    "hospital": "Hospital",
-    "notredame": "Notre Dame",
-    "friend": "Trusted friend",
-}
+CARD_LABELS = CARD_NAMES  # the engine's names for cards and sectors
 # Message colours as Rich styles (a letter goes with each: colour is never the only carrier).
 MESSAGE_STYLES = {
     "red": "red",
