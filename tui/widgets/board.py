@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
+from rich.style import Style
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
@@ -22,6 +23,30 @@ def panel_text(panel: Panel, width: int = 118) -> str:
     with _measure.capture() as cap:
         _measure.print(panel.body, width=width)
     return cap.get()
+
+
+class _Uncacheable(Exception):
+    pass
+
+
+def fingerprint(obj: Any) -> Any:
+    """A hashable value equal for two renderables that draw the same.
+
+    Walks the plain data of Rich objects (Text, Table, Group, Padding …): far cheaper than
+    rendering, so a panel whose content is unchanged is not rendered again.
+    """
+    if obj is None or isinstance(obj, str | int | float | bool | Style):
+        return obj
+    if isinstance(obj, list | tuple):
+        return tuple(fingerprint(x) for x in obj)
+    if isinstance(obj, dict):
+        return tuple((k, fingerprint(v)) for k, v in obj.items())
+    slots = getattr(type(obj), "__slots__", None)
+    if hasattr(obj, "__dict__"):
+        return (type(obj).__name__, fingerprint(vars(obj)))
+    if slots:
+        return (type(obj).__name__, tuple(fingerprint(getattr(obj, n, None)) for n in slots))
+    raise _Uncacheable(type(obj).__name__)
 
 
 class Prerendered:
@@ -108,10 +133,17 @@ class BoardView(Horizontal):
             box = self._boxes[p.key]
             box.display = (not compact) or i == self.tab
             width = main_w if compact or p.area != "side" else side_w
-            pre = Prerendered(self.app.console, p.body, width)
-            mark = (p.title, width, pre.lines)
+            try:
+                key: Any = (p.title, width, fingerprint(p.body))
+            except _Uncacheable:
+                key = None
             old = self._texts.get(p.key)
-            if old == mark:
+            if key is not None and old is not None and old[0] == key:
+                continue  # drawn from the same content at the same width: keep its lines
+            pre = Prerendered(self.app.console, p.body, width)
+            mark = (key, width, p.title, pre.lines)
+            if old is not None and old[1:] == mark[1:]:
+                self._texts[p.key] = mark
                 continue  # the same lines as on screen: Textual has nothing to redraw
             self._texts[p.key] = mark
             box.border_title = p.title
