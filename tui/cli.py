@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--no-handover", action="store_true", help="no pass-the-keyboard screens")
     n.add_argument("--strict", action="store_true", help="forbid undo (competitive play)")
     n.add_argument("--bot-delay", type=float, default=None, help="seconds a bot move stays visible")
+    n.add_argument(
+        "--think", type=float, default=None, help="seconds per decision for strong bots (0.6)"
+    )
 
     for name, helptext in (
         ("load", "continue a saved game"),
@@ -250,6 +253,10 @@ def _run(args: argparse.Namespace) -> int:
         launch.strict = args.strict
         if args.bot_delay is not None:
             launch.bot_delay = max(0.0, args.bot_delay)
+        if args.think is not None:
+            from engine.bots.search import THINK_ENV
+
+            os.environ[THINK_ENV] = str(max(0.0, args.think))
     elif cmd in ("load", "review"):
         launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
         launch.review = cmd == "review"

@@ -36,6 +36,16 @@ def value(game: Game, state: Any, seat: int) -> float:
     return game.evaluate(state, seat)
 
 
+def checkpoint(game: Game, state: Any) -> Any:
+    """Where a playout may stop and be scored: a value that changes at a natural break
+    (by default the round number), so that every option is judged at the same point."""
+    fn = CHECKPOINTS.get(game.id)
+    return fn(state) if fn is not None else getattr(state, "round", None)
+
+
+CHECKPOINTS: dict[str, Callable[[Any], Any]] = {}
+
+
 def scale(game: Game) -> float:
     return SCALE.get(game.id, 4.0)
 

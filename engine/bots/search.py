@@ -13,15 +13,28 @@ iterations instead, which makes decisions reproducible (tests, fairness checks).
 from __future__ import annotations
 
 import math
+import os
+import pickle
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.protocol import Game, Prompt
 from . import heuristics as H
-from .players import Bot
+from .players import Bot, finish_value
 
 DEFAULT_THINK = 0.6  # seconds per decision (the issue's bar is 1 s on a 2-core machine)
+THINK_ENV = "BOARDGAMES_THINK"  # environment override of the default (`new --think`)
+
+
+def default_think() -> float:
+    """Seconds per decision when none is given: $BOARDGAMES_THINK, else DEFAULT_THINK."""
+    text = os.environ.get(THINK_ENV, "")
+    try:
+        value = float(text) if text else DEFAULT_THINK
+    except ValueError:
+        value = DEFAULT_THINK
+    return max(0.0, value)
 
 
 @dataclass(frozen=True)
@@ -30,8 +43,18 @@ class Settings:
 
     c: float = 0.7  # UCB exploration constant
     depth: int = 0  # playout plies after the tree before the heuristic scores it
-    rollout: str = "random"  # playout policy: "random", or "policy" (the game's own player)
+    # playout policy: "random" (tree mode) or "greedy" (rollout mode), or "policy": the
+    # game's own rule-following player where it has one
+    rollout: str = "random"
     min_iterations: int = 16  # even under time pressure, at least this many
+    worlds: int = 48  # determinizations per decision, reused in turn (sampling costs more)
+    # "tree": ISMCTS as above; "rollout": every option is played out on the same sampled
+    # worlds by greedy players up to the next checkpoint (a new round), the worst options
+    # dropped as evidence comes in (Monte Carlo policy improvement over the greedy player)
+    mode: str = "tree"
+    epsilon: float = 0.0  # rollout mode: share of random moves in the playouts
+    max_plies: int = 400  # rollout mode: playout length cap
+    confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
 
 
 # game id -> settings (tuned by simulate against the greedy player)
@@ -63,7 +86,7 @@ class SearchBot(Bot):
         settings: Settings | None = None,
     ) -> None:
         super().__init__(game, seed)
-        self.think = DEFAULT_THINK if think is None else think
+        self.think = default_think() if think is None else think
         self.iterations = iterations
         self.settings = settings or SETTINGS.get(game.id, Settings())
         self.last_iterations = 0
@@ -76,6 +99,8 @@ class SearchBot(Bot):
         if len(prompt.moves) == 1:
             return prompt.moves[0].id
         seat = prompt.seat
+        if self.settings.mode == "rollout":
+            return self._choose_by_rollouts(state, prompt)
         root = _Node(seat)
         self._base = 0.0
         if game.cooperative:  # the team's value now, from a world the seat may see
@@ -83,6 +108,8 @@ class SearchBot(Bot):
         limit = self.iterations
         deadline = time.perf_counter() + self.think
         floor = self.settings.min_iterations
+        worlds = max(1, self.settings.worlds)
+        pool: list[bytes] = []
         n = 0
         while True:
             if limit is not None:
@@ -90,7 +117,11 @@ class SearchBot(Bot):
                     break
             elif n >= floor and time.perf_counter() >= deadline:
                 break
-            world = game.determinize(state, seat, self.rng)
+            if n < worlds:
+                world = game.determinize(state, seat, self.rng)
+                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+            else:
+                world = pickle.loads(pool[n % worlds])
             self._iterate(root, world)
             n += 1
         self.last_iterations = n
@@ -106,6 +137,120 @@ class SearchBot(Bot):
             return prompt.moves[self.rng.randrange(len(prompt.moves))].id
         return best_id
 
+    # ---- rollout mode ----------------------------------------------------------------------
+    def _choose_by_rollouts(self, state: Any, prompt: Prompt) -> str:
+        """Play every option out on common sampled worlds; leave the base player's choice
+        only for an option that does better on the same worlds by a clear margin."""
+        game, rng = self.game, self.rng
+        seat = prompt.seat
+        moves = prompt.moves
+        k = len(moves)
+        results: list[list[float]] = [[] for _ in range(k)]  # per option, per world
+        alive = list(range(k))
+        pool: list[bytes] = []
+        worlds = max(1, self.settings.worlds)
+        limit = self.iterations  # rollouts in all
+        start = time.perf_counter()
+        deadline = start + self.think
+        done = 0
+        passes = 0
+        base = 0
+        while True:
+            now = time.perf_counter()
+            if limit is not None:
+                if done >= limit and passes >= 1:
+                    break
+            elif passes >= 2:
+                per_pass = (now - start) / passes
+                if now + per_pass > deadline:
+                    break
+            if passes < worlds:
+                world = game.determinize(state, seat, rng)
+                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+                if passes == 0:
+                    self._base = H.value(game, world, seat) if game.cooperative else 0.0
+                    self._key = H.checkpoint(game, world)
+                    base = self._base_choice(world, prompt)
+            blob = pool[passes % worlds]
+            for i in alive:
+                w = pickle.loads(blob)
+                wp = game.prompt(w)
+                move = wp.move(moves[i].id) if wp is not None else moves[i]
+                game.play(w, move)
+                results[i].append(self._playout(w, seat))
+                done += 1
+            passes += 1
+            # successive halving on common worlds: at 4, 8, 16... passes keep the better
+            # half (never the base choice, which the others must beat)
+            if passes >= 4 and passes & (passes - 1) == 0 and len(alive) > 2:
+                ranked = sorted(alive, key=lambda i: -sum(results[i]))
+                keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {base}
+                alive = [i for i in alive if i in keep]
+        self.last_iterations = done
+        best, best_gain = base, 0.0
+        rb = results[base]
+        for i in alive:
+            if i == base:
+                continue
+            d = [x - y for x, y in zip(results[i], rb, strict=False)]
+            m = len(d)
+            if m < 2:
+                continue
+            mean = sum(d) / m
+            var = sum((x - mean) ** 2 for x in d) / (m - 1)
+            margin = self.settings.confidence * math.sqrt(var / m)
+            if mean > margin and mean > best_gain:
+                best, best_gain = i, mean
+        return moves[best].id
+
+    def _base_choice(self, world: Any, prompt: Prompt) -> int:
+        """The option the playout player would take here (index into the prompt)."""
+        game = self.game
+        if self._policy is not None:
+            return prompt.ids().index(self._policy(world, game.prompt(world), self.rng))
+        best, best_v = 0, float("-inf")
+        for i, move in enumerate(prompt.moves):
+            after = game.clone(world)
+            game.play(after, move)
+            v = finish_value(game, after, prompt.seat)
+            if v > best_v:
+                best, best_v = i, v
+        return best
+
+    def _playout(self, world: Any, seat: int) -> float:
+        """Greedy players continue `world` to the next checkpoint; `seat`'s reward there."""
+        game, rng = self.game, self.rng
+        eps = self.settings.epsilon
+        policy = self._policy
+        key = self._key
+        n = len(world.names)
+        for _ in range(self.settings.max_plies):
+            prompt = game.prompt(world)
+            if prompt is None:
+                if game.cooperative:
+                    return H.leaf_rewards(game, world, n, self._base)[seat]
+                return H.rank_rewards(game.result(world), n)[seat]
+            if H.checkpoint(game, world) != key:
+                break
+            moves = prompt.moves
+            if len(moves) == 1:
+                move = moves[0]
+            elif policy is not None:
+                move = prompt.move(policy(world, prompt, rng))
+            elif eps and rng.random() < eps:
+                move = moves[rng.randrange(len(moves))]
+            else:
+                move, best = moves[0], float("-inf")
+                for m in moves:
+                    after = game.clone(world)
+                    game.play(after, m)
+                    v = H.value(game, after, prompt.seat)
+                    if v > best:
+                        move, best = m, v
+            game.play(world, move)
+        return H.leaf_rewards(game, world, n, self._base)[seat]
+
+    # ---- tree mode ---------------------------------------------------------------------
     def _iterate(self, root: _Node, world: Any) -> None:
         game, rng = self.game, self.rng
         c = self.settings.c

@@ -170,7 +170,7 @@ def simulate(
                 name += f"-r{shift}"
             saves.save(m, Path(save_dir) / f"{name}.toml")
         if progress is not None:
-            progress(g + 1, {"winners": res.winners, "levels": seat_levels})
+            progress(g + 1, {"winners": res.winners, "levels": seat_levels, "result": res})
     elapsed = time.perf_counter() - t0
     per_level = {}
     for lv in kinds:
