@@ -120,3 +120,14 @@ def test_last_human_cursor_skips_bots() -> None:
     m = Match.new("toy", [Seat("Ann"), Seat("Bot", "random")], seed=4)
     play_random(m, 4)  # Ann, Ann, Bot, Bot
     assert m.last_human_cursor() == 1
+
+
+def test_catalog_agrees_with_the_games() -> None:
+    """The menu's title list (read without importing the rules) matches each game."""
+    from engine.core import catalog
+
+    titles = catalog()
+    assert {t.id for t in titles} >= {"notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347"}
+    for t in titles:
+        g = get_game(t.id)
+        assert (t.title, t.min_players, t.max_players) == (g.title, g.min_players, g.max_players)

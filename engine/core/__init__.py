@@ -13,7 +13,7 @@ from .protocol import (
     ScoreLine,
     SetupError,
 )
-from .registry import UnknownGame, all_games, game_ids, get_game
+from .registry import Title, UnknownGame, all_games, catalog, game_ids, get_game
 
 __all__ = [
     "BOT_LEVELS",
@@ -31,8 +31,10 @@ __all__ = [
     "Seat",
     "SetupError",
     "Step",
+    "Title",
     "UnknownGame",
     "all_games",
+    "catalog",
     "game_ids",
     "get_game",
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from typing import NamedTuple
 
 from .protocol import Game
 
@@ -24,6 +26,24 @@ _ALIASES = {
 _cache: dict[str, Game] = {}
 
 
+class Title(NamedTuple):
+    """What the menu shows of a title without importing its rules (start-up stays quick)."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+
+
+# Checked against each Game's own attributes by a test.
+_CATALOG: dict[str, Title] = {
+    "notre-dame": Title("notre-dame", "Notre Dame", 2, 5),
+    "rattus-cartus": Title("rattus-cartus", "Rattus Cartus", 2, 5),
+    "cathedral-of-orleans": Title("cathedral-of-orleans", "The Cathedral of Orléans", 1, 4),
+    "1347": Title("1347", "1347: De Nigrae Pestis Ludo", 2, 6),
+}
+
+
 class UnknownGame(KeyError):
     def __str__(self) -> str:
         return f"unknown game {self.args[0]!r} (known: {', '.join(game_ids())})"
@@ -33,17 +53,31 @@ def register(game_id: str, module: str) -> None:
     """Add a title (a module that defines GAME); used by plug-in games and tests."""
     _MODULES[game_id] = module
     _cache.pop(game_id, None)
+    _CATALOG.pop(game_id, None)
 
 
 def game_ids() -> list[str]:
-    """Ids of the titles that are installed (their module imports)."""
+    """Ids of the titles that are installed (found without importing them)."""
     out = []
-    for gid in _MODULES:
+    for gid, module in _MODULES.items():
         try:
-            get_game(gid)
-        except Exception:  # a title that is missing or broken is left out of the list
-            continue
-        out.append(gid)
+            found = importlib.util.find_spec(module) is not None
+        except ImportError:
+            found = False
+        if found:
+            out.append(gid)
+    return out
+
+
+def catalog() -> list[Title]:
+    """Id, title and player counts of every installed title."""
+    out = []
+    for gid in game_ids():
+        if gid in _CATALOG:
+            out.append(_CATALOG[gid])
+        else:  # a plug-in title: import it to learn its name
+            g = get_game(gid)
+            out.append(Title(g.id, g.title, g.min_players, g.max_players))
     return out
 
 

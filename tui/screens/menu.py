@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
 from engine import __version__
-from engine.core import all_games, saves
+from engine.core import catalog, saves
 
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import MessageScreen
@@ -79,7 +79,7 @@ class MenuScreen(Screen[None]):
             ol.add_option(Option(t, id=item))
         ol.highlighted = highlighted
         ol.focus()
-        games = ", ".join(f"{g.title} ({g.min_players}-{g.max_players})" for g in all_games())
+        games = ", ".join(f"{g.title} ({g.min_players}-{g.max_players})" for g in catalog())
         self.query_one("#menu-note", Static).update(
             Text(
                 f"v{__version__} · saves in {saves.saves_dir(self.app_.saves_dir)}\n{games}",
