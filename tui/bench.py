@@ -251,7 +251,7 @@ async def _latency_ref(presses: int) -> tuple[float, float]:
 
 
 def bench_latency(quick: bool) -> list[dict[str, Any]]:
-    presses = 5 if quick else 25
+    presses = 3 if quick else 25
     ref_move, ref_idle = asyncio.run(_latency_ref(presses))
     rows = []
     for gid in game_ids():
@@ -291,7 +291,7 @@ def bench_engine(quick: bool) -> list[dict[str, Any]]:
     for gid in game_ids():
         game = get_game(gid)
         for n in range(game.min_players, game.max_players + 1):
-            count = 5 if quick else 40
+            count = 2 if quick else 40
             t = time.perf_counter()
             moves = 0
             for s in range(count):
@@ -455,13 +455,13 @@ def bench_bots(quick: bool) -> list[dict[str, Any]]:
         m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=9)
         rng = random.Random(9)
         positions = []
-        while m.prompt is not None and len(positions) < (3 if quick else 12):
+        while m.prompt is not None and len(positions) < (1 if quick else 12):
             p = m.prompt
             if len(p.moves) > 1 and rng.random() < 0.3:
                 positions.append(m.state)
             m.play(p.moves[rng.randrange(len(p.moves))].id)
         for level in ("random", "greedy", "strong"):
-            bot = make_bot(level, game, seed=1, think=0.2 if quick else None)
+            bot = make_bot(level, game, seed=1, think=0.1 if quick else None)
             times = []
             for st in positions:
                 t = time.perf_counter()
@@ -484,7 +484,7 @@ def run_bench(quick: bool = False, json_path: str | None = None) -> int:
         ("engine", bench_engine),
         ("history and saves", bench_history_and_saves),
         ("move latency", bench_latency),
-        ("start-up", lambda q: bench_startup(2 if q else 5)),
+        ("start-up", lambda q: bench_startup(1 if q else 5)),
         ("over ssh", bench_ssh_bytes),
         ("memory", bench_memory),
         ("computer players", bench_bots),
