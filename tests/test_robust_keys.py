@@ -85,7 +85,8 @@ async def test_fuzz_game_screen(
     ]
     match = Match.new(game_id, seats, seed=seed)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
-    async with app.run_test(size=(100, 30)) as pilot:
+    size = (120, 40) if seed == 1 else (80, 24)  # the wide and the compact layout
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         sent = await fuzz(app, pilot, random.Random(seed), KEYS_PER_RUN)
         assert sent >= KEYS_PER_RUN

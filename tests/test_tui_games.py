@@ -32,10 +32,14 @@ async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no
 async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
     names = ["Ann", "Bob", "Cy", "Dee"][: PLAYERS[game_id]]
     match = Match.new(game_id, [Seat(n) for n in names], seed=21)
+    # hand-over screens in the Notre Dame game (the others' hand-overs are tested elsewhere;
+    # open play keeps this suite short)
+    match.settings["handover"] = game_id == "notre-dame"
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
     rng = random.Random(21)
     handovers = undos = 0
-    async with app.run_test(size=(120, 40)) as pilot:
+    # 80x24: the compact layout (one board panel at a time) is what most ssh users get
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(5000):
             screen = app.screen
@@ -77,7 +81,7 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
         assert app.screen.index == 0
         await press(app, pilot, "end")
         assert app.screen.index == match.length
-    if game_id != "cathedral-of-orleans":
+    if game_id == "notre-dame":
         assert handovers > 0
     assert undos > 0 or match.length < 100
     back = saves.load(saves.latest(tmp_path))  # every move was autosaved

@@ -106,6 +106,9 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     @on(OptionList.OptionHighlighted, "#review-moves")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # a highlight we set ourselves arrives later as a message: a stale one is ignored
+        if event.option_index != event.option_list.highlighted:
+            return
         if event.option.id is not None and int(event.option.id) != self.index:
             self.show_index(int(event.option.id))
 
