@@ -8,6 +8,7 @@ the search player needs to turn values into win chances.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -28,12 +29,27 @@ SCALE: dict[str, float] = {
 }
 
 
+Value = Callable[[Any, int], float]
+
+
 def value(game: Game, state: Any, seat: int) -> float:
     """The value of `state` for `seat` (the per-game evaluator, else the game's evaluate)."""
     fn = EVALUATORS.get(game.id)
     if fn is not None:
         return fn(game, state, seat)
     return game.evaluate(state, seat)
+
+
+def evaluator(game: Game, name: str | None = None) -> Value:
+    """`value` for one game as a function of (state, seat); `name` picks a listed variant
+    (a key of EVALUATORS, e.g. "game-id:variant"), "game" the game's own evaluate."""
+    key = name or game.id
+    fn = EVALUATORS.get(key) if key != "game" else None
+    if fn is None:
+        if name not in (None, "game"):
+            raise ValueError(f"no evaluator {name!r}")
+        return game.evaluate
+    return lambda state, seat: fn(game, state, seat)
 
 
 def checkpoint(game: Game, state: Any) -> Any:
@@ -67,16 +83,19 @@ def rank_rewards(res: Result, n: int) -> list[float]:
     return out
 
 
-def leaf_rewards(game: Game, state: Any, n: int, base: float = 0.0) -> list[float]:
+def leaf_rewards(
+    game: Game, state: Any, n: int, base: float = 0.0, value_fn: Value | None = None
+) -> list[float]:
     """Rewards in [0, 1] for a position: each seat's lead over its best rival, squashed.
 
     Co-operative games have one team value: its gain over `base` (the value where the search
     started), squashed on the same scale, so that small gains still steer the search.
     """
     k = scale(game)
+    val = value_fn or (lambda st, i: value(game, st, i))
     if game.cooperative:
-        return [_logistic((value(game, state, 0) - base) / k)] * n
-    values = [value(game, state, i) for i in range(n)]
+        return [_logistic((val(state, 0) - base) / k)] * n
+    values = [val(state, i) for i in range(n)]
     out = []
     for i in range(n):
         best_other = max(v for j, v in enumerate(values) if j != i) if n > 1 else 0.0
@@ -86,3 +105,135 @@ def leaf_rewards(game: Game, state: Any, n: int, base: float = 0.0) -> list[floa
 
 def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+# ---- Rattus Cartus -------------------------------------------------------------------------
+def _rattus(game: Game, s: Any, seat: int) -> float:
+    """Rattus Cartus: the game's evaluation with a calibrated plague risk.
+
+    The game's own value counts a rat near the nun margin as several victory points and one
+    far from it as nothing (a steep logistic). Here the unseen Nun-row cards are a sum of
+    random nun counts (mean and variance of the population deck), and the risk is the chance
+    that this sum ends below the rats, times what dying costs.
+    """
+    from ..rattus_cartus import scoring
+    from ..rattus_cartus.data import CARD_CLASS, CARD_NUNS, CLASSES, NUN_ROW_SIZE, building_of
+
+    over = s.phase == "over"
+    sc = scoring.compute(s, over)
+    v = float(sc.totals[seat])
+    if over:
+        if sc.dead[seat]:
+            return v - 100.0
+        best_other = max((t for i, t in enumerate(sc.totals) if i != seat), default=0)
+        return v + (0.5 if v > best_other else 0.0)
+    p = s.players[seat]
+    v += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
+    v += 0.2 * sum(p.track)
+    rats = p.rats
+    if not p.revealed and 0 <= p.entered < len(s.row):
+        own = CLASSES.index(building_of(s.row[p.entered]).cls)
+        v += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
+        rats += sum(1 for c in p.c_pop if CARD_CLASS[c] != own)
+    seen = sum(CARD_NUNS[s.nun_row[pos]] for pos in p.seen)
+    unseen = NUN_ROW_SIZE - len(p.seen)
+    nun_mean, nun_var = _nun_stats()
+    mean = seen + nun_mean * unseen
+    # rats still move before the end: later rounds add spread
+    var = nun_var * unseen + 0.5 * max(0, s.rounds - s.round)
+    if var <= 0:
+        risk = 1.0 if rats > mean else 0.0
+    else:
+        risk = 0.5 * math.erfc((mean + 0.5 - rats) / math.sqrt(2 * var))
+    return v - RATTUS_DEATH * risk
+
+
+@functools.cache
+def _nun_stats() -> tuple[float, float]:
+    """Mean and variance of the nuns on one population card."""
+    from ..rattus_cartus.data import CARD_NUNS
+
+    n = len(CARD_NUNS)
+    mean = sum(CARD_NUNS) / n
+    return mean, sum((x - mean) ** 2 for x in CARD_NUNS) / n
+
+
+RATTUS_DEATH = 30.0  # value lost by dying of the plague
+
+EVALUATORS["rattus-cartus:calibrated"] = _rattus
+
+
+def _soft_places(mine: float, others: list[float], payout: tuple[int, ...], spread: float) -> float:
+    """Expected payout of a majority whose final order is still open: each rival is beaten
+    with a logistic chance of the current difference, and the place's points interpolate."""
+    place = sum(1.0 - _logistic((mine - o) / spread) for o in others)
+    lo = int(place)
+    frac = place - lo
+    pts = payout[lo] if lo < len(payout) else 0.0
+    nxt = payout[lo + 1] if lo + 1 < len(payout) else 0.0
+    return (1 - frac) * pts + frac * nxt
+
+
+def _rattus_soft(game: Game, s: Any, seat: int) -> float:
+    """Rattus Cartus with the end-game majorities valued smoothly.
+
+    The game's own value counts the track standings as they are now plus a little per
+    influence: at a round's start committing cards then looks like a loss (the cards are gone,
+    the influence worth little) unless a standing flips. Here every track (the influence face
+    down included), Gold and the hand majority pay their expected points given how open the
+    order still is (more rounds left, more open); the plague risk is calibrated as above.
+    """
+    from ..rattus_cartus.data import (
+        CARD_CLASS,
+        CARD_NUNS,
+        CLASSES,
+        GOLD_PAYOUT,
+        HAND_MAJORITY_VP,
+        NUN_ROW_SIZE,
+        TRACK_PAYOUT,
+        VP_TOKEN_VALUE,
+        building_of,
+    )
+
+    if s.phase == "over":
+        return _rattus(game, s, seat)
+    n = len(s.players)
+    left = max(0, s.rounds - s.round)
+    spread = 1.0 + 0.6 * left
+    tracks = [list(p.track) for p in s.players]
+    rats = [p.rats for p in s.players]
+    hands = [len(p.pop) + p.jokers for p in s.players]
+    for i, p in enumerate(s.players):
+        if not p.revealed and 0 <= p.entered < len(s.row):
+            own = CLASSES.index(building_of(s.row[p.entered]).cls)
+            tracks[i][own] += p.committed() - p.c_swords - p.c_flutes
+            if i == seat:
+                rats[i] += sum(1 for c in p.c_pop if CARD_CLASS[c] != own)
+    me = s.players[seat]
+    v = 0.0
+    for c in range(len(CLASSES)):
+        mine = tracks[seat][c]
+        if mine <= 0:
+            continue
+        others = [tracks[j][c] for j in range(n) if j != seat and tracks[j][c] > 0]
+        v += _soft_places(mine, others, TRACK_PAYOUT, spread)
+    v += VP_TOKEN_VALUE * me.vp
+    if me.gold:
+        golds = [p.gold for j, p in enumerate(s.players) if j != seat and p.gold > 0]
+        v += _soft_places(me.gold, golds, GOLD_PAYOUT, spread)
+    best_hand = max((hands[j] for j in range(n) if j != seat), default=0)
+    v += HAND_MAJORITY_VP * _logistic((hands[seat] - best_hand + 0.5) / (1.0 + left))
+    # cards still to play are future influence
+    v += 0.5 * min(1.0, left / 3) * (len(me.pop) + me.jokers) + 0.3 * (me.swords + me.flutes)
+    v += 0.3 * me.passes
+    seen = sum(CARD_NUNS[s.nun_row[pos]] for pos in me.seen)
+    unseen = NUN_ROW_SIZE - len(me.seen)
+    nun_mean, nun_var = _nun_stats()
+    mean = seen + nun_mean * unseen
+    var = nun_var * unseen + 0.5 * left
+    r = rats[seat]
+    risk = 0.5 * math.erfc((mean + 0.5 - r) / math.sqrt(2 * var)) if var > 0 else float(r > mean)
+    return v - RATTUS_DEATH * risk
+
+
+EVALUATORS["rattus-cartus:soft"] = _rattus_soft

@@ -38,13 +38,14 @@ def own_turn_continues(prompt: Prompt | None, seat: int) -> bool:
     return prompt is not None and prompt.seat == seat and prompt.step > 0
 
 
-def finish_value(game: Game, world: Any, seat: int) -> float:
+def finish_value(game: Game, world: Any, seat: int, value: H.Value | None = None) -> float:
     """The value for `seat` of `world` once `seat` has finished its current multi-part move.
 
     While the next prompt is a later step of the same seat's decision, each step takes the
     option that looks best one step ahead (the greedy player's rule), so that a move is
     judged by where it leads, not by a half-made choice.
     """
+    value = value or H.evaluator(game)
     prompt = game.prompt(world)
     for _ in range(64):
         if not own_turn_continues(prompt, seat):
@@ -54,12 +55,12 @@ def finish_value(game: Game, world: Any, seat: int) -> float:
         for move in prompt.moves:
             after = game.clone(world)
             game.play(after, move)
-            v = H.value(game, after, seat)
+            v = value(after, seat)
             if v > best_v:
                 best_state, best_v = after, v
         world = best_state
         prompt = game.prompt(world)
-    return H.value(game, world, seat)
+    return value(world, seat)
 
 
 class GreedyBot(Bot):
@@ -71,9 +72,12 @@ class GreedyBot(Bot):
 
     level = "greedy"
 
-    def __init__(self, game: Game, seed: int = 0, worlds: int = 2) -> None:
+    def __init__(
+        self, game: Game, seed: int = 0, worlds: int = 2, evaluator: str | None = None
+    ) -> None:
         super().__init__(game, seed)
         self.worlds = worlds
+        self.value = H.evaluator(game, evaluator)
 
     def choose(self, state: Any, prompt: Prompt | None = None) -> str:
         game = self.game
@@ -88,7 +92,7 @@ class GreedyBot(Bot):
             for i, move in enumerate(_moves_in(game, world, prompt)):
                 after = game.clone(world)
                 game.play(after, move)
-                totals[i] += finish_value(game, after, seat)
+                totals[i] += finish_value(game, after, seat, self.value)
         best_value = max(totals)
         best = [m.id for m, v in zip(prompt.moves, totals, strict=True) if v >= best_value - 1e-9]
         return best[self.rng.randrange(len(best))]

@@ -55,6 +55,8 @@ class Settings:
     epsilon: float = 0.0  # rollout mode: share of random moves in the playouts
     max_plies: int = 400  # rollout mode: playout length cap
     confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
+    evaluator: str | None = None  # a variant of the per-game evaluation (heuristics)
+    horizon: str = "round"  # rollout mode: play out to the next "round" or to the "end"
 
 
 # game id -> settings (tuned by simulate against the greedy player)
@@ -91,6 +93,7 @@ class SearchBot(Bot):
         self.settings = settings or SETTINGS.get(game.id, Settings())
         self.last_iterations = 0
         self._policy = _game_policy(game) if self.settings.rollout == "policy" else None
+        self.value = H.evaluator(game, self.settings.evaluator)
 
     def choose(self, state: Any, prompt: Prompt | None = None) -> str:
         game = self.game
@@ -104,7 +107,7 @@ class SearchBot(Bot):
         root = _Node(seat)
         self._base = 0.0
         if game.cooperative:  # the team's value now, from a world the seat may see
-            self._base = H.value(game, game.determinize(state, seat, self.rng), seat)
+            self._base = self.value(game.determinize(state, seat, self.rng), seat)
         limit = self.iterations
         deadline = time.perf_counter() + self.think
         floor = self.settings.min_iterations
@@ -168,7 +171,7 @@ class SearchBot(Bot):
                 world = game.determinize(state, seat, rng)
                 pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
                 if passes == 0:
-                    self._base = H.value(game, world, seat) if game.cooperative else 0.0
+                    self._base = self.value(world, seat) if game.cooperative else 0.0
                     self._key = H.checkpoint(game, world)
                     base = self._base_choice(world, prompt)
             blob = pool[passes % worlds]
@@ -212,7 +215,7 @@ class SearchBot(Bot):
         for i, move in enumerate(prompt.moves):
             after = game.clone(world)
             game.play(after, move)
-            v = finish_value(game, after, prompt.seat)
+            v = finish_value(game, after, prompt.seat, self.value)
             if v > best_v:
                 best, best_v = i, v
         return best
@@ -223,14 +226,13 @@ class SearchBot(Bot):
         eps = self.settings.epsilon
         policy = self._policy
         key = self._key
+        to_round = self.settings.horizon == "round"
         n = len(world.names)
         for _ in range(self.settings.max_plies):
             prompt = game.prompt(world)
             if prompt is None:
-                if game.cooperative:
-                    return H.leaf_rewards(game, world, n, self._base)[seat]
-                return H.rank_rewards(game.result(world), n)[seat]
-            if H.checkpoint(game, world) != key:
+                return self._final(world, n)[seat]
+            if to_round and H.checkpoint(game, world) != key:
                 break
             moves = prompt.moves
             if len(moves) == 1:
@@ -244,11 +246,22 @@ class SearchBot(Bot):
                 for m in moves:
                     after = game.clone(world)
                     game.play(after, m)
-                    v = H.value(game, after, prompt.seat)
+                    v = self.value(after, prompt.seat)
                     if v > best:
                         move, best = m, v
             game.play(world, move)
-        return H.leaf_rewards(game, world, n, self._base)[seat]
+        return H.leaf_rewards(game, world, n, self._base, self.value)[seat]
+
+    def _final(self, world: Any, n: int) -> list[float]:
+        """Rewards of a finished game: wins and ranks, or for a team its win (a loss still
+        earns a little for how far the team got)."""
+        game = self.game
+        res = game.result(world)
+        if not game.cooperative:
+            return H.rank_rewards(res, n)
+        if res.winners:
+            return [1.0] * n
+        return [0.5 * r for r in H.leaf_rewards(game, world, n, self._base, self.value)]
 
     # ---- tree mode ---------------------------------------------------------------------
     def _iterate(self, root: _Node, world: Any) -> None:
@@ -300,10 +313,10 @@ class SearchBot(Bot):
             game.play(world, move)
             prompt = game.prompt(world)
         n = len(world.names)
-        if prompt is None and not game.cooperative:
-            rewards = H.rank_rewards(game.result(world), n)
+        if prompt is None:
+            rewards = self._final(world, n)
         else:
-            rewards = H.leaf_rewards(game, world, n, self._base)
+            rewards = H.leaf_rewards(game, world, n, self._base, self.value)
         # backpropagation: a node's value is from the view of the seat that chose it
         for nd in path:
             nd.visits += 1
