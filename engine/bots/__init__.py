@@ -1,5 +1,30 @@
-"""Computer players that work for every game through the core protocol."""
+"""Computer players that work for every game through the core protocol.
 
-from .players import Bot, make_bot
+Levels (`make_bot(level, game, seed, think=None, iterations=None)`):
 
-__all__ = ["Bot", "make_bot"]
+- **random**: a uniformly random legal move.
+- **greedy**: one ply. Each option is played on sampled worlds (`game.determinize`), the
+  rest of the seat's multi-part move is finished step by step (each step the best-looking
+  one), and the position is scored with the per-game evaluation (`heuristics.value`: a
+  function in `heuristics.EVALUATORS`, else the game's own `evaluate`).
+- **strong**: search over sampled worlds (`search.SearchBot`), per game one of
+  - *rollout*: every option is played out on the same sampled worlds by greedy players
+    (or the game's own rule player, `<game package>.policy.choose`, where there is one) up
+    to a checkpoint (the next round, or the end of the game), and scored there; the option
+    greedy would take is kept unless another beats it on those worlds by a clear margin;
+  - *tree*: information-set Monte Carlo tree search with heuristic leaf values.
+  It thinks for `think` seconds per decision (default 0.6, `$BOARDGAMES_THINK`,
+  `boardgames-tui new --think`, `simulate --think`), or for a fixed number of iterations
+  (tests: reproducible decisions).
+
+Fair play: a bot reads the real state only through `game.determinize(state, seat, rng)`
+with its own seeded rng, and chooses among the prompt's move ids; two states that differ
+only in what the seat cannot see give the same decision (tests/test_bots_fairness.py).
+
+`simulate.simulate` plays bots against each other (the `simulate` command): the levels
+rotate through the seats and each deal is played once per rotation.
+"""
+
+from .players import LEVELS, Bot, GreedyBot, make_bot
+
+__all__ = ["LEVELS", "Bot", "GreedyBot", "make_bot"]

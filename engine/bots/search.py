@@ -56,11 +56,23 @@ class Settings:
     max_plies: int = 400  # rollout mode: playout length cap
     confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
     evaluator: str | None = None  # a variant of the per-game evaluation (heuristics)
-    horizon: str = "round"  # rollout mode: play out to the next "round" or to the "end"
+    # rollout mode: play out to the next "round", over "2" or more checkpoints, or to the "end"
+    horizon: str = "round"
 
 
-# game id -> settings (tuned by simulate against the greedy player)
-SETTINGS: dict[str, Settings] = {}
+# game id -> settings (tuned with simulate against the greedy player; see __init__.py)
+SETTINGS: dict[str, Settings] = {
+    # greedy playouts to the next round beat the tree by far (the tree's leaves fall in
+    # the middle of multi-part actions and drafts, where the evaluation is rough)
+    "notre-dame": Settings(mode="rollout"),
+    # the tree with heuristic leaves; playouts to the next round are too long (60+ moves)
+    "1347": Settings(mode="tree", c=0.7, depth=0),
+    # co-operative: the game's own rule player plays every option out to the end of the
+    # game (a real result, no heuristic bias); the search leaves its choice only for a
+    # clearly better one
+    "cathedral-of-orleans": Settings(mode="rollout", rollout="policy", horizon="end"),
+    "rattus-cartus": Settings(mode="rollout", confidence=2.0),
+}
 
 
 class _Node:
@@ -226,14 +238,18 @@ class SearchBot(Bot):
         eps = self.settings.epsilon
         policy = self._policy
         key = self._key
-        to_round = self.settings.horizon == "round"
+        h = self.settings.horizon
+        stops = 0 if h == "end" else 1 if h == "round" else int(h)
         n = len(world.names)
         for _ in range(self.settings.max_plies):
             prompt = game.prompt(world)
             if prompt is None:
                 return self._final(world, n)[seat]
-            if to_round and H.checkpoint(game, world) != key:
-                break
+            if stops and H.checkpoint(game, world) != key:
+                stops -= 1
+                if not stops:
+                    break
+                key = H.checkpoint(game, world)
             moves = prompt.moves
             if len(moves) == 1:
                 move = moves[0]
