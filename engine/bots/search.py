@@ -165,20 +165,14 @@ class SearchBot(Bot):
         pool: list[bytes] = []
         worlds = max(1, self.settings.worlds)
         limit = self.iterations  # rollouts in all
-        start = time.perf_counter()
-        deadline = start + self.think
+        deadline = time.perf_counter() + self.think
         done = 0
         passes = 0
         base = 0
-        while True:
-            now = time.perf_counter()
-            if limit is not None:
-                if done >= limit and passes >= 1:
-                    break
-            elif passes >= 2:
-                per_pass = (now - start) / passes
-                if now + per_pass > deadline:
-                    break
+        timed_out = False
+        while not timed_out:
+            if limit is not None and done >= limit and passes >= 1:
+                break
             if passes < worlds:
                 world = game.determinize(state, seat, rng)
                 pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
@@ -187,13 +181,19 @@ class SearchBot(Bot):
                     self._key = H.checkpoint(game, world)
                     base = self._base_choice(world, prompt)
             blob = pool[passes % worlds]
-            for i in alive:
+            # the base option first: every other one is compared with it world by world
+            for i in [base, *(j for j in alive if j != base)]:
+                if limit is None and time.perf_counter() >= deadline:
+                    timed_out = True
+                    break
                 w = pickle.loads(blob)
                 wp = game.prompt(w)
                 move = wp.move(moves[i].id) if wp is not None else moves[i]
                 game.play(w, move)
                 results[i].append(self._playout(w, seat))
                 done += 1
+            if timed_out:
+                break
             passes += 1
             # successive halving on common worlds: at 4, 8, 16... passes keep the better
             # half (never the base choice, which the others must beat)
