@@ -119,14 +119,14 @@ def _rattus(game: Game, s: Any, seat: int) -> float:
     from ..rattus_cartus import scoring
     from ..rattus_cartus.data import CARD_CLASS, CARD_NUNS, CLASSES, NUN_ROW_SIZE, building_of
 
-    over = s.phase == "over"
-    sc = scoring.compute(s, over)
-    v = float(sc.totals[seat])
-    if over:
+    if s.phase == "over":
+        sc = scoring.compute(s, True)
+        v = float(sc.totals[seat])
         if sc.dead[seat]:
             return v - 100.0
         best_other = max((t for i, t in enumerate(sc.totals) if i != seat), default=0)
         return v + (0.5 if v > best_other else 0.0)
+    v = float(rattus_points(s, seat))
     p = s.players[seat]
     v += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
     v += 0.2 * sum(p.track)
@@ -148,6 +148,34 @@ def _rattus(game: Game, s: Any, seat: int) -> float:
     return v - RATTUS_DEATH * risk
 
 
+def rattus_points(s: Any, seat: int) -> int:
+    """`seat`'s provisional points (tracks, VP tokens, Gold), as `scoring.compute` counts
+    them while playing, without scoring the other seats (this runs in every playout step)."""
+    from ..rattus_cartus.data import GOLD_PAYOUT, TRACK_PAYOUT, VP_TOKEN_VALUE
+
+    players = s.players
+    me = players[seat]
+    total = VP_TOKEN_VALUE * me.vp
+    for c, mine in enumerate(me.track):
+        if mine >= 1:
+            total += _shared(mine, [p.track[c] for p in players], TRACK_PAYOUT)
+    if me.gold >= 1:
+        total += _shared(me.gold, [p.gold for p in players], GOLD_PAYOUT)
+    return total
+
+
+def _shared(mine: int, values: list[int], payout: tuple[int, ...]) -> int:
+    """The points of a place (tied seats share the places they cover, rounded down)."""
+    above = 0
+    tied = 0
+    for x in values:
+        if x > mine:
+            above += 1
+        elif x == mine:
+            tied += 1
+    return sum(payout[above : above + tied]) // tied
+
+
 @functools.cache
 def _nun_stats() -> tuple[float, float]:
     """Mean and variance of the nuns on one population card."""
@@ -160,6 +188,7 @@ def _nun_stats() -> tuple[float, float]:
 
 RATTUS_DEATH = 30.0  # value lost by dying of the plague
 
+EVALUATORS["rattus-cartus"] = _rattus
 EVALUATORS["rattus-cartus:calibrated"] = _rattus
 
 
