@@ -111,3 +111,31 @@ async def test_fuzz_menu_setup_and_dialogs(tmp_path: Path, monkeypatch: pytest.M
             app.post_message(key_event("n"))
             await pilot.pause()
     assert app.return_code in (None, 0)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [("s", "enter", "escape"), ("question_mark", "escape", "escape")],
+    ids=["save-as", "help"],
+)
+async def test_dialog_answers_once(
+    keys: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second key queued behind a dialog's answer (found by the fuzz test: Enter then Esc in
+    the save-as dialog) neither crashes nor pops the screen under the dialog."""
+    monkeypatch.chdir(tmp_path)
+    match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
+    match.settings["handover"] = False
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        game_screen = app.screen
+        app.post_message(key_event(keys[0]))
+        await pilot.pause()
+        assert app.screen is not game_screen  # the dialog is up
+        for k in keys[1:]:
+            app.post_message(key_event(k))  # both answers queued before either is handled
+        await pilot.pause()
+        await pilot.pause()
+        assert game_screen in app.screen_stack
+    assert app.return_code in (None, 0)

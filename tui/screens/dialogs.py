@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
@@ -13,7 +16,25 @@ from textual.widgets import Footer, Input, Static
 from ..games.base import seat_tag
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class DismissOnce:
+    """Mixin: a screen answers once. Keys already queued behind the first answer (Enter then
+    Esc typed fast) would otherwise dismiss it again: a second result for the same waiter and
+    a second pop that takes the screen underneath with it."""
+
+    _dismissed = False
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self._dismissed:
+            return AwaitComplete(_nothing())
+        self._dismissed = True
+        return super().dismiss(result)  # type: ignore[misc]
+
+
+async def _nothing() -> None:
+    return None
+
+
+class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     """Yes / no."""
 
     BINDINGS = [
@@ -34,7 +55,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(value)
 
 
-class MessageScreen(ModalScreen[None]):
+class MessageScreen(DismissOnce, ModalScreen[None]):
     """A message that stays until a key is pressed (errors: a broken save, a bad option)."""
 
     BINDINGS = [Binding("enter,escape,space,q", "close", "Close")]
@@ -54,7 +75,7 @@ class MessageScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class SaveAsScreen(ModalScreen[str | None]):
+class SaveAsScreen(DismissOnce, ModalScreen[str | None]):
     """Ask where to save."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -77,7 +98,7 @@ class SaveAsScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HandoverScreen(Screen[bool]):
+class HandoverScreen(DismissOnce, Screen[bool]):
     """Covers the whole screen until the named player takes the keyboard; renders no secrets."""
 
     BINDINGS = [
@@ -154,8 +175,8 @@ def binding_rows(bindings: list) -> list[tuple[str, str]]:  # type: ignore[type-
     return rows
 
 
-class ScreenHelp:
-    """Mixin: `?` shows the keys of this screen (from its bindings)."""
+class ScreenHelp(DismissOnce):
+    """Mixin: `?` shows the keys of this screen (from its bindings); the screen answers once."""
 
     HELP_TITLE = "Keys"
 
@@ -164,7 +185,7 @@ class ScreenHelp:
         self.app.push_screen(HelpScreen(self.HELP_TITLE, "", rows=rows))  # type: ignore[attr-defined]
 
 
-class HelpScreen(ModalScreen[str | None]):
+class HelpScreen(DismissOnce, ModalScreen[str | None]):
     """The keys of the game screen and the phase being played, with a link to the rules."""
 
     BINDINGS = [
