@@ -56,6 +56,24 @@ class PtyApp:
         self.output += got
         return bytes(got)
 
+    def read_until(self, text: str, limit: float = 30.0, quiet: float = 0.3) -> bytes:
+        """Read until the screen has shown `text` (a busy machine may take a while to draw
+        it), then until the app is quiet; returns what was read."""
+        got = bytearray()
+        end = time.time() + limit
+        while time.time() < end and text not in plain(bytes(got)):
+            r, _, _ = select.select([self.fd], [], [], 0.05)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                got += data
+        self.output += got
+        return bytes(got) + self.read(quiet, 5.0)
+
     def send(self, keys: bytes, quiet: float = 0.7) -> bytes:
         os.write(self.fd, keys)
         return self.read(quiet)
@@ -84,8 +102,8 @@ def plain(data: bytes) -> str:
 
 
 def base_env(tmp: Path, **extra: str) -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "TEXTUAL", "COLORTERM"))
-    }
+    # COLUMNS / LINES (set in pytest-xdist's workers) would override the pty's size
+    skip = ("PYTEST", "TEXTUAL", "COLORTERM", "COLUMNS", "LINES")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
     env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp), BOARDGAMES_BOT_DELAY="0", **extra)
     return env

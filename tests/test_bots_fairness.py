@@ -150,8 +150,8 @@ def test_same_decision_whatever_the_seat_cannot_see(gid: str, players: int, leve
     checked = 0
     for a, b, p in _twins(game, players, seed=23):
         seed = 1000 + checked
-        bot_a = make_bot(level, game, seed=seed, iterations=40)
-        bot_b = make_bot(level, game, seed=seed, iterations=40)
+        bot_a = make_bot(level, game, seed=seed, iterations=12)
+        bot_b = make_bot(level, game, seed=seed, iterations=12)
         assert bot_a.choose(game.clone(a), p) == bot_b.choose(game.clone(b), p), p.text
         checked += 1
     assert checked >= POSITIONS

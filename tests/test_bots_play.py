@@ -62,9 +62,9 @@ def test_same_seed_same_decisions(gid: str) -> None:
     n = max(2, game.min_players)
 
     def run() -> list[str]:
-        bots: list[Bot] = [SearchBot(game, 5, iterations=12), GreedyBot(game, 6)]
+        bots: list[Bot] = [SearchBot(game, 5, iterations=6), GreedyBot(game, 6)]
         bots += [make_bot("random", game, seed=7 + i) for i in range(n - 2)]
-        return _play(game, bots, seed=3, limit=80)[0]
+        return _play(game, bots, seed=3, limit=50)[0]
 
     assert run() == run()
 

@@ -18,7 +18,7 @@ from textual import events
 from engine.core import Match, Seat, game_ids
 from tui.app import BoardgamesApp, Launch
 
-KEYS_PER_RUN = int(os.environ.get("BOARDGAMES_FUZZ_KEYS", "400"))
+KEYS_PER_RUN = int(os.environ.get("BOARDGAMES_FUZZ_KEYS", "260"))
 SEEDS = (1, 2)
 GAMES = [
     g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()

@@ -16,7 +16,7 @@ def test_linux_console_uses_16_colours(tmp_path: Path) -> None:
         ["new", "notre-dame", "--players", "Ann,Bob", "--seed", "2", "--no-handover"],
         base_env(tmp_path, TERM="linux"),
     )
-    out = app.read(1.0)
+    out = app.read_until("Notre Dame")
     out += app.send(b"1")
     assert app.close() == 0
     assert TRUECOLOR not in out and COLOR256 not in out
@@ -36,7 +36,7 @@ def test_ssh_session_at_80x24(tmp_path: Path) -> None:
         env,
         size=(80, 24),
     )
-    out = app.read(1.5)
+    out = app.read_until("Rattus Cartus")
     for key in (b"1", b"1", b"\t", b"1"):
         out += app.send(key)
     assert app.close() == 0
@@ -50,6 +50,6 @@ def test_ssh_session_at_80x24(tmp_path: Path) -> None:
 
 def test_too_small_terminal_says_so(tmp_path: Path) -> None:
     app = PtyApp([], base_env(tmp_path, TERM="xterm-256color"), size=(60, 18))
-    out = app.read(1.5)
+    out = app.read_until("need 80×24")
     assert app.close() == 0
     assert "Make the terminal larger" in plain(out) and "need 80×24" in plain(out)

@@ -132,7 +132,8 @@ def _pty_run(
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update({"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), **extra})
-    env.pop("COLORTERM", None)
+    for name in ("COLORTERM", "COLUMNS", "LINES"):  # the pty's own size and colours count
+        env.pop(name, None)
     return env
 
 
