@@ -187,7 +187,7 @@ class GameScreen(Screen[None]):
         if st:
             status.append(f" · {st}")
         status.truncate(max(20, self.app.size.width - 1), overflow="ellipsis")
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(status, layout=False)  # one line, always
         self._render_tabs(board)
         picker = self.query_one(MovePicker)
         if prompt is None:
@@ -207,7 +207,7 @@ class GameScreen(Screen[None]):
     def _render_tabs(self, board: BoardView) -> None:
         tabs = self.query_one("#tabs", Static)
         if not self.compact:
-            tabs.update("")
+            tabs.update("", layout=False)
             return
         titles = board.tab_titles()
         t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
@@ -217,36 +217,48 @@ class GameScreen(Screen[None]):
             else:  # the others by their first word, so every tab fits on one line
                 t.append(f" {title.split()[0]} ")
         t.truncate(self.app.size.width, overflow="ellipsis")
-        tabs.update(t)
+        tabs.update(t, layout=False)
+
+    def _log_window(self, cursor: int, viewer: int | None) -> list[tuple[int, str]]:
+        """(move number, line) of the last LOG_REWRITE moves before `cursor`, as `viewer`
+        reads them."""
+        steps = self.match.steps
+        return [
+            (i + 1, line)
+            for i in range(max(0, cursor - LOG_REWRITE), cursor)
+            for ev in steps[i].events
+            if (line := ev.for_seat(viewer))
+        ]
 
     def _render_log(self) -> None:
         log = self.query_one(RichLog)
-        cursor = self.match.cursor
-        viewer = self.viewer
+        cursor, viewer = self.match.cursor, self.viewer
         steps = self.match.steps
-        if viewer == self._log_viewer and cursor == self._log_cursor + 1:
-            new = [(cursor, ev) for ev in steps[cursor - 1].events]
+        # one move on: append its lines, unless the new reader reads the earlier lines
+        # differently (private events); then the recent moves are written again for them
+        append = 0 <= self._log_cursor == cursor - 1 and (
+            viewer == self._log_viewer
+            or self._log_window(cursor - 1, viewer)
+            == self._log_window(cursor - 1, self._log_viewer)
+        )
+        if append:
+            entries = [(cursor, x) for ev in steps[cursor - 1].events if (x := ev.for_seat(viewer))]
         else:
             log.clear()
-            start = max(0, cursor - LOG_REWRITE)
-            new = [(i + 1, ev) for i in range(start, cursor) for ev in steps[i].events]
+            entries = self._log_window(cursor, viewer)
         last = ""
-        for n, ev in new:
-            line = ev.for_seat(viewer)
-            if line:
-                log.write(Text(f"{n:>3} {line}"))
-                last = line
-        if not new or self._log_cursor != cursor - 1:
-            # find the last visible line for the one-line log (compact layout)
+        if entries:  # one write: every write to a RichLog costs a layout
+            log.write(Text("\n".join(f"{n:>3} {line}" for n, line in entries)))
+            last = entries[-1][1]
+        else:  # the last visible line for the one-line log (compact layout)
             for i in range(cursor - 1, max(-1, cursor - 30), -1):
-                lines = [e.for_seat(viewer) for e in steps[i].events]
-                lines = [x for x in lines if x]
-                if lines:
-                    last = lines[-1]
+                found = [x for e in steps[i].events if (x := e.for_seat(viewer))]
+                if found:
+                    last = found[-1]
                     break
         self._log_cursor, self._log_viewer = cursor, viewer
         self.query_one("#lastlog", Static).update(
-            Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True)
+            Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
 
     # ---- moves -------------------------------------------------------------------------

@@ -147,7 +147,9 @@ class BoardView(Horizontal):
                 continue  # the same lines as on screen: Textual has nothing to redraw
             self._texts[p.key] = mark
             box.border_title = p.title
-            box.update(pre)
+            # as many lines at the same width: the layout stands, only the box repaints
+            same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
+            box.update(pre, layout=not same_size)
             if highlight and old is not None and old[1] == width:
                 box.add_class("changed")
                 box.set_timer(1.5, lambda b=box: b.remove_class("changed"))

@@ -86,7 +86,8 @@ class MovePicker(Vertical):
         self.enabled = enabled
         self.moves = list(prompt.moves) if (prompt and enabled) else []
         self.query_one("#picker-title", Static).update(
-            Text(title, overflow="ellipsis", no_wrap=True)
+            Text(title, overflow="ellipsis", no_wrap=True),
+            layout=False,  # one line, always
         )
         self.clear_filter(refresh=False)
         self._fill()
