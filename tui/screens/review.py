@@ -70,7 +70,8 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         w, h = self.app.size
         self.compact = w < 110 or h < 34
         self.set_class(self.compact, "compact")
-        self.call_after_refresh(self.show_index, self.index)
+        # the index when the redraw runs: a key may have moved it since the resize
+        self.call_after_refresh(lambda: self.show_index(self.index))
 
     def _step_text(self, i: int) -> str:
         step = self.match.steps[i - 1]

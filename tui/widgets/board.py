@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
+import pickle
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
-from rich.style import Style
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
@@ -25,28 +25,17 @@ def panel_text(panel: Panel, width: int = 118) -> str:
     return cap.get()
 
 
-class _Uncacheable(Exception):
-    pass
+def fingerprint(obj: Any) -> bytes | None:
+    """Bytes equal for two renderables built the same way (None if it cannot be pickled).
 
-
-def fingerprint(obj: Any) -> Any:
-    """A hashable value equal for two renderables that draw the same.
-
-    Walks the plain data of Rich objects (Text, Table, Group, Padding …): far cheaper than
-    rendering, so a panel whose content is unchanged is not rendered again.
+    Pickling the plain data of Rich objects (Text, Table, Group, Padding …) is far cheaper
+    than rendering them, so a panel whose content is unchanged is not rendered again. Two
+    equal panels built differently may differ here: that costs a render, never a stale draw.
     """
-    if obj is None or isinstance(obj, str | int | float | bool | Style):
-        return obj
-    if isinstance(obj, list | tuple):
-        return tuple(fingerprint(x) for x in obj)
-    if isinstance(obj, dict):
-        return tuple((k, fingerprint(v)) for k, v in obj.items())
-    slots = getattr(type(obj), "__slots__", None)
-    if hasattr(obj, "__dict__"):
-        return (type(obj).__name__, fingerprint(vars(obj)))
-    if slots:
-        return (type(obj).__name__, tuple(fingerprint(getattr(obj, n, None)) for n in slots))
-    raise _Uncacheable(type(obj).__name__)
+    try:
+        return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
 
 
 class Prerendered:
@@ -99,6 +88,7 @@ class BoardView(Horizontal):
         self.panels: list[Panel] = []
         self._texts: dict[str, Any] = {}
         self._boxes: dict[str, PanelBox] = {}
+        self._pending: dict[str, tuple[Panel, int]] = {}  # hidden tabs not drawn yet
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="board-main")
@@ -129,31 +119,38 @@ class BoardView(Horizontal):
                 (main if where == "main" else side).mount(box)
             self._placement = placement
         main_w, side_w = self._content_widths(compact)
+        self._pending = {}
         for i, p in enumerate(panels):
             box = self._boxes[p.key]
             box.display = (not compact) or i == self.tab
             width = main_w if compact or p.area != "side" else side_w
-            try:
-                key: Any = (p.title, width, fingerprint(p.body))
-            except _Uncacheable:
-                key = None
-            old = self._texts.get(p.key)
-            if key is not None and old is not None and old[0] == key:
-                continue  # drawn from the same content at the same width: keep its lines
-            pre = Prerendered(self.app.console, p.body, width)
-            mark = (key, width, p.title, pre.lines)
-            if old is not None and old[1:] == mark[1:]:
-                self._texts[p.key] = mark
-                continue  # the same lines as on screen: Textual has nothing to redraw
-            self._texts[p.key] = mark
-            box.border_title = p.title
-            # as many lines at the same width: the layout stands, only the box repaints
-            same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
-            box.update(pre, layout=not same_size)
-            if highlight and old is not None and old[1] == width:
-                box.add_class("changed")
-                box.set_timer(1.5, lambda b=box: b.remove_class("changed"))
+            if not box.display:  # a hidden tab is drawn when it is shown (cycle)
+                self._pending[p.key] = (p, width)
+                continue
+            self._draw(p, width, highlight)
         return panels
+
+    def _draw(self, p: Panel, width: int, highlight: bool) -> None:
+        """Render one panel into its box, unless the box already shows the same."""
+        box = self._boxes[p.key]
+        body = fingerprint(p.body)
+        key = (p.title, width, body) if body is not None else None
+        old = self._texts.get(p.key)
+        if key is not None and old is not None and old[0] == key:
+            return  # drawn from the same content at the same width: keep its lines
+        pre = Prerendered(self.app.console, p.body, width)
+        mark = (key, width, p.title, pre.lines)
+        if old is not None and old[1:] == mark[1:]:
+            self._texts[p.key] = mark
+            return  # the same lines as on screen: Textual has nothing to redraw
+        self._texts[p.key] = mark
+        box.border_title = p.title
+        # as many lines at the same width: the layout stands, only the box repaints
+        same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
+        box.update(pre, layout=not same_size)
+        if highlight and old is not None and old[1] == width:
+            box.add_class("changed")
+            box.set_timer(1.5, lambda b=box: b.remove_class("changed"))
 
     def _content_widths(self, compact: bool) -> tuple[int, int]:
         """Text widths inside the panels of the main and the side column."""
@@ -171,6 +168,9 @@ class BoardView(Horizontal):
         self.tab = (self.tab + delta) % len(self.panels)
         for i, p in enumerate(self.panels):
             self._boxes[p.key].display = (not self.compact) or i == self.tab
+        shown = self.panels[self.tab]
+        if shown.key in self._pending:
+            self._draw(*self._pending.pop(shown.key), highlight=False)
 
     def all_text(self, width: int = 118) -> str:
         """Plain text of every panel (tests check it for leaks)."""
