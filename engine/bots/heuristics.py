@@ -107,6 +107,18 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
+# ---- Notre Dame ----------------------------------------------------------------------------
+def _notre_dame_shallow(game: Game, s: Any, seat: int) -> float:
+    """Notre Dame's own evaluation, looking one step (not four) into an action under way:
+    five times cheaper, for the greedy steps inside playouts."""
+    from ..notre_dame import view
+
+    return view.evaluate(game, s, seat, depth=3)  # type: ignore[arg-type]
+
+
+EVALUATORS["notre-dame:shallow"] = _notre_dame_shallow
+
+
 # ---- Rattus Cartus -------------------------------------------------------------------------
 def _rattus(game: Game, s: Any, seat: int) -> float:
     """Rattus Cartus: the game's evaluation with a calibrated plague risk.

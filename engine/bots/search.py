@@ -56,6 +56,7 @@ class Settings:
     max_plies: int = 400  # rollout mode: playout length cap
     confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
     evaluator: str | None = None  # a variant of the per-game evaluation (heuristics)
+    playout_evaluator: str | None = None  # a cheaper one for the greedy playout steps
     # rollout mode: play out to the next "round", over "2" or more checkpoints, or to the "end"
     horizon: str = "round"
 
@@ -64,7 +65,7 @@ class Settings:
 SETTINGS: dict[str, Settings] = {
     # greedy playouts to the next round beat the tree by far (the tree's leaves fall in
     # the middle of multi-part actions and drafts, where the evaluation is rough)
-    "notre-dame": Settings(mode="rollout"),
+    "notre-dame": Settings(mode="rollout", playout_evaluator="notre-dame:shallow"),
     # the tree with heuristic leaves; playouts to the next round are too long (60+ moves)
     "1347": Settings(mode="tree", c=0.7, depth=0),
     # co-operative: the game's own rule player plays every option out to the end of the
@@ -108,6 +109,11 @@ class SearchBot(Bot):
         self.last_iterations = 0
         self._policy = _game_policy(game) if self.settings.rollout == "policy" else None
         self.value = H.evaluator(game, self.settings.evaluator)
+        self.step_value = (
+            H.evaluator(game, self.settings.playout_evaluator)
+            if self.settings.playout_evaluator
+            else self.value
+        )
 
     def choose(self, state: Any, prompt: Prompt | None = None) -> str:
         game = self.game
@@ -264,7 +270,7 @@ class SearchBot(Bot):
                 for m in moves:
                     after = game.clone(world)
                     game.play(after, m)
-                    v = self.value(after, prompt.seat)
+                    v = self.step_value(after, prompt.seat)
                     if v > best:
                         move, best = m, v
             game.play(world, move)
