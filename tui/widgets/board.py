@@ -48,7 +48,10 @@ class Prerendered:
 
     def __init__(self, console: Console, body: Any, width: int) -> None:
         options = console.options.update(width=width, min_width=1, max_width=width)
-        self.lines = console.render_lines(body, options, pad=False)
+        # adjacent segments of one style merged: fewer style codes to send to the terminal
+        self.lines = [
+            list(Segment.simplify(line)) for line in console.render_lines(body, options, pad=False)
+        ]
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -62,11 +65,17 @@ class Prerendered:
 
 
 class PanelBox(Static):
-    """One titled panel of the board."""
+    """One titled panel of the board.
+
+    Its title lights up when the last move changed its content, until the next move. It
+    never gets
+    shorter during a game, so the panels below it stay where they are and only what
+    changed is redrawn.
+    """
 
     DEFAULT_CSS = """
     PanelBox { border: round $primary-darken-1; height: auto; padding: 0 1; }
-    PanelBox.changed { border: round $warning; }
+    PanelBox.changed { border-title-color: $warning; border-title-style: bold reverse; }
     """
 
 
@@ -89,6 +98,7 @@ class BoardView(Horizontal):
         self._texts: dict[str, Any] = {}
         self._boxes: dict[str, PanelBox] = {}
         self._pending: dict[str, tuple[Panel, int]] = {}  # hidden tabs not drawn yet
+        self._tallest: dict[str, int] = {}  # most lines each panel has had at this size
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="board-main")
@@ -111,6 +121,7 @@ class BoardView(Horizontal):
                 box.remove()
             self._boxes = {}
             self._texts = {}
+            self._tallest = {}
             self._generation = getattr(self, "_generation", 0) + 1
             for p, (_, where) in zip(panels, placement, strict=True):
                 # removal is asynchronous: a fresh id keeps new boxes clear of the old ones
@@ -119,6 +130,10 @@ class BoardView(Horizontal):
                 (main if where == "main" else side).mount(box)
             self._placement = placement
         main_w, side_w = self._content_widths(compact)
+        # the last move's marks go now, in the frame that draws this one: a timer of their
+        # own would redraw each marked panel once more (a kilobyte or more over ssh)
+        for box in self._boxes.values():
+            box.remove_class("changed")
         self._pending = {}
         for i, p in enumerate(panels):
             box = self._boxes[p.key]
@@ -147,10 +162,14 @@ class BoardView(Horizontal):
         box.border_title = p.title
         # as many lines at the same width: the layout stands, only the box repaints
         same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
+        grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
+        tallest = max(len(pre.lines), grown)
+        if tallest != self._tallest.get(p.key):
+            self._tallest[p.key] = tallest
+            box.styles.min_height = tallest + 2  # the border's two lines
         box.update(pre, layout=not same_size)
         if highlight and old is not None and old[1] == width:
             box.add_class("changed")
-            box.set_timer(1.5, lambda b=box: b.remove_class("changed"))
 
     def _content_widths(self, compact: bool) -> tuple[int, int]:
         """Text widths inside the panels of the main and the side column."""
