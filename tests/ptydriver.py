@@ -35,20 +35,26 @@ class PtyApp:
                 os._exit(127)
         self.output = bytearray()
 
+    def _chunk(self) -> bytes | None:
+        """What the app wrote in the next 50 ms (b"" if nothing), None once it has closed."""
+        r, _, _ = select.select([self.fd], [], [], 0.05)
+        if not r:
+            return b""
+        try:
+            return os.read(self.fd, 65536) or None
+        except OSError:
+            return None
+
     def read(self, quiet: float = 0.7, limit: float = 20.0) -> bytes:
         """Read until the app has been quiet for `quiet` seconds; returns what was read."""
         got = bytearray()
         last = time.time()
         end = time.time() + limit
         while time.time() < end:
-            r, _, _ = select.select([self.fd], [], [], 0.05)
-            if r:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
+            data = self._chunk()
+            if data is None:
+                break
+            if data:
                 got += data
                 last = time.time()
             elif got and time.time() - last > quiet:
@@ -62,15 +68,10 @@ class PtyApp:
         got = bytearray()
         end = time.time() + limit
         while time.time() < end and text not in plain(bytes(got)):
-            r, _, _ = select.select([self.fd], [], [], 0.05)
-            if r:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                got += data
+            data = self._chunk()
+            if data is None:
+                break
+            got += data
         self.output += got
         return bytes(got) + self.read(quiet, 5.0)
 
