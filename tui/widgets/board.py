@@ -48,10 +48,7 @@ class Prerendered:
 
     def __init__(self, console: Console, body: Any, width: int) -> None:
         options = console.options.update(width=width, min_width=1, max_width=width)
-        # adjacent segments of one style merged: fewer style codes to send to the terminal
-        self.lines = [
-            list(Segment.simplify(line)) for line in console.render_lines(body, options, pad=False)
-        ]
+        self.lines = console.render_lines(body, options, pad=False)
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
