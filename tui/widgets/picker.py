@@ -111,8 +111,14 @@ class MovePicker(Vertical):
                 line.append(m.preview, style="italic")
             opts.append(Option(line, id=str(i)))
         ol = self.options
-        ol.clear_options()
-        ol.add_options(opts)
+        if opts and len(opts) == ol.option_count:
+            # as many rows as before: new prompts in place, no new layout of the screen
+            for i, opt in enumerate(opts):
+                ol.replace_option_prompt_at_index(i, opt.prompt)
+            ol.scroll_y = 0
+        else:
+            ol.clear_options()
+            ol.add_options(opts)
         if opts:
             ol.highlighted = 0
 
