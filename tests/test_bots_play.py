@@ -76,19 +76,26 @@ def test_levels_and_errors() -> None:
         make_bot("genius", game)
 
 
-def test_strong_thinks_within_its_time() -> None:
-    """The default budget is time: a decision takes about `think` seconds, not more."""
-    import time
+def test_strong_thinks_within_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default budget is time: the search stops at its deadline, after a floor of
+    iterations. A fake clock that reads 10 ms later each time keeps timing out of the test."""
+    import itertools
+    from types import SimpleNamespace
+
+    from engine.bots import search
 
     game = get_game("1347")
     state = game.new_state(["A", "B", "C"], {}, 4)
     prompt = game.prompt(state)
     assert prompt is not None and len(prompt.moves) > 1
-    bot = SearchBot(game, 1, think=0.05)
-    t = time.perf_counter()
-    bot.choose(state, prompt)
-    assert time.perf_counter() - t < 0.5
-    assert bot.last_iterations >= 1
+    floor = search.SETTINGS["1347"].min_iterations
+    # past the floor, one clock reading per iteration: about think / 10 ms more of them
+    for think, lo, hi in ((0.05, floor + 3, floor + 5), (0.5, floor + 48, floor + 50)):
+        ticks = itertools.count(0.0, 0.01)
+        monkeypatch.setattr(search, "time", SimpleNamespace(perf_counter=lambda t=ticks: next(t)))
+        bot = SearchBot(game, 1, think=think)
+        bot.choose(state, prompt)
+        assert lo <= bot.last_iterations <= hi, (think, bot.last_iterations)
 
 
 @pytest.mark.parametrize("gid", GAMES)
