@@ -65,9 +65,8 @@ class PanelBox(Static):
     """One titled panel of the board.
 
     Its title lights up when the last move changed its content, until the next move. It
-    never gets
-    shorter during a game, so the panels below it stay where they are and only what
-    changed is redrawn.
+    never gets shorter during a game, so the panels below it stay where they are and only
+    what changed is redrawn.
     """
 
     DEFAULT_CSS = """
