@@ -270,3 +270,15 @@ async def test_question_mark_opens_help_on_every_screen(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_menu_names_the_saves_folder_from_home(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The menu shows where saves go, with `~` for the home folder (no machine paths)."""
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: tmp_path))
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path / "games" / "saves"), bot_delay=0.0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        note = str(app.screen.query_one("#menu-note").render())
+        assert "saves in ~/games/saves" in note
+        assert str(tmp_path) not in note

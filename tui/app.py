@@ -31,6 +31,8 @@ class Launch:
     """What the command line asked for."""
 
     saves_dir: str | None = None
+    # how the menu names the saves folder (the screenshots show the default, not their own)
+    saves_label: str | None = None
     new: dict[str, Any] | None = None
     match: Match | None = None
     review: bool = False

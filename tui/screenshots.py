@@ -71,7 +71,9 @@ async def _shot(
     keys: tuple[str, ...] = (),
     before: Callable[[BoardgamesApp], Awaitable[None]] | None = None,
 ) -> Path:
-    launch = Launch(saves_dir=saves_dir, match=match, bot_delay=0.0)
+    # the menu names the default folder, not this run's temporary one
+    label = "~/.local/share/boardgames-tui/saves"
+    launch = Launch(saves_dir=saves_dir, match=match, bot_delay=0.0, saves_label=label)
     app = BoardgamesApp(launch)
     if match is not None:
         match.settings["handover"] = handover

@@ -82,10 +82,21 @@ class MenuScreen(Screen[None]):
         games = ", ".join(f"{g.title} ({g.min_players}-{g.max_players})" for g in catalog())
         self.query_one("#menu-note", Static).update(
             Text(
-                f"v{__version__} · saves in {saves.saves_dir(self.app_.saves_dir)}\n{games}",
+                f"v{__version__} · saves in {self._saves_label()}\n{games}",
                 style="dim",
             )
         )
+
+    def _saves_label(self) -> str:
+        """The saves folder as the menu shows it: `~` for the home folder."""
+        label = self.app_.launch.saves_label
+        if label:
+            return label
+        path = saves.saves_dir(self.app_.saves_dir)
+        try:
+            return str(Path("~") / path.relative_to(Path.home()))
+        except ValueError:
+            return str(path)
 
     @on(OptionList.OptionSelected, "#menu-options")
     def _selected(self, event: OptionList.OptionSelected) -> None:
