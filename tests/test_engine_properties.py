@@ -71,3 +71,50 @@ def test_illegal_moves_are_rejected_without_change(
             game.apply(state, bad)
         assert str(exc.value)
         assert game.digest(state) == before
+
+
+def _mutable_ids(obj: object, seen: set[int] | None = None) -> set[int]:
+    """The ids of every list, dict and object reachable from `obj`."""
+    seen = set() if seen is None else seen
+    if isinstance(obj, (list, dict, set)) or hasattr(obj, "__dict__"):
+        if id(obj) in seen:
+            return seen
+        seen.add(id(obj))
+        items = (
+            obj.values()
+            if isinstance(obj, dict)
+            else obj
+            if isinstance(obj, (list, set))
+            else vars(obj).values()
+        )
+        for x in items:
+            _mutable_ids(x, seen)
+    elif isinstance(obj, tuple):
+        for x in obj:
+            _mutable_ids(x, seen)
+    return seen
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), steps=st.integers(0, 300))
+def test_clone_is_equal_and_shares_nothing(game_id: str, seed: int, steps: int) -> None:
+    """`Game.clone` (a game may replace the pickle round trip with a faster copy) gives an
+    equal state that shares no mutable part with the original, and plays on the same."""
+    game = get_game(game_id)
+    state = game.new_state(["A", "B", "C"], game.check_options({}), seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if (p := game.prompt(state)) is None:
+            break
+        game.play(state, p.moves[rng.randrange(len(p.moves))])
+    copy = game.clone(state)
+    assert copy == state
+    assert not (_mutable_ids(copy) & _mutable_ids(state))
+    for _ in range(40):  # both go on alike
+        if (p := game.prompt(state)) is None:
+            break
+        m = p.moves[rng.randrange(len(p.moves))]
+        game.play(state, m)
+        game.play(copy, m)
+    assert copy == state

@@ -128,9 +128,7 @@ def _rattus(game: Game, s: Any, seat: int) -> float:
     random nun counts (mean and variance of the population deck), and the risk is the chance
     that this sum ends below the rats, times what dying costs.
     """
-    from ..rattus_cartus import scoring
-    from ..rattus_cartus.data import CARD_CLASS, CARD_NUNS, CLASSES, NUN_ROW_SIZE, building_of
-
+    scoring, d = _rattus_modules()
     if s.phase == "over":
         sc = scoring.compute(s, True)
         v = float(sc.totals[seat])
@@ -144,11 +142,13 @@ def _rattus(game: Game, s: Any, seat: int) -> float:
     v += 0.2 * sum(p.track)
     rats = p.rats
     if not p.revealed and 0 <= p.entered < len(s.row):
-        own = CLASSES.index(building_of(s.row[p.entered]).cls)
+        own = d.CLASSES.index(d.building_of(s.row[p.entered]).cls)
         v += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
-        rats += sum(1 for c in p.c_pop if CARD_CLASS[c] != own)
-    seen = sum(CARD_NUNS[s.nun_row[pos]] for pos in p.seen)
-    unseen = NUN_ROW_SIZE - len(p.seen)
+        card_class = d.CARD_CLASS
+        rats += sum(1 for c in p.c_pop if card_class[c] != own)
+    nuns = d.CARD_NUNS
+    seen = sum(nuns[s.nun_row[pos]] for pos in p.seen)
+    unseen = d.NUN_ROW_SIZE - len(p.seen)
     nun_mean, nun_var = _nun_stats()
     mean = seen + nun_mean * unseen
     # rats still move before the end: later rounds add spread
@@ -163,16 +163,15 @@ def _rattus(game: Game, s: Any, seat: int) -> float:
 def rattus_points(s: Any, seat: int) -> int:
     """`seat`'s provisional points (tracks, VP tokens, Gold), as `scoring.compute` counts
     them while playing, without scoring the other seats (this runs in every playout step)."""
-    from ..rattus_cartus.data import GOLD_PAYOUT, TRACK_PAYOUT, VP_TOKEN_VALUE
-
+    d = _rattus_modules()[1]
     players = s.players
     me = players[seat]
-    total = VP_TOKEN_VALUE * me.vp
+    total = d.VP_TOKEN_VALUE * me.vp
     for c, mine in enumerate(me.track):
         if mine >= 1:
-            total += _shared(mine, [p.track[c] for p in players], TRACK_PAYOUT)
+            total += _shared(mine, [p.track[c] for p in players], d.TRACK_PAYOUT)
     if me.gold >= 1:
-        total += _shared(me.gold, [p.gold for p in players], GOLD_PAYOUT)
+        total += _shared(me.gold, [p.gold for p in players], d.GOLD_PAYOUT)
     return total
 
 
@@ -186,6 +185,15 @@ def _shared(mine: int, values: list[int], payout: tuple[int, ...]) -> int:
         elif x == mine:
             tied += 1
     return sum(payout[above : above + tied]) // tied
+
+
+@functools.cache
+def _rattus_modules() -> tuple[Any, Any]:
+    """The game's scoring and data modules, imported on first use (the app starts without
+    loading every game)."""
+    from ..rattus_cartus import data, scoring
+
+    return scoring, data
 
 
 @functools.cache

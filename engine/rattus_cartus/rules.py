@@ -44,7 +44,7 @@ from .data import (
     supply_of,
 )
 from .reference import reference
-from .state import Player, RattusState, Task, hand_counts
+from .state import Player, RattusState, Task, copy_state, hand_counts
 
 PHASES = {"supply": "Supplies", "enter": "Enter buildings", "resolve": "Resolve", "over": "End"}
 # Decision tasks (everything else in the queue runs automatically).
@@ -923,6 +923,9 @@ class RattusCartus(Game):
 
     def invariants(self, s: RattusState) -> list[str]:
         return views.invariants(s)
+
+    def clone(self, s: RattusState) -> RattusState:
+        return copy_state(s)
 
     def determinize(self, s: RattusState, seat: int, rng: Any) -> RattusState:
         return views.determinize(self, s, seat, rng)
