@@ -103,3 +103,34 @@ def test_simulate_seat_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(summary["levels"]) == {"greedy", "random"}
     lo, hi = summary["levels"]["greedy"]["ci95_per_seat"]
     assert 0 <= lo <= hi <= 1
+
+
+def test_computer_flags_on_load_and_continue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--think` and `--bot-delay` apply to a loaded or continued game as to a new one."""
+    import tui.app
+    from engine.bots.search import THINK_ENV, default_think
+
+    m = Match.new("toy", ["Ann", "Bob"], seed=4)
+    path = saves.save(m, tmp_path / "g.toml")
+    launched: list[tui.app.Launch] = []
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, launch: tui.app.Launch) -> None:
+            launched.append(launch)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    monkeypatch.delenv(THINK_ENV, raising=False)
+    assert main(["load", str(path), "--think", "2.5", "--bot-delay", "0.25"]) == 0
+    assert launched[-1].match is not None and launched[-1].bot_delay == 0.25
+    assert default_think() == 2.5
+    monkeypatch.delenv(THINK_ENV)
+    assert main(["--saves", str(tmp_path), "continue", "--think", "1.5"]) == 0
+    assert launched[-1].match is not None and default_think() == 1.5
+    monkeypatch.delenv(THINK_ENV)

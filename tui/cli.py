@@ -74,6 +74,14 @@ def parse_options(items: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+def _computer_flags(p: argparse.ArgumentParser) -> None:
+    """How the computer seats of a game being played behave (new, load, continue)."""
+    p.add_argument("--bot-delay", type=float, default=None, help="seconds a bot move stays visible")
+    p.add_argument(
+        "--think", type=float, default=None, help="seconds per decision for strong bots (0.6)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     games = ", ".join(game_ids())
     p = _Parser(
@@ -94,10 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     n.add_argument("--no-handover", action="store_true", help="no pass-the-keyboard screens")
     n.add_argument("--strict", action="store_true", help="forbid undo (competitive play)")
-    n.add_argument("--bot-delay", type=float, default=None, help="seconds a bot move stays visible")
-    n.add_argument(
-        "--think", type=float, default=None, help="seconds per decision for strong bots (0.6)"
-    )
+    _computer_flags(n)
 
     for name, helptext in (
         ("load", "continue a saved game"),
@@ -105,7 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         sp = sub.add_parser(name, help=helptext)
         sp.add_argument("file")
-    sub.add_parser("continue", help="continue the latest autosave")
+        if name == "load":
+            _computer_flags(sp)
+    _computer_flags(sub.add_parser("continue", help="continue the latest autosave"))
 
     c = sub.add_parser("check", help="validate save files without the UI")
     c.add_argument("files", nargs="+")
@@ -251,13 +258,13 @@ def _run(args: argparse.Namespace) -> int:
         launch.new = spec
         launch.handover = not args.no_handover
         launch.strict = args.strict
-        if args.bot_delay is not None:
-            launch.bot_delay = max(0.0, args.bot_delay)
-        if args.think is not None:
-            from engine.bots.search import THINK_ENV
+    if getattr(args, "bot_delay", None) is not None:
+        launch.bot_delay = max(0.0, args.bot_delay)
+    if getattr(args, "think", None) is not None:
+        from engine.bots.search import THINK_ENV
 
-            os.environ[THINK_ENV] = str(max(0.0, args.think))
-    elif cmd in ("load", "review"):
+        os.environ[THINK_ENV] = str(max(0.0, args.think))
+    if cmd in ("load", "review"):
         launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
         launch.review = cmd == "review"
     elif cmd == "continue":
