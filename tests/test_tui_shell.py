@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.core import Match, Seat, saves
 from tui.app import BoardgamesApp, Launch, TooSmallScreen
 from tui.screens.dialogs import ConfirmScreen, HandoverScreen, MessageScreen
@@ -282,3 +284,33 @@ async def test_menu_names_the_saves_folder_from_home(tmp_path: Path, monkeypatch
         note = str(app.screen.query_one("#menu-note").render())
         assert "saves in ~/games/saves" in note
         assert str(tmp_path) not in note
+
+
+async def test_setup_sets_the_computer_thinking_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The setup screen's "Computer thinking" choice reaches the strong players."""
+    from textual.widgets import Select
+
+    from engine.bots.search import THINK_ENV
+    from tui.screens.setup import SetupScreen
+
+    monkeypatch.delenv(THINK_ENV, raising=False)
+
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=3600.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#kind-1", Select).value = "strong"
+        think = setup.query_one("#think", Select)
+        assert think.value == 0.6  # the default, first
+        think.value = 5.0
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        # under a hand-over screen, if there is one
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert screen.think == 5.0
+        assert screen._bot_for(1).think == 5.0

@@ -112,13 +112,14 @@ class BoardgamesApp(App[int]):
         handover: bool | None = None,
         strict: bool | None = None,
         replace: Screen | None = None,
+        think: float | None = None,
     ) -> GameScreen:
         if replace is not None and replace in self.screen_stack:
             while self.screen is not replace:
                 self.pop_screen()
             self.pop_screen()
         screen = GameScreen(
-            match, handover=handover, strict=strict, bot_delay=self.launch.bot_delay
+            match, handover=handover, strict=strict, bot_delay=self.launch.bot_delay, think=think
         )
         self.push_screen(screen)
         return screen

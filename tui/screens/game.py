@@ -60,6 +60,7 @@ class GameScreen(Screen[None]):
         handover: bool | None = None,
         strict: bool | None = None,
         bot_delay: float = 0.6,
+        think: float | None = None,
     ) -> None:
         super().__init__()
         self.match = match
@@ -81,6 +82,7 @@ class GameScreen(Screen[None]):
         )
         self.strict = strict
         self.bot_delay = bot_delay
+        self.think = think  # strong players' seconds per decision (None: the default)
         self.viewer: int | None = humans[0] if humans else None
         self.unlocked: int | None = None if self.handover else self.viewer
         self.bots: dict[int, Any] = {}
@@ -300,7 +302,9 @@ class GameScreen(Screen[None]):
     def _bot_for(self, seat: int) -> Any:
         if seat not in self.bots:
             kind = self.match.seats[seat].kind
-            self.bots[seat] = make_bot(kind, self.match.game, seed=self.match.seed * 31 + seat)
+            self.bots[seat] = make_bot(
+                kind, self.match.game, seed=self.match.seed * 31 + seat, think=self.think
+            )
         return self.bots[seat]
 
     def _schedule_bot(self) -> None:

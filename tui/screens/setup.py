@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
+from engine.bots.search import DEFAULT_THINK, default_think
 from engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, get_game
 
 from .dialogs import MessageScreen, ScreenHelp
@@ -21,6 +22,18 @@ if TYPE_CHECKING:
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
 KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
+THINK = [(f"{DEFAULT_THINK:g} s a move", DEFAULT_THINK), ("2 s a move", 2.0), ("5 s a move", 5.0)]
+
+
+def think_choices() -> tuple[list[tuple[str, float]], float]:
+    """The strong player's thinking times to offer, and the one selected at first (the
+    default, or the one given with --think / $BOARDGAMES_THINK)."""
+    now = default_think()
+    choices = list(THINK)
+    if all(v != now for _, v in choices):
+        choices.append((f"{now:g} s a move", now))
+        choices.sort(key=lambda c: c[1])
+    return choices, now
 
 
 class SetupScreen(ScreenHelp, Screen[None]):
@@ -74,6 +87,11 @@ class SetupScreen(ScreenHelp, Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="strict")
+            with Horizontal(classes="row"):
+                yield Label("Computer thinking", classes="label")
+                choices, now = think_choices()
+                yield Select(choices, value=now, allow_blank=False, id="think")
+                yield Static("  for strong computer players; longer plays better", classes="hint")
             yield Button("Start the game", id="start", variant="primary")
         yield Footer()
 
@@ -171,7 +189,8 @@ class SetupScreen(ScreenHelp, Screen[None]):
             return
         handover = self.query_one("#handover", Switch).value
         strict = self.query_one("#strict", Switch).value
-        self.app_.start_match(match, handover=handover, strict=strict, replace=self)
+        think = float(self.query_one("#think", Select).value)  # type: ignore[arg-type]
+        self.app_.start_match(match, handover=handover, strict=strict, think=think, replace=self)
 
     def action_close(self) -> None:
         self.dismiss(None)
