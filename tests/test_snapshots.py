@@ -14,7 +14,7 @@ import pytest
 
 from engine.core import game_ids
 from tui.app import BoardgamesApp, Launch
-from tui.screenshots import sample_match
+from tui.screenshots import sample_match, settle
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 GAMES = [
@@ -48,7 +48,11 @@ def test_menu(snap_compare, saves_dir: str, size: str) -> None:  # type: ignore[
 
 @pytest.mark.parametrize("size", SIZES)
 def test_setup(snap_compare, saves_dir: str, size: str) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_for(saves_dir), press=["n", "_"], terminal_size=SIZES[size])
+    async def open_setup(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("n")
+        await settle(pilot)
+
+    assert snap_compare(app_for(saves_dir), run_before=open_setup, terminal_size=SIZES[size])
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -7,6 +7,7 @@ import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from tempfile import TemporaryDirectory
+from typing import Any
 
 from engine.bots import make_bot
 from engine.core import Match, Seat, game_ids, get_game
@@ -62,6 +63,16 @@ def sample_match(
     return m
 
 
+async def settle(pilot: Any) -> None:
+    """Wait until the screen has built its rows (the setup screen mounts them after its
+    first frame), then for one more refresh."""
+    for _ in range(100):
+        if not getattr(pilot.app.screen, "building", False):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
 async def _shot(
     path: Path,
     size: tuple[int, int],
@@ -84,7 +95,7 @@ async def _shot(
         for k in keys:
             await pilot.press(k)
             await pilot.pause()
-        await pilot.pause()
+        await settle(pilot)
         app.save_screenshot(filename=path.name, path=str(path.parent))
     return path
 

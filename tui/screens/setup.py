@@ -49,6 +49,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
         games = all_games()
         self.game = get_game(game_id) if game_id else games[0]
         self.count = min(max(self.game.min_players, 3), self.game.max_players)
+        self.building = True  # seat and option rows are being (re)built (tests wait for it)
 
     @property
     def app_(self) -> BoardgamesApp:
@@ -104,6 +105,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
         self.query_one("#game", Select).focus()
 
     async def _rebuild(self) -> None:
+        self.building = True
         seats = self.query_one("#seats", Vertical)
         old = {}
         for i in range(6):
@@ -144,6 +146,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
                 )
             )
         await opts.mount_all(rows)
+        self.call_after_refresh(setattr, self, "building", False)
 
     @on(Select.Changed, "#game")
     async def _game_changed(self, event: Select.Changed) -> None:
