@@ -92,7 +92,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
                 yield Label("Computer thinking", classes="label")
                 choices, now = think_choices()
                 yield Select(choices, value=now, allow_blank=False, id="think")
-                yield Static("  for strong computer players; longer plays better", classes="hint")
+                yield Static("  strong players", classes="hint")
             yield Button("Start the game", id="start", variant="primary")
         yield Footer()
 
