@@ -69,6 +69,28 @@ def test_same_seed_same_decisions(gid: str) -> None:
     assert run() == run()
 
 
+def test_settings_per_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's search settings may differ for one player count ("game/players")."""
+    from engine.bots import search
+
+    game = get_game("rattus-cartus")
+    two = search.Settings(mode="rollout", horizon="round", confidence=0.5)
+    monkeypatch.setitem(search.SETTINGS, "rattus-cartus/2", two)
+    assert search.settings_for("rattus-cartus", 2) is two
+    assert search.settings_for("rattus-cartus", 3) is search.SETTINGS["rattus-cartus"]
+    assert search.settings_for("toy", 2) == search.Settings()
+    bot = SearchBot(game, 1, iterations=3)
+    for n, expected in ((3, search.SETTINGS["rattus-cartus"]), (2, two)):
+        state = game.new_state([f"P{i}" for i in range(n)], {}, 2)
+        prompt = game.prompt(state)
+        assert prompt is not None and len(prompt.moves) > 1
+        bot.choose(state, prompt)
+        assert bot.settings is expected
+    fixed = SearchBot(game, 1, iterations=3, settings=search.Settings())
+    fixed.choose(state, prompt)
+    assert fixed.settings == search.Settings()
+
+
 def test_levels_and_errors() -> None:
     game = get_game("notre-dame")
     assert [make_bot(lv, game).level for lv in LEVELS] == list(LEVELS)

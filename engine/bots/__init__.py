@@ -10,9 +10,11 @@ Levels (`make_bot(level, game, seed, think=None, iterations=None)`):
 - **strong**: search over sampled worlds (`search.SearchBot`), per game one of
   - *rollout*: every option is played out on the same sampled worlds by greedy players
     (or the game's own rule player, `<game package>.policy.choose`, where there is one) up
-    to a checkpoint (the next round, or the end of the game), and scored there; the option
-    greedy would take is kept unless another beats it on those worlds by a clear margin;
+    to a checkpoint (the next round, two rounds on, or the end of the game), and scored
+    there; the option greedy would take is kept unless another beats it on those worlds by
+    a clear margin;
   - *tree*: information-set Monte Carlo tree search with heuristic leaf values.
+  The settings are per game, or per game and player count (`search.SETTINGS`).
   It thinks for `think` seconds per decision (default 0.6, `$BOARDGAMES_THINK`,
   `boardgames-tui new --think`, `simulate --think`), or for a fixed number of iterations
   (tests: reproducible decisions).

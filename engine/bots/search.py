@@ -61,7 +61,8 @@ class Settings:
     horizon: str = "round"
 
 
-# game id -> settings (tuned with simulate against the greedy player; see __init__.py)
+# game id (or "game id/players" for one player count) -> settings, tuned with simulate
+# against the greedy player (see __init__.py)
 SETTINGS: dict[str, Settings] = {
     # greedy playouts to the next round beat the tree by far (the tree's leaves fall in
     # the middle of multi-part actions and drafts, where the evaluation is rough)
@@ -75,7 +76,14 @@ SETTINGS: dict[str, Settings] = {
     # two rounds ahead: at the next round's start the evaluation misjudges entries and
     # commits (measured against full-game playouts); two rounds are right far more often
     "rattus-cartus": Settings(mode="rollout", confidence=2.0, horizon="2"),
+    # two players: twice the playouts per option of four, so a smaller margin is as sure
+    "rattus-cartus/2": Settings(mode="rollout", confidence=1.0, horizon="2"),
 }
+
+
+def settings_for(game_id: str, players: int = 0) -> Settings:
+    """The search settings of a game, for a player count where it has its own."""
+    return SETTINGS.get(f"{game_id}/{players}") or SETTINGS.get(game_id, Settings())
 
 
 class _Node:
@@ -105,13 +113,19 @@ class SearchBot(Bot):
         super().__init__(game, seed)
         self.think = default_think() if think is None else think
         self.iterations = iterations
-        self.settings = settings or SETTINGS.get(game.id, Settings())
+        self._fixed = settings is not None  # else the game's, for the table's player count
         self.last_iterations = 0
-        self._policy = _game_policy(game) if self.settings.rollout == "policy" else None
-        self.value = H.evaluator(game, self.settings.evaluator)
+        self._players = 0
+        self._use(settings or settings_for(game.id))
+
+    def _use(self, settings: Settings) -> None:
+        game = self.game
+        self.settings = settings
+        self._policy = _game_policy(game) if settings.rollout == "policy" else None
+        self.value = H.evaluator(game, settings.evaluator)
         self.step_value = (
-            H.evaluator(game, self.settings.playout_evaluator)
-            if self.settings.playout_evaluator
+            H.evaluator(game, settings.playout_evaluator)
+            if settings.playout_evaluator
             else self.value
         )
 
@@ -122,6 +136,10 @@ class SearchBot(Bot):
         if len(prompt.moves) == 1:
             return prompt.moves[0].id
         seat = prompt.seat
+        players = len(state.names)
+        if not self._fixed and players != self._players:
+            self._players = players
+            self._use(settings_for(game.id, players))
         if self.settings.mode == "rollout":
             return self._choose_by_rollouts(state, prompt)
         root = _Node(seat)
