@@ -76,7 +76,7 @@ SETTINGS: dict[str, Settings] = {
     # two rounds ahead: at the next round's start the evaluation misjudges entries and
     # commits (measured against full-game playouts); two rounds are right far more often
     "rattus-cartus": Settings(mode="rollout", confidence=2.0, horizon="2"),
-    # two players: twice the playouts per option of four, so a smaller margin is as sure
+    # two players: several times the playouts per option of 4-5 players; a smaller margin
     "rattus-cartus/2": Settings(mode="rollout", confidence=1.0, horizon="2"),
 }
 
