@@ -76,7 +76,8 @@ SETTINGS: dict[str, Settings] = {
     # two rounds ahead: at the next round's start the evaluation misjudges entries and
     # commits (measured against full-game playouts); two rounds are right far more often
     "rattus-cartus": Settings(mode="rollout", confidence=2.0, horizon="2"),
-    # two players: several times the playouts per option of 4-5 players; a smaller margin
+    # two players: several times the playouts per option of 4-5 players, so greedy's choice
+    # is left at a smaller margin
     "rattus-cartus/2": Settings(mode="rollout", confidence=1.0, horizon="2"),
 }
 
