@@ -120,6 +120,7 @@ class SearchBot(Bot):
         self._use(settings or settings_for(game.id))
 
     def _use(self, settings: Settings) -> None:
+        """Search with `settings`, and the evaluations and playout player they name."""
         game = self.game
         self.settings = settings
         self._policy = _game_policy(game) if settings.rollout == "policy" else None
