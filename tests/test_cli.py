@@ -126,11 +126,10 @@ def test_computer_flags_on_load_and_continue(
             pass
 
     monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
-    monkeypatch.delenv(THINK_ENV, raising=False)
+    # the command sets the variable for the app; monkeypatch puts back what was there
+    monkeypatch.setenv(THINK_ENV, "")
     assert main(["load", str(path), "--think", "2.5", "--bot-delay", "0.25"]) == 0
     assert launched[-1].match is not None and launched[-1].bot_delay == 0.25
     assert default_think() == 2.5
-    monkeypatch.delenv(THINK_ENV)
     assert main(["--saves", str(tmp_path), "continue", "--think", "1.5"]) == 0
     assert launched[-1].match is not None and default_think() == 1.5
-    monkeypatch.delenv(THINK_ENV)

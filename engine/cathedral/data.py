@@ -303,6 +303,15 @@ BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = (
     ("4", "normal", "33.3%", "0.0%"),
     ("4", "harder", "26.1%", "0.0%"),
 )
+# The same with the strong computer player on every seat (`boardgames-tui simulate
+# cathedral-of-orleans --players N --seats strong`, 0.6 s a decision, normal setup): players,
+# team wins, games. Small samples: a strong game takes one to two minutes.
+STRONG_BALANCE: tuple[tuple[str, str, str], ...] = (
+    ("1 (solo)", "67%", "6"),
+    ("2", "61%", "28"),
+    ("3", "68%", "28"),
+    ("4", "36%", "28"),
+)
 BALANCE_NOTE = (
     "1000 seeded games per row. Tuning: the spec's map gave the rule player 43.3%/40.5%/28.8% "
     "(2/3/4 players, normal, 600 games); Orléans-Montargis was raised from 1 to 2 goods "

@@ -167,6 +167,16 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
             add(f"| {' | '.join(row)} |")
         add("")
         add(D.BALANCE_NOTE)
+        if D.STRONG_BALANCE:
+            add("")
+            add(
+                "The strong computer player on every seat (0.6 s a decision, normal setup; "
+                "samples are small, a game takes one to two minutes):\n"
+            )
+            add("| players | team wins | games |")
+            add("|---|---|---|")
+            for row in D.STRONG_BALANCE:
+                add(f"| {' | '.join(row)} |")
     else:
         add("Not measured yet.")
     return "\n".join(out) + "\n"
