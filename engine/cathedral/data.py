@@ -307,7 +307,7 @@ BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = (
 # cathedral-of-orleans --players N --seats strong`, 0.6 s a decision, normal setup): players,
 # team wins, games. Small samples: a strong game takes one to two minutes.
 STRONG_BALANCE: tuple[tuple[str, str, str], ...] = (
-    ("1 (solo)", "67%", "6"),
+    ("1 (solo)", "50%", "12"),
     ("2", "61%", "28"),
     ("3", "68%", "28"),
     ("4", "36%", "28"),
