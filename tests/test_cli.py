@@ -110,7 +110,7 @@ def test_computer_flags_on_load_and_continue(
 ) -> None:
     """`--think` and `--bot-delay` apply to a loaded or continued game as to a new one."""
     import tui.app
-    from engine.bots.search import THINK_ENV, default_think
+    from engine.bots.search import DEFAULT_THINK, THINK_ENV, default_think
 
     m = Match.new("toy", ["Ann", "Bob"], seed=4)
     path = saves.save(m, tmp_path / "g.toml")
@@ -126,10 +126,10 @@ def test_computer_flags_on_load_and_continue(
             pass
 
     monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
-    # the command sets the variable for the app; monkeypatch puts back what was there
-    monkeypatch.setenv(THINK_ENV, "")
+    monkeypatch.delenv(THINK_ENV, raising=False)
     assert main(["load", str(path), "--think", "2.5", "--bot-delay", "0.25"]) == 0
     assert launched[-1].match is not None and launched[-1].bot_delay == 0.25
-    assert default_think() == 2.5
+    assert launched[-1].think == 2.5
     assert main(["--saves", str(tmp_path), "continue", "--think", "1.5"]) == 0
-    assert launched[-1].match is not None and default_think() == 1.5
+    assert launched[-1].match is not None and launched[-1].think == 1.5
+    assert default_think() == DEFAULT_THINK  # the flag leaves the environment alone

@@ -314,3 +314,21 @@ async def test_setup_sets_the_computer_thinking_time(
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert screen.think == 5.0
         assert screen._bot_for(1).think == 5.0
+        assert app.think == 5.0  # kept for the next game of this session
+
+
+async def test_think_from_the_command_line(tmp_path: Path) -> None:
+    """`--think` (Launch.think) reaches the strong seats and is the setup screen's choice."""
+    from textual.widgets import Select
+
+    from tui.screens.setup import SetupScreen
+
+    match = Match.new("toy", [Seat("Ann"), Seat("Bob", "strong")], seed=3)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0, think=1.5))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+        assert screen._bot_for(1).think == 1.5
+        app.push_screen(SetupScreen())
+        await pilot.pause()
+        assert app.screen.query_one("#think", Select).value == 1.5

@@ -41,6 +41,7 @@ class Launch:
     bot_delay: float = field(
         default_factory=lambda: float(os.environ.get("BOARDGAMES_BOT_DELAY", "0.6"))
     )
+    think: float | None = None  # strong players' seconds per decision (None: the default)
 
 
 class TooSmallScreen(Screen[None]):
@@ -75,6 +76,8 @@ class BoardgamesApp(App[int]):
         super().__init__()
         self.launch = launch or Launch()
         self.saves_dir = self.launch.saves_dir
+        # strong players' seconds per decision: --think, then the last setup screen's choice
+        self.think = self.launch.think
         self.last_autosave: str | None = None
         self.autosaver = Autosaver(on_error=self._autosave_failed)
         self._too_small: TooSmallScreen | None = None
@@ -118,8 +121,14 @@ class BoardgamesApp(App[int]):
             while self.screen is not replace:
                 self.pop_screen()
             self.pop_screen()
+        if think is not None:
+            self.think = think
         screen = GameScreen(
-            match, handover=handover, strict=strict, bot_delay=self.launch.bot_delay, think=think
+            match,
+            handover=handover,
+            strict=strict,
+            bot_delay=self.launch.bot_delay,
+            think=self.think,
         )
         self.push_screen(screen)
         return screen

@@ -104,14 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--strict", action="store_true", help="forbid undo (competitive play)")
     _computer_flags(n)
 
-    for name, helptext in (
-        ("load", "continue a saved game"),
-        ("review", "step through a saved game"),
-    ):
-        sp = sub.add_parser(name, help=helptext)
-        sp.add_argument("file")
-        if name == "load":
-            _computer_flags(sp)
+    lp = sub.add_parser("load", help="continue a saved game")
+    lp.add_argument("file")
+    _computer_flags(lp)
+    sub.add_parser("review", help="step through a saved game").add_argument("file")
     _computer_flags(sub.add_parser("continue", help="continue the latest autosave"))
 
     c = sub.add_parser("check", help="validate save files without the UI")
@@ -261,9 +257,7 @@ def _run(args: argparse.Namespace) -> int:
     if getattr(args, "bot_delay", None) is not None:
         launch.bot_delay = max(0.0, args.bot_delay)
     if getattr(args, "think", None) is not None:
-        from engine.bots.search import THINK_ENV
-
-        os.environ[THINK_ENV] = str(max(0.0, args.think))
+        launch.think = max(0.0, args.think)
     if cmd in ("load", "review"):
         launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
         launch.review = cmd == "review"

@@ -25,10 +25,10 @@ KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
 THINK = [(f"{DEFAULT_THINK:g} s a move", DEFAULT_THINK), ("2 s a move", 2.0), ("5 s a move", 5.0)]
 
 
-def think_choices() -> tuple[list[tuple[str, float]], float]:
-    """The strong player's thinking times to offer, and the one selected at first (the
-    default, or the one given with --think / $BOARDGAMES_THINK)."""
-    now = default_think()
+def think_choices(now: float | None = None) -> tuple[list[tuple[str, float]], float]:
+    """The strong player's thinking times to offer, and the one selected at first: `now`
+    (--think, or the last choice) or the default ($BOARDGAMES_THINK, else 0.6 s)."""
+    now = default_think() if now is None else now
     choices = list(THINK)
     if all(v != now for _, v in choices):
         choices.append((f"{now:g} s a move", now))
@@ -90,7 +90,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
                 yield Switch(value=False, id="strict")
             with Horizontal(classes="row"):
                 yield Label("Computer thinking", classes="label")
-                choices, now = think_choices()
+                choices, now = think_choices(self.app_.think)
                 yield Select(choices, value=now, allow_blank=False, id="think")
                 yield Static("  strong players", classes="hint")
             yield Button("Start the game", id="start", variant="primary")
