@@ -61,11 +61,11 @@ def test_appendix_round_one_action_and_upkeep_stages() -> None:
     assert seat_to_move(s) == ROLPH and s.dec == "burgus" and s.budget == 7
     play(s, "take:builder", "take:hangman")  # 4 + 3 = 7 points: the maximum
     assert s.subjects[ROLPH] == {"builder": False, "hangman": False}  # taken infected
-    # Unused points: Geoffrey converts each token to coins; his reinforcement is lost.
+    # Unused points: Geoffrey's reinforcement point becomes 1 coin, each token coins too.
     assert seat_to_move(s) == GEOFFREY and s.dec == "convert"
     play(s, "convert:coins", "convert:coins")
-    assert s.coins[GEOFFREY] == 4  # 3 + 1 (the rule: reinforcements are completely lost)
-    assert s.docks[GEOFFREY] == 12  # the reinforcement went back to the docks
+    assert s.coins[GEOFFREY] == 5  # "converts his 5 unused points into 5 Coins"
+    assert s.docks[GEOFFREY] == 12  # the reinforcement grave-digger went back to the docks
     play(s, "convert:gd")  # Hugo's 2-point token -> 1 grave-digger
     assert s.reserve[HUGO] == 5
     # Mercatus: Lothar 1+2 buys a resource for 4 coins; Rolph and Hugo take grave-diggers.
@@ -100,16 +100,42 @@ def test_appendix_round_one_action_and_upkeep_stages() -> None:
     assert len(s.burgus) == 3 and "builder" not in s.burgus[:0]
 
 
-def test_appendix_geoffrey_seed_example_five_coins_note() -> None:
-    """Seed: Appendix II, Burgus. The example says Geoffrey converts '5 unused points into 5
-    coins' with tokens 1 + 3 and a reinforcement; the rule text says reinforcements are
-    completely lost. This edition follows the rule: 4 coins (reported as a disagreement)."""
+def test_appendix_burgus_round_geoffrey_converts_five_points_into_five_coins() -> None:
+    """Seed: Appendix II, Burgus, as a whole. Geoffrey 1 + 3 + a reinforcing grave-digger (5),
+    Hugo 2, Rolph 4 + 3 (7): Rolph takes the Master builder and the Hangman; "Geoffrey converts
+    his 5 unused points into 5 Coins and Hugo converts his token into 1 Grave-digger ... while
+    the Reinforcement Grave-digger invested by Geoffrey is discarded"."""
     s = appendix_game()
     to_actions(s)
-    play(s, "buy", "take:builder", "take:hangman")
-    before = s.coins[GEOFFREY]
-    play(s, "convert:coins", "convert:coins")
-    assert s.coins[GEOFFREY] - before == 4
+    play(s, "buy")  # Schola Medica
+    res = s.results[A["burgus"]]
+    assert res["totals"][GEOFFREY] == 5 and res["totals"][HUGO] == 2
+    assert res["totals"][ROLPH] == 7 and res["active"] == ROLPH
+    coins, docks, reserve = s.coins[GEOFFREY], s.docks[GEOFFREY], s.reserve[GEOFFREY]
+    hugo_reserve = s.reserve[HUGO]
+    ev = play(s, "take:builder", "take:hangman")
+    assert "1 unused reinforcement point into 1 coin" in texts(ev)
+    play(s, "convert:coins", "convert:coins", "convert:gd")
+    assert s.coins[GEOFFREY] - coins == 5
+    assert s.docks[GEOFFREY] - docks == 1  # the reinforcement grave-digger is discarded
+    assert s.reserve[GEOFFREY] == reserve  # ... and not hired back as a conversion
+    assert s.reserve[HUGO] - hugo_reserve == 1
+    assert s.reinf[A["burgus"]] == [0, 0, 0, 0]
+
+
+def test_reinforcement_points_convert_to_coins_only() -> None:
+    """Seed 3.2: grave-diggers are hired one per unused token; a reinforcement is a point, not a
+    token: choosing grave-diggers for the tokens still gives a coin per reinforcement."""
+    s = new(2)
+    place(s, 0, "agrus", 4, 2)
+    place(s, 1, "agrus", 3, reinf=2)
+    to_actions(s)
+    assert s.active == 0  # 6 against 3 + 2
+    c0, r0, d0 = s.coins[1], s.reserve[1], s.docks[1]
+    play(s, "agrus")
+    play(s, "convert:gd")
+    assert s.coins[1] - c0 == 2 and s.reserve[1] - r0 == 1
+    assert s.docks[1] - d0 == 2 - 1  # both reinforcements back, one grave-digger hired
 
 
 def test_appendix_burgus_purchase_master_builder_and_hangman_for_seven() -> None:

@@ -298,16 +298,41 @@ def test_cart_of_the_dead_two_grave_diggers_from_the_docks() -> None:
     assert s.reserve[0] == 5 and s.docks[0] == 10 and s.docks[1] == 0
 
 
-def test_holy_relic_frees_you_from_the_event() -> None:
-    """Spec: Holy relic — this round's event does not apply to you (Tax collector)."""
-    s = new(2, event="tax")
+def test_holy_relic_yields_to_black_death() -> None:
+    """Seed 3.4: the event takes precedence over a conflicting resource card. Under Black death
+    a Holy relic's holder pays double upkeep like everybody: 6 coins for a healed Nobleman
+    (upkeep 3), not 3."""
+    s = new(2)
+    set_round(s, 4, "black_death")
+    give_subject(s, 0, "nobleman", healed=True)
+    give_subject(s, 1, "nobleman", healed=True)
     give_res(s, 0, "relic")
     set_coins(s, 0, 10)
     set_coins(s, 1, 10)
     play(s, "play:relic")
     assert s.relic == [True, False]
     to_upkeep(s)
-    assert s.coins == [10, 8]
+    assert s.coins == [4, 4]
+
+
+def test_holy_relic_heals_one_subject_for_free_in_upkeep() -> None:
+    """This edition's Holy relic: one infected subject heals in this round's Upkeep without a
+    resource card (once); the event still applies (Tax collector)."""
+    s = new(2, event="tax")
+    give_subject(s, 0, "crier")
+    give_subject(s, 0, "friar")
+    give_res(s, 0, "relic", "credit")
+    set_coins(s, 0, 10)
+    play(s, "play:relic")
+    to_upkeep(s)
+    assert s.coins[0] == 8  # Tax collector: 1 coin per full 5 coins, relic or not
+    assert {"heal:crier:relic", "heal:friar:relic"} <= set(ids(s))
+    play(s, "heal:crier:relic")
+    assert s.subjects[0] == {"crier": True, "friar": False} and s.res_hand[0] == ["credit"]
+    assert "heal:friar:credit" in ids(s)
+    assert "heal:friar:relic" not in ids(s)  # one free heal only
+    play(s, "done")
+    assert s.coins[0] == 8 - D.SUBJECTS["crier"].upkeep
 
 
 def test_forged_seal_moves_a_face_down_token() -> None:
@@ -713,16 +738,16 @@ def test_event_table_matches_the_spec() -> None:
     assert len(D.EVENTS) == 30 and [len(p) for p in D.PERIOD_EVENTS] == [10, 10, 10]
 
 
-def test_events_beat_cards_ships_vs_minstrel_relic_vs_ships() -> None:
-    """Seed 3.4: the event beats the card (Minstrel under Trading ships); a Holy relic frees
-    its player from the event altogether."""
+def test_events_beat_cards_ships_vs_minstrel_and_relic() -> None:
+    """Seed 3.4: the event beats the card (Minstrel under Trading ships), with or without a
+    Holy relic played."""
     s = new(2)
     set_round(s, 4, "ships")
     give_subject(s, 1, "minstrel", healed=True)
     s.relic[1] = True
-    assert L.convert_coins(s, 1, 3) == 4  # normal conversion + Minstrel
-    s.relic[1] = False
     assert L.convert_coins(s, 1, 3) == 4  # ships: 3 + 1, Minstrel nothing
+    s.relic[1] = False
+    assert L.convert_coins(s, 1, 3) == 4
     assert L.convert_gd(s, 1) == 0
 
 
@@ -731,3 +756,24 @@ def test_reserve_helper() -> None:
     s = new(2)
     set_reserve(s, 0, 10)
     assert s.docks[0] == 5
+
+
+def test_forged_seal_reinforcements_left_alone_return_to_the_docks() -> None:
+    """Seed 3.1: "At the end of the Actions stage, all Grave-diggers invested in each area are
+    discarded, meaning returned to the Portus docks". Ann reinforces her 3 in Portus with 2
+    grave-diggers, then moves the token away with a Forged seal: nobody else is in Portus.
+    Her 2 grave-diggers still go back to the docks, and a 0-point token there in the next
+    round is worth 0 (not 2): nobody acts in Portus."""
+    s = new(2)
+    give_res(s, 0, "seal")
+    docks = s.docks[0]
+    invest(s, 3, "portus", reinf=2)
+    invest(s, 4, "schola")
+    play(s, "play:seal", "seal:portus:3", "area:agrus")
+    to_actions(s)
+    play(s, "pass", "pass")  # Bob passes in Schola Medica, Ann in Agrus
+    assert s.round == 2 and s.phase == "invest"
+    assert s.reinf[A["portus"]] == [0, 0] and s.docks[0] == docks + 2
+    place(s, 0, "portus", 0)
+    ev = to_actions(s)  # no decision anywhere: the round runs on
+    assert "Portus revealed: Ann 0 = 0. Nobody reaches 1 point" in texts(ev)

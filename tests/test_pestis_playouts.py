@@ -243,8 +243,9 @@ def test_rules_reference_lists_every_table_and_table_rule() -> None:
     under 'Table rules of this edition'."""
     text = GAME.rules_reference()
     assert "## Table rules of this edition" in text
-    for note in D.TABLE_RULES:
-        assert note in text
+    for source, note in D.TABLE_RULES:
+        assert f"- *({source})* {note}" in text
+    assert {source for source, _ in D.TABLE_RULES} == {D.SEED, D.EDITION}
     for table in (D.SUBJECTS, D.RESOURCES, D.EVENTS):
         for card in table.values():
             assert card.name in text

@@ -21,6 +21,7 @@ A = {k: i for i, k in enumerate(D.AREAS)}  # area key -> index
 def new(n: int = 4, event: str = "calm", seed: int = 1, names: tuple = NAMES) -> PestisState:
     """A fresh game in round 1, Investments, with `event` in force and 6 coins each."""
     s = GAME.new_state(list(names[:n]), {}, seed)
+    s.opening = []  # the setup's log lines no longer describe the scenario built below
     calm_decks(s)
     set_event(s, event)
     for p in range(n):

@@ -57,6 +57,7 @@ ROB_RESOURCE = 4
 LAST_MARKET_SELL = 3  # [design] coins for each resource sold under Last market
 HEAL_COINS_CHEAP = 3  # [design] Lazaretum / Apothecary heal price
 HEAL_COINS_GUILD = 4  # [design] Doctors' guild heal price
+REINFORCEMENT_COINS = 1  # seed: every unused point converts into 1 coin (appendix: Burgus)
 MONEY_CHANGER_MAX = 3
 
 # ---- numbers on the cards ([design] card tables; texts below are built from these) ----------
@@ -227,7 +228,11 @@ RESOURCES: dict[str, Resource] = {
         Resource(
             "cart", "Cart of the dead", f"take {CART_GRAVE_DIGGERS} grave-diggers from the docks"
         ),
-        Resource("relic", "Holy relic", "this round's event does not apply to you"),
+        Resource(
+            "relic",
+            "Holy relic",
+            "in this round's Upkeep, heal one infected subject without discarding a resource",
+        ),
         Resource(
             "seal",
             "Forged seal",
@@ -385,76 +390,181 @@ WP_COINS = 10  # 1 wealth point per 10 coins
 WP_GRAVE_DIGGERS = 3  # 1 wealth point per 3 grave-diggers (reserve + Agrus)
 
 # ---- table rules of this edition ---------------------------------------------------------------
-# Every choice of this edition where the seed is silent or the printed content is unknown.
-# Shown in the in-app rules reference under "Table rules of this edition".
-TABLE_RULES: tuple[str, ...] = (
-    f"The bank is unlimited: the {BOX_COINS} coins of the box are not a limit (spec allows "
-    f"unlimited or {BOX_COINS}); coins are still accounted for move by move.",
-    "The first seat of the setup screen is the First Player of round 1.",
-    f"{ROUNDS} rounds for every player count, {EVENTS_PER_PERIOD} event cards per period; the first "
-    "Period I card governs "
-    "round 1, every Event stage reveals the card of the next round, the game ends after the "
-    f"Upkeep of round {ROUNDS} (the seed gives no count for 6 players).",
-    "Grave-diggers have no hidden side: reinforcements and grave-diggers invested as tokens are "
-    "seen by everybody; only influence tokens lie face down.",
-    "New agrarian law: each player may invest at most one grave-digger from the reserve per "
-    "round as a 1-point token; it takes a turn of its own (the seed's 'one extra turn'), cannot "
-    "be reinforced, and is optional (a player with nothing else to invest may pass it). After "
-    "its area it goes back to the owner's reserve like a token; if it loses it converts like a "
-    "1-point token.",
-    "A resource card can be played only on a turn in which you could still invest.",
-    f"A subject's +1 influence and Leeches' +{LEECHES_BONUS} count only in an area where you "
-    "invested at least "
-    "one token; development base points count even without tokens (seed).",
-    "Ties: Royal audit (fewest coins) first, then a healed Notary, then (6 players, Period III) "
-    "the most subject cards + developments (each worth 1 wealth point), then First Player "
-    "order. Each rule only breaks the tie among those still tied.",
-    "When nobody becomes active in an area (no total of at least 1), nobody converts: all the "
-    "tokens simply go back to their owners (the seed's Agrus example).",
-    "A conversion with only one possible outcome (a 0-point token, docks of your colour empty, "
-    "Trading ships) is made automatically.",
-    "Unused tokens are converted after the active player's action, in turn order from the "
-    "First Player, each player's tokens from the highest.",
-    "Trading ships from the East: every token, 0-point included, converts to its value + 1 coins.",
-    "Minstrel: +1 coin per token converted to coins. Foreman: +1 grave-digger per token "
-    "converted to a grave-digger, if the docks of your colour still have one.",
-    "Suburbium: the victim's invested influence is their total there (tokens, reinforcements, "
-    "base points, bonuses). Holders of a healed Guard are never victims; with no possible "
-    "victim nobody is robbed. A stolen resource card is taken at random from the victim's hand.",
-    "A stolen grave-digger goes back to the docks of the victim's colour and the thief hires "
-    "one of their own colour from the docks; it can be chosen only while the docks of the "
-    "thief's colour have one.",
-    f"Subject cost never drops below 0 (Apotheca -{APOTHECA_DISCOUNT} per subject taken, Pilgrims "
-    f"-{PILGRIMS_DISCOUNT}); resource prices never drop below 0 (Emporium -{EMPORIUM_DISCOUNT}, "
-    f"Merchant fleet -{FLEET_DISCOUNT}, Rumours +{RUMOURS_SURCHARGE}, University charter "
-    f"{CHARTER_SCHOLA_PRICE} in Schola Medica).",
-    "Schola Medica and every other action may be passed (FAQ: winning without the means).",
-    "Upkeep, for each player in turn from the First Player: Agrus income (+1 with a healed "
-    "Farmer and at least one grave-digger in Agrus), Money changer, Thanksgiving, then Tax "
-    "collector on the coins held, then healing, then upkeep of healed subjects.",
-    "A subject healed in an Upkeep pays its upkeep in that same Upkeep (seed order: heal, then "
-    "pay). Paying is compulsory while you can; when you cannot pay for all, you choose which "
-    "subjects you keep, the others fall ill again.",
-    f"Lazaretum and Apothecary each allow one heal for {HEAL_COINS_CHEAP} coins per Upkeep (two "
-    "heals with "
-    "both); the Apothecary must itself be healed.",
-    "Holy relic frees you from the ongoing effects of this round's event (good or bad), not from "
-    "closed areas, Royal audit or effects already applied when the card was revealed.",
-    f"Refugees: {REFUGEES_EXTRA} extra subjects are laid out in the Burgus when the card is "
-    "revealed. Wave of "
-    "deaths: a player with several infected subjects chooses which to discard.",
-    "Plague spreader, Quarantine and Forged seal act from now on: tokens and reinforcements "
-    "already placed stay. Forged seal moves one face-down token alone: its reinforcements stay "
-    "and, if no token of yours is left there, count for nothing and go back to the docks. "
-    "Theriac needs an infected subject; Forged seal needs a face-down token of yours.",
-    "When the subject or resource deck is empty its face-up discards are shuffled into a new "
-    "deck (seed: discards gradually form new decks).",
-    "Resources sold under Last market go to the discard pile. The Emporium discount applies in "
-    "Schola Medica and in Mercatus.",
-    "Reinforcements never convert: the appendix's Burgus example gives Geoffrey 5 coins for "
-    "tokens 1 + 3 and a reinforcement, but the rule text says reinforcements are completely "
-    "lost, so he takes 4.",
-    "Informer: what you saw stays on your board for the round (until the owner moves a token "
-    "away from that area with a Forged seal).",
-    "At most one development of each kind per player (spec).",
+# How this edition plays where a reading or a choice is needed, shown in the in-app rules
+# reference under "Table rules of this edition". Each entry names its source: the seed text
+# or this edition's own decision.
+SEED, EDITION = "seed", "this edition"
+TABLE_RULES: tuple[tuple[str, str], ...] = (
+    (
+        EDITION,
+        f"The bank: the seed lists {BOX_COINS} coins in the box and puts what the players do not "
+        "take at setup in the bank, but does not say what happens when the bank runs out. Here "
+        "the bank is unlimited; coins are still accounted for move by move.",
+    ),
+    (EDITION, "The first seat of the setup screen is the First Player of round 1."),
+    (
+        EDITION,
+        f"{ROUNDS} rounds for every player count, {EVENTS_PER_PERIOD} event cards per period; "
+        "the first Period I card governs round 1, every Event stage reveals the card of the next "
+        f"round, the game ends after the Upkeep of round {ROUNDS} (the seed gives no count for "
+        "6 players).",
+    ),
+    (
+        EDITION,
+        "Grave-diggers have no hidden side: reinforcements and grave-diggers invested as tokens "
+        "are seen by everybody; only influence tokens lie face down.",
+    ),
+    (
+        EDITION,
+        "New agrarian law: each player may invest at most one grave-digger from the reserve per "
+        "round as a 1-point token; it takes a turn of its own (the seed's 'one extra turn'), "
+        "cannot be reinforced, and is optional (a player with nothing else to invest may pass "
+        "it). After its area it goes back to the owner's reserve like a token; if it loses it "
+        "converts like a 1-point token.",
+    ),
+    (EDITION, "A resource card can be played only on a turn in which you could still invest."),
+    (
+        SEED,
+        "Development base points count in their area even without a token there, and never "
+        "become unused points.",
+    ),
+    (
+        EDITION,
+        f"A subject's +1 influence and Leeches' +{LEECHES_BONUS} count only in an area where "
+        "you invested at least one token.",
+    ),
+    (
+        SEED,
+        "Ties go to the First Player, else the nearest to the First Player's left; with 6 "
+        "players in Period III the most subject cards + developments (each worth 1 wealth "
+        "point) first.",
+    ),
+    (
+        EDITION,
+        "Before those: Royal audit (fewest coins), then a healed Notary. Each rule only breaks "
+        "the tie among those still tied.",
+    ),
+    (
+        SEED,
+        "When nobody becomes active in an area (no total of at least 1), nobody converts: all "
+        "the tokens simply go back to their owners (the appendix's Agrus example).",
+    ),
+    (
+        SEED,
+        "A losing player's reinforcements are unused points: each converts into 1 coin, and the "
+        "grave-digger itself goes back to the docks. Grave-diggers are still hired one per "
+        "token (never per reinforcement). The rule text says reinforcements 'are completely "
+        "lost and returned to the Portus docks area'; the appendix's Burgus example gives "
+        "Geoffrey, with tokens 1 + 3 and one reinforcement, '5 unused points into 5 Coins' "
+        "while the reinforcement grave-digger 'is discarded'. This reading keeps both: the "
+        "piece is lost, its point is not.",
+    ),
+    (
+        SEED,
+        "Every invested grave-digger goes back to the docks at the end of its area's actions, "
+        "whether or not the area was activated (a closed area, or reinforcements left alone by "
+        "a Forged seal).",
+    ),
+    (
+        EDITION,
+        "A conversion with only one possible outcome (a 0-point token, docks of your colour "
+        "empty, Trading ships, reinforcement points) is made automatically.",
+    ),
+    (
+        EDITION,
+        "Unused points are converted after the active player's action: first every loser's "
+        "reinforcement points, then the tokens in turn order from the First Player, each "
+        "player's from the highest.",
+    ),
+    (
+        SEED,
+        "Events take precedence over any conflicting resource or subject card (3.4): Trading "
+        "ships beats the Minstrel; Black death doubles the upkeep of a Holy relic's holder too.",
+    ),
+    (
+        EDITION,
+        "Trading ships from the East: every token, 0-point included, converts to its value + 1 "
+        "coins.",
+    ),
+    (
+        EDITION,
+        "Minstrel: +1 coin per token converted to coins. Foreman: +1 grave-digger per token "
+        "converted to a grave-digger, if the docks of your colour still have one.",
+    ),
+    (
+        EDITION,
+        "Suburbium: the victim's invested influence is their total there (tokens, "
+        "reinforcements, base points, bonuses). Holders of a healed Guard are never victims; "
+        "with no possible victim nobody is robbed. A stolen resource card is taken at random "
+        "from the victim's hand.",
+    ),
+    (
+        EDITION,
+        "A stolen grave-digger goes back to the docks of the victim's colour and the thief hires "
+        "one of their own colour from the docks; it can be chosen only while the docks of the "
+        "thief's colour have one.",
+    ),
+    (
+        EDITION,
+        f"Subject cost never drops below 0 (Apotheca -{APOTHECA_DISCOUNT} per subject taken, "
+        f"Pilgrims -{PILGRIMS_DISCOUNT}); resource prices never drop below 0 (Emporium "
+        f"-{EMPORIUM_DISCOUNT}, Merchant fleet -{FLEET_DISCOUNT}, Rumours "
+        f"+{RUMOURS_SURCHARGE}, University charter {CHARTER_SCHOLA_PRICE} in Schola Medica).",
+    ),
+    (SEED, "Schola Medica and every other action may be passed (FAQ: winning without the means)."),
+    (
+        EDITION,
+        "Upkeep, for each player in turn from the First Player: Agrus income (+1 with a healed "
+        "Farmer and at least one grave-digger in Agrus), Money changer, Thanksgiving, then Tax "
+        "collector on the coins held, then healing, then upkeep of healed subjects.",
+    ),
+    (
+        SEED,
+        "A subject healed in an Upkeep pays its upkeep in that same Upkeep (the seed's order: "
+        "heal, then pay).",
+    ),
+    (
+        EDITION,
+        "Paying upkeep is compulsory while you can; when you cannot pay for all, you choose "
+        "which subjects you keep, the others fall ill again.",
+    ),
+    (
+        EDITION,
+        f"Lazaretum and Apothecary each allow one heal for {HEAL_COINS_CHEAP} coins per Upkeep "
+        "(two heals with both); the Apothecary must itself be healed.",
+    ),
+    (
+        EDITION,
+        "Holy relic: one infected subject heals for free in this round's Upkeep. (A relic that "
+        "lifted the event for its holder would contradict the seed's 3.4.)",
+    ),
+    (
+        EDITION,
+        f"Refugees: {REFUGEES_EXTRA} extra subjects are laid out in the Burgus when the card is "
+        "revealed. Wave of deaths: a player with several infected subjects chooses which to "
+        "discard.",
+    ),
+    (
+        EDITION,
+        "Plague spreader, Quarantine and Forged seal act from now on: tokens and reinforcements "
+        "already placed stay. Forged seal moves one face-down token alone: its reinforcements "
+        "stay and, if no token of yours is left there, count for nothing and go back to the "
+        "docks. Theriac needs an infected subject; Forged seal needs a face-down token of yours.",
+    ),
+    (
+        SEED,
+        "When the subject or resource deck is empty its face-up discards are shuffled into a new "
+        "deck (seed: discards gradually form new decks).",
+    ),
+    (
+        EDITION,
+        "Resources sold under Last market go to the discard pile. The Emporium discount applies "
+        "in Schola Medica and in Mercatus.",
+    ),
+    (
+        EDITION,
+        "Informer: what you saw stays on your board for the round (until the owner moves a token "
+        "away from that area with a Forged seal).",
+    ),
+    (EDITION, "At most one development of each kind per player (spec)."),
 )

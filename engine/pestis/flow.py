@@ -72,6 +72,7 @@ def setup(s: PestisState, out: Out) -> None:
     )
     out.append(Event("Burgus: " + ", ".join(D.SUBJECTS[k].name for k in s.burgus), reveal=True))
     reveal_event(s, out)
+    out.append(Event(f"Round 1 (Period 1): {name(s, s.first)} is First Player."))
     if s.dec != "wave":
         begin_investments(s, out)
 
@@ -285,7 +286,9 @@ def resolve_simple_resource(s: PestisState, p: int, key: str, out: Out) -> None:
         out.append(Event(f"{nm} plays Cart of the dead: +{plural(got, 'grave-digger')}."))
     elif key == "relic":
         s.relic[p] = True
-        out.append(Event(f"{nm} plays Holy relic: this round's event does not apply to them."))
+        out.append(
+            Event(f"{nm} plays Holy relic: one infected subject heals for free in this Upkeep.")
+        )
     elif key == "remedy":
         s.remedy[p] = True
         out.append(Event(f"{nm} plays Herbal remedy: no upkeep for their subjects this round."))
@@ -375,10 +378,13 @@ def run_areas(s: PestisState, out: Out) -> None:
         a = s.area
         if L.closed(s, a):
             out.append(Event(f"{area_name(a)} is closed this round ({D.EVENTS[s.event].name})."))
+            cleanup_area(s, a)
             next_area(s)
             continue
         who = participants(s, a)
         if not who:
+            # Reinforcements left alone by a Forged seal still go back to the docks.
+            cleanup_area(s, a)
             next_area(s)
             continue
         activate(s, a, who, out)
@@ -479,13 +485,29 @@ def finish_action(s: PestisState, out: Out) -> None:
 
 
 def start_conversions(s: PestisState, out: Out) -> bool:
-    """Queue the losers' tokens; True when a loser has to choose."""
+    """Queue the losers' tokens; True when a loser has to choose.
+
+    A loser's reinforcements are unused points too: each converts into 1 coin at once (the
+    seed's Burgus example: tokens 1 + 3 and a reinforcement give 5 coins), while the
+    grave-digger itself goes back to the docks in the clean-up.
+    """
     a = s.area
     s.conv = []
     if s.active >= 0:
         for p in L.order_from(s, s.first):
             if p == s.active:
                 continue
+            r = s.reinf[a][p]
+            if r and L.has_tokens(s, a, p):
+                L.gain(s, p, r * D.REINFORCEMENT_COINS)
+                out.append(
+                    Event(
+                        f"{name(s, p)} converts {plural(r, 'unused reinforcement point')} into "
+                        f"{plural(r * D.REINFORCEMENT_COINS, 'coin')}; the "
+                        f"{'grave-digger goes' if r == 1 else 'grave-diggers go'} back to the "
+                        "docks."
+                    )
+                )
             for v in sorted(s.invest[a][p], reverse=True):
                 s.conv.append([p, v, 0])
             for _ in range(s.gdtok[a][p]):
@@ -774,6 +796,10 @@ def heal_in_upkeep(s: PestisState, p: int, key: str, how: str, out: Out) -> None
         L.pay(s, p, D.HEAL_COINS_CHEAP)
         s.heal_used.append(how)
         paid = f"{D.HEAL_COINS_CHEAP} coins ({'Lazaretum' if how == 'lazaretum' else 'Apothecary'})"
+        reveal = False
+    elif how == "relic":
+        s.heal_used.append(how)
+        paid = "Holy relic"
         reveal = False
     elif how == "guild":
         L.pay(s, p, D.HEAL_COINS_GUILD)

@@ -13,8 +13,9 @@ from .state import PestisState
 
 
 def ev(s: PestisState, p: int) -> str:
-    """The event in force for seat `p` (a Holy relic frees the seat from it)."""
-    return "" if s.relic[p] else s.event
+    """The event in force for seat `p`: the same for everybody (seed 3.4: the event takes
+    precedence over any conflicting resource or subject card)."""
+    return s.event
 
 
 def period_of(round_no: int) -> int:

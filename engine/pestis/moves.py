@@ -503,10 +503,13 @@ def _heal_moves(s: PestisState, p: int) -> list[Move]:
     if L.healed(s, p, "apothecary") and "apothecary" not in s.heal_used:
         cheap.append(("apothecary", "Apothecary"))
     guild = L.ev(s, p) == "doctors_guild"
+    relic = s.relic[p] and "relic" not in s.heal_used
     out = []
     for key in infected:
         sub = D.SUBJECTS[key]
         gain = f"+{sub.token}-point token, then upkeep {sub.upkeep}"
+        if relic:
+            out.append(Move(f"heal:{key}:relic", f"Heal the {sub.name} (Holy relic)", gain))
         for res in kinds:
             out.append(
                 Move(

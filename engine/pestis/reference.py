@@ -42,7 +42,7 @@ def rules_reference() -> str:
     areas = "\n".join(
         f"{i + 1}. **{D.AREA_NAMES[k]}** — {D.AREA_ACTIONS[k]}." for i, k in enumerate(D.AREAS)
     )
-    table_rules = "\n".join(f"- {t}" for t in D.TABLE_RULES)
+    table_rules = "\n".join(f"- *({src})* {text}" for src, text in D.TABLE_RULES)
     tokens = "-".join(map(str, D.START_TOKENS))
     return f"""# {D.TITLE}
 
@@ -68,9 +68,9 @@ The resource deck lies with its top card face up.
    bonuses) is the active player, if it is at least 1. Ties: the First Player, else the nearest
    to the First Player's left (6 players, Period III: the most subject cards and developments
    first). The losers convert each token: its value in coins, or 1 grave-digger from the docks
-   of their colour (a 0-point token: a grave-digger only; nothing if the docks are empty). The
-   active player's tokens are used up. Every reinforcement goes back to the docks; tokens go
-   back to their owners.
+   of their colour (a 0-point token: a grave-digger only; nothing if the docks are empty); each
+   of their reinforcements converts into 1 coin. The active player's points are used up. Every
+   invested grave-digger goes back to the docks; tokens go back to their owners.
    - Schola Medica: build one development, or buy the top resource for {D.SCHOLA_PRICE} coins,
      or send a grave-digger from your reserve to Agrus.
    - Burgus: take face-up subjects whose total cost is at most your points (taken infected; at
@@ -118,7 +118,9 @@ Closed areas take no investments and do not activate.
 
 ## Table rules of this edition
 The printed card texts could not be established: the subject, resource and event tables
-above are this edition's. Beyond them:
+above are this edition's. Beyond them, how this edition reads the rules, each rule labelled by
+its source: *seed* (the rulebook text this edition follows, with its appendix and FAQ),
+*this edition* (our decision where the rules are silent or the printed content is unknown).
 
 {table_rules}
 """

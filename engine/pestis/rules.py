@@ -34,7 +34,7 @@ class PestisGame(Game):
         self.check_players(len(names))
         opts = self.check_options(options)
         s = PestisState(names=list(names), seed=seed, options=opts, n=len(names))
-        F.setup(s, [])
+        F.setup(s, s.opening)
         return s
 
     def prompt(self, state: Any) -> Prompt | None:
@@ -47,7 +47,8 @@ class PestisGame(Game):
 
     def play(self, state: Any, move: Move) -> list[Event]:
         s: PestisState = state
-        out: list[Event] = []
+        out: list[Event] = s.opening  # the setup's lines open the log of the first move
+        s.opening = []
         mid = move.id
         kind = s.dec
         if kind == "invest":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core.protocol import BaseState
+from engine.core.protocol import BaseState, Event
 
 
 @dataclass
@@ -84,3 +84,5 @@ class PestisState(BaseState):
     paid: list[str] = field(default_factory=list)  # subjects whose upkeep is paid this upkeep
     wave_left: list[int] = field(default_factory=list)  # seats still to discard (Wave of deaths)
     results: list[dict | None] = field(default_factory=list)  # [area] what its reveal showed
+    # The setup's log lines (first event, Burgus, round 1): written out with the first move.
+    opening: list[Event] = field(default_factory=list)

@@ -230,7 +230,7 @@ class PestisUI:
         )
         flags = []
         if me["relic"]:
-            flags.append("Holy relic: the event does not apply to you")
+            flags.append("Holy relic: one free heal in this Upkeep")
         if me["remedy"]:
             flags.append("Herbal remedy: no upkeep this round")
         for f in flags:

@@ -1,0 +1,29 @@
+"""Every game's log opens with its setup and round-1 lines (issue 14, item 4 and 6): they are
+written out with the first move, so a replay or a review shows them."""
+
+from __future__ import annotations
+
+from engine.core.match import Match
+from engine.pestis import data as PD
+
+
+def first_lines(game_id: str, names: list[str], options: dict | None = None) -> list[str]:
+    """The log lines of a new game's first move, as an observer reads them."""
+    m = Match.new(game_id, names, options or {}, seed=7)
+    m.play(m.prompt.moves[0].id)
+    return [line for _, line in m.events()]
+
+
+def test_1347_opening_lines_name_the_first_event_and_the_burgus() -> None:
+    m = Match.new("1347", ["Ann", "Bob"], {}, seed=7)
+    s = m.state
+    event, burgus = s.event, list(s.burgus)
+    m.play(m.prompt.moves[0].id)
+    lines = [line for _, line in m.events()]
+    assert lines[0].startswith("Setup: First Player Ann")
+    assert lines[1] == "Burgus: " + ", ".join(PD.SUBJECTS[k].name for k in burgus)
+    assert lines[2].startswith(f"Event: {PD.EVENTS[event].name} — ")
+    assert lines[3] == "Round 1 (Period 1): Ann is First Player."
+    # written once: the second move brings only its own lines
+    m.play(m.prompt.moves[0].id)
+    assert not any(line.startswith(("Setup:", "Burgus:")) for i, line in m.events() if i == 2)
