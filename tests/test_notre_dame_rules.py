@@ -289,7 +289,7 @@ def test_carriage_message_seed_rules_player_chooses_reward() -> None:
     st.rat[0] = 2
     play(st, "play:carriage", "to:b1o1")
     p = GAME.prompt(st)
-    assert p.ids() == ["take:a", "take:b", "take:c", "take:d", "leave"]
+    assert p.ids() == ["take:a", "take:b", "take:c", "take:d"]  # no "leave": the seed's "takes"
     assert p.step == 2
     play(st, "take:c")
     assert st.prestige[0] == 3 and st.rat[0] == 1
@@ -324,9 +324,21 @@ def test_carriage_message_published_rules_fixed_reward() -> None:
     assert st.prestige[0] == reward.prestige
 
 
-def test_message_may_be_left() -> None:
-    """Spec: Carriage house — taking the message is optional."""
+def test_message_seed_rules_the_player_takes_it() -> None:
+    """Seed: "If the carriage stops on a message, the player takes the token and chooses one of
+    four prestige/benefit options": there is no leaving it (the carriage may stop elsewhere)."""
     st = to_actions(new(3), {0: ["carriage", "park", "hotel"]})
+    play(st, "play:carriage")
+    assert "may take" not in " ".join(m.preview for m in GAME.prompt(st).moves)
+    play(st, "to:b1o1")
+    assert "leave" not in ids(st) and GAME.prompt(st).text.endswith("choose your reward")
+    play(st, "take:d")
+    assert st.board_msg[6] == -1 and st.msgs[0][1] == 1 and st.prestige[0] == 4
+
+
+def test_message_may_be_left_with_the_published_rules() -> None:
+    """Spec: Carriage house (published rulebook) — taking the message is optional."""
+    st = to_actions(new(3, rules="published"), {0: ["carriage", "park", "hotel"]})
     play(st, "play:carriage", "to:b1o1", "leave")
     assert st.board_msg[6] >= 0 and sum(st.msgs[0]) == 0
 
@@ -365,7 +377,7 @@ def test_carriage_preview_says_set_rule() -> None:
     play(st, "play:carriage")
     previews = {m.id: m.preview for m in GAME.prompt(st).moves}
     assert "set rule" in previews["to:b1o2"]
-    assert "may take" in previews["to:b0o1"]
+    assert previews["to:b0o1"].endswith("; take the message")
 
 
 @pytest.mark.parametrize(
@@ -873,8 +885,9 @@ def test_rules_reference_lists_every_table_rule_and_rule_set() -> None:
     """Brief: the rules reference has a section listing every [design] value."""
     text = GAME.rules_reference({})
     assert "## Table rules of this edition" in text
-    for title, _ in D.TABLE_RULES:
-        assert title in text
+    for source, title, rule in D.TABLE_RULES:
+        assert f"- *({source})* **{title}**: {rule}" in text
+    assert {source for source, _, _ in D.TABLE_RULES} == {D.SEED, D.PUBLISHED, D.EDITION}
     for p in D.PERSONS:
         assert p.name in text
     assert "as described" in text and "4 or more: two" in text

@@ -4,6 +4,7 @@ written out with the first move, so a replay or a review shows them."""
 from __future__ import annotations
 
 from engine.core.match import Match
+from engine.notre_dame import rules as NR
 from engine.pestis import data as PD
 
 
@@ -27,3 +28,13 @@ def test_1347_opening_lines_name_the_first_event_and_the_burgus() -> None:
     # written once: the second move brings only its own lines
     m.play(m.prompt.moves[0].id)
     assert not any(line.startswith(("Setup:", "Burgus:")) for i, line in m.events() if i == 2)
+
+
+def test_notre_dame_opening_line_is_the_round_one_header() -> None:
+    m = Match.new("notre-dame", ["Ann", "Bob", "Cy"], {}, seed=7)
+    plague = NR.plague_value(m.state)
+    m.play(m.prompt.moves[0].id)
+    lines = [line for _, line in m.events()]
+    assert lines[0].startswith("Round 1 (period A), bell-ringer Ann: persons ")
+    assert lines[0].endswith(f"; plague value {plague}")
+    assert sum(line.startswith("Round 1 ") for line in lines) == 1

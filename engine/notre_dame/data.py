@@ -65,7 +65,7 @@ CARD_TEXT = {
     "cloister": "take n own markers from the general supply",
     "bank": "take n gold",
     "residence": "gain n prestige",
-    "carriage": "move the carriage up to n market-place steps; may take a message",
+    "carriage": "move the carriage up to n market-place steps; take a message where it stops",
     "hotel": "one bonus, or two with enough markers: 1 gold / 1 marker / rat back 1",
     "park": "rat back 1; passive: +1 prestige per 2 park markers on every prestige gain",
     "hospital": "rat back 1; passive: each marker reduces the plague movement by 1",
@@ -265,13 +265,20 @@ def road_distances(boroughs: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-# ---- Table rules of this edition ([design] values and choices beyond spec and seed) ------
+# ---- Table rules of this edition ---------------------------------------------------------
+# How this edition plays where a reading or a choice is needed. Each entry: its source (the
+# seed text, the published rulebook beyond the seed, or this edition's own decision; an entry
+# mixing sources takes its least certain one), a title and the rule.
+SEED, PUBLISHED, EDITION = "seed", "published rulebook", "this edition"
+
+
 def _pool_text() -> str:
     return ", ".join(f"{n} players {p}" for n, p in ND_POOL.items())
 
 
-TABLE_RULES: tuple[tuple[str, str], ...] = (
+TABLE_RULES: tuple[tuple[str, str, str], ...] = (
     (
+        EDITION,
         "Gold",
         f"The {GOLD_COINS} coins are all the gold in the game: each player takes "
         f"{START_GOLD} of them at setup, so the bank starts with {GOLD_COINS} − {START_GOLD} × "
@@ -280,107 +287,134 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
         + ").",
     ),
     (
+        EDITION,
         "Bank running short",
-        "Every gold gain (Bank, Hotel, Hostess, Money lender, message) takes from the bank "
+        "The published rulebook has the richest player pay what the bank lacks. Every gold gain (Bank, Hotel, Hostess, Money lender, message) takes from the bank "
         "first; missing coins come from the richest other player (the taker never pays "
         "himself); on a tie, the first such player clockwise from the taker pays; if that "
         "player has too few, the next richest pays the rest. With no coins anywhere, the gain "
         "is smaller.",
     ),
     (
+        EDITION,
         "Where gold goes",
         "Donations to Notre Dame and the hire fee of persons go back to the bank.",
     ),
-    ("Notre Dame pool", f"Prestige divided at period scoring: {_pool_text()}."),
     (
+        EDITION,
+        "Notre Dame pool",
+        f"Prestige divided at period scoring: {_pool_text()} (the seed names the four values; "
+        "2 and 4 players: published rulebook; 3 and 5 players: this edition).",
+    ),
+    (
+        EDITION,
         "Notre Dame scoring and the park",
         "A player's Notre Dame payout (share × own markers) is one prestige gain: the park bonus "
         "is added once to it, not once per marker. A payout of 0 earns no bonus.",
     ),
     (
+        EDITION,
         "Person rat icons",
         "; ".join(f"{p.name} {p.rats}" for p in PERSONS) + " (periods A, B, C: 12, 13, 12 rats).",
     ),
     (
+        EDITION,
         "Friend counts as a marker for persons",
         "The trusted friend counts as one of the player's markers for every person card "
         "(City guard, Night watchman, Guild master, Lady of the Court, Mayor, Carpenter) and "
         "makes a sector non-empty (Night watchman, Bishop).",
     ),
     (
+        EDITION,
         "Sectors for persons",
         "Minstrel, Bishop, Guild master, Lady of the Court, Mayor, Carpenter and Night watchman "
         "count or use only the 7 borough sectors (not Notre Dame); the City guard counts Notre "
         "Dame too.",
     ),
     (
+        EDITION,
         "Hiring an unusable person",
         "A person whose ability cannot be used at all (Minstrel or Fool with nothing to move, "
         "Bishop with no empty sector or no marker left in the general supply) cannot be hired.",
     ),
     (
+        EDITION,
         "Road graph",
         "In each borough the centre C joins its own O1-O4 and the edge market places form a ring "
         "O1-O2-O3-O4-O1; O4 of a borough joins O1 of the next borough clockwise; each centre "
         "joins O1 of the next borough and O4 of the previous one.",
     ),
     (
+        EDITION,
         "Carriage move",
         "The carriage may go to any market place within n steps, including staying where it "
         "is; ending there (even without moving) lets the player take a message lying there.",
     ),
     (
+        EDITION,
         "Messages",
         "Each colour's 4 messages carry one of each reward (used by the published rule set, "
         "where they are shuffled onto the 4 edge market places face up). The rat back of "
         "reward (c) is always taken: a lower rat never hurts.",
     ),
     (
+        EDITION,
         "Two players",
-        "The 4-borough layout with the players opposite; the empty boroughs hold the messages "
+        "The 4-borough layout with the players opposite (published rulebook); the empty "
+        "boroughs hold the messages "
         f"of {COLOURS[TWO_PLAYER_EMPTY_COLOURS[0]]} and {COLOURS[TWO_PLAYER_EMPTY_COLOURS[1]]} "
         "and no carriage.",
     ),
     (
+        EDITION,
         "Empty personal supply",
         "The marker moved in may come from any sector or Notre Dame except the target itself "
         "(never the friend). For Notre Dame the donation is still required.",
     ),
     (
+        EDITION,
         "Trusted friend and Notre Dame",
         "With the seed rules the friend may go to Notre Dame only with a donation of 1-3 gold "
         "(no gold, no move there).",
     ),
     (
+        PUBLISHED,
         "Minstrel",
         "Moves 1-3 pieces from one borough sector to another: markers, or the friend with up to "
         "2 markers.",
     ),
     (
+        EDITION,
         "Plague overflow",
         "Only sectors holding a removable marker can lose one: when the sectors with the most "
         "pieces hold only the friend, no marker is removed; when several sectors tie for the "
         "most, the player picks among those with a marker.",
     ),
     (
+        EDITION,
         "Turn order of the plague",
         "Rats move one player at a time from the bell-ringer clockwise (it matters only for who "
         "picks first on an overflow tie).",
     ),
     (
+        EDITION,
         "Start player",
         "The first player listed at setup is the first bell-ringer.",
     ),
     (
+        EDITION,
         "What you remember",
         "Your own view keeps the cards you passed this round and your unplayed third cards of "
         "the period (you saw them); two cards of the same action in a hand are one choice.",
     ),
     (
+        SEED,
         "Ties",
-        "Most prestige wins; then most gold + personal supply markers; still tied: a shared win.",
+        "Most prestige wins; then most gold + personal supply markers.",
     ),
+    (EDITION, "Still tied", "A shared win."),
     (
+        PUBLISHED,
         "Hidden prestige",
         "With hidden scores each player sees only their own prestige until the end; the public "
         "log says who gains prestige but not how much.",

@@ -99,6 +99,8 @@ def rules_reference(options: Mapping[str, str]) -> str:
         text = D.CARD_TEXT[key]
         if key == "hotel":
             text += f" ({_hotel(rules)})"
+        if key == "carriage" and published:
+            text += " (or leave it)"
         if key == "friend":
             text += (
                 " (one of the 7 borough sectors)"
@@ -121,9 +123,14 @@ def rules_reference(options: Mapping[str, str]) -> str:
     rewards = "; ".join(f"({r.key}) {r.text}" for r in D.REWARDS)
     add(f"- Rewards: {rewards}.")
     if published:
-        add("- Each message shows a fixed reward (face up on its market place).")
+        add(
+            "- Each message shows a fixed reward (face up on its market place); taking it is optional."
+        )
     else:
-        add("- The player taking a message chooses one of the four rewards.")
+        add(
+            "- The carriage stopping on a message takes it (set rule permitting), and the player "
+            "chooses one of the four rewards."
+        )
     add(
         "- Set rule: no second message of any colour until you hold one of every colour still "
         "on the board; no third until two full sets; and so on. Messages are never refilled."
@@ -154,15 +161,23 @@ def rules_reference(options: Mapping[str, str]) -> str:
     add("| rule | seed (default) | published 2007 rulebook |")
     add("|---|---|---|")
     add(f"| Hotel | {_hotel('seed')} | {_hotel('published')} |")
-    add("| Message reward | the taker chooses one of the four | fixed on each message |")
+    add(
+        "| Message | taken where the carriage stops; the taker chooses one of the four rewards "
+        "| may be taken or left; fixed reward on each message |"
+    )
     add(
         "| Trusted friend | any sector but the harbor, Notre Dame included | the 7 borough sectors |"
     )
     add("")
     add("## Table rules of this edition")
-    add("Choices of this edition where the rules we have are silent ([design]):")
+    add(
+        "How this edition plays where a reading or a choice is needed, each rule labelled by "
+        "its source: *seed* (the rulebook text this edition follows), *published rulebook* "
+        "(the printed rules, beyond the seed), *this edition* (our decision where the rules we "
+        "have are silent; an entry mixing sources takes this label)."
+    )
     add("")
-    for title, text in D.TABLE_RULES:
-        add(f"- **{title}**: {text}")
+    for source, title, text in D.TABLE_RULES:
+        add(f"- *({source})* **{title}**: {text}")
     add("")
     return "\n".join(lines)

@@ -172,7 +172,9 @@ class NotreDame(Game):
             stack = list(D.GRAY[letter])
             chance.shuffle(st, stack)
             st.gray_deck.extend(stack)
-        self._begin_round(st, [])
+        header: list[Event] = []
+        self._begin_round(st, header)
+        st.opening = [e.text for e in header]  # public: persons and plague value
         return st
 
     def _fresh_deck(self, st: NotreDameState, s: int) -> list[int]:
@@ -431,8 +433,11 @@ class NotreDame(Game):
                     moves.append(
                         Move(f"take:{r.key}", f"Take it: {r.text}", self._reward_preview(st, s, r))
                     )
-            moves.append(Move("leave", "Leave it", "no message"))
-            text = f"{name}: take the {message_label(st, code)}?"
+            if st.published:  # published rulebook: taking it is optional
+                moves.append(Move("leave", "Leave it", "no message"))
+                text = f"{name}: take the {message_label(st, code)}?"
+            else:  # seed: "the player takes the token and chooses one of four" options
+                text = f"{name}: you take the {message_label(st, code)} — choose your reward"
         elif k == "bonus":
             for b in D.HOTEL_BONUSES:
                 moves.append(
@@ -520,7 +525,7 @@ class NotreDame(Game):
             if code >= 0:
                 label += f" — {message_label(st, code)}"
                 if may_take_message(st, s, code // 4):
-                    preview = "may take the message"
+                    preview = "may take the message" if st.published else "take the message"
                 else:
                     preview = "set rule: may not take it yet"
             else:
@@ -568,7 +573,8 @@ class NotreDame(Game):
     # ================================================================== play =============
     def play(self, state: NotreDameState, move: Move) -> list[Event]:
         st = state
-        ev: list[Event] = []
+        ev = [Event(line) for line in st.opening]  # round 1 opens the first move's log
+        st.opening = []
         mid = move.id
         if st.pending:
             self._play_pending(st, st.pending[-1], mid, ev)

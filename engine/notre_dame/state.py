@@ -75,3 +75,6 @@ class NotreDameState(BaseState):
     used_persons: list[str] = field(default_factory=list)  # brown used this period + gray
     hired: list[str] = field(default_factory=list)  # seat -> person hired this round ("")
     doctor: list[bool] = field(default_factory=list)
+
+    # The round-1 header, written out with the first move (setup has no log of its own).
+    opening: list[str] = field(default_factory=list)

@@ -34,7 +34,9 @@ class PestisGame(Game):
         self.check_players(len(names))
         opts = self.check_options(options)
         s = PestisState(names=list(names), seed=seed, options=opts, n=len(names))
-        F.setup(s, s.opening)
+        out: list[Event] = []
+        F.setup(s, out)
+        s.opening = [e.text for e in out]  # all public
         return s
 
     def prompt(self, state: Any) -> Prompt | None:
@@ -47,7 +49,7 @@ class PestisGame(Game):
 
     def play(self, state: Any, move: Move) -> list[Event]:
         s: PestisState = state
-        out: list[Event] = s.opening  # the setup's lines open the log of the first move
+        out = [Event(line) for line in s.opening]  # the setup's lines open the first move's log
         s.opening = []
         mid = move.id
         kind = s.dec

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core.protocol import BaseState, Event
+from engine.core.protocol import BaseState
 
 
 @dataclass
@@ -85,4 +85,4 @@ class PestisState(BaseState):
     wave_left: list[int] = field(default_factory=list)  # seats still to discard (Wave of deaths)
     results: list[dict | None] = field(default_factory=list)  # [area] what its reveal showed
     # The setup's log lines (first event, Burgus, round 1): written out with the first move.
-    opening: list[Event] = field(default_factory=list)
+    opening: list[str] = field(default_factory=list)
