@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core.match import Match
 from engine.notre_dame import rules as NR
 from engine.pestis import data as PD
+from engine.rattus_cartus import data as RD
 
 
 def first_lines(game_id: str, names: list[str], options: dict | None = None) -> list[str]:
@@ -38,3 +39,13 @@ def test_notre_dame_opening_line_is_the_round_one_header() -> None:
     assert lines[0].startswith("Round 1 (period A), bell-ringer Ann: persons ")
     assert lines[0].endswith(f"; plague value {plague}")
     assert sum(line.startswith("Round 1 ") for line in lines) == 1
+
+
+def test_rattus_cartus_opening_line_is_the_round_one_row_with_its_supplies() -> None:
+    m = Match.new("rattus-cartus", ["Ann", "Bob", "Cy"], {}, seed=7)
+    row = [RD.building_of(c).name for c in m.state.row]
+    m.play(m.prompt.moves[0].id)
+    lines = [line for _, line in m.events()]
+    assert lines[0].startswith("Round 1/9, start player Ann: ")
+    assert all(name in lines[0] for name in row) and "draw" in lines[0]
+    assert sum(line.startswith("Round 1/") for line in lines) == 1

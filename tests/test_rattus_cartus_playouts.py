@@ -157,8 +157,9 @@ def test_rules_reference_lists_table_rules() -> None:
     """Brief: the rules reference has every table and every [design] value."""
     text = GAME.rules_reference({"buildings": "random-cards"})
     assert "## Table rules of this edition" in text
-    for note in DESIGN_NOTES:
-        assert note in text
+    for source, note in DESIGN_NOTES:
+        assert f"- *({source})* {note}" in text
+    assert {source for source, _ in DESIGN_NOTES} == {"seed", "published rulebook", "this edition"}
     for name in ("Farm", "Brewery", "Guard Tower", "Piper's Lodge", "Hospital"):
         assert name in text
     assert "Five random cards per class" in text

@@ -124,6 +124,44 @@ def test_random_sets_vary() -> None:
     assert len(sets) > 1
 
 
+def test_building_set_chosen_by_the_players() -> None:
+    """Seed: Choosing building cards — "This can either be decided upon collectively by the
+    players": one building per class, 5 copies each (30 cards), given by name or key."""
+    opts = GAME.check_options({"buildings": "Brewery,Office,hospital,Guard Tower,TREASURY,piper"})
+    assert opts["buildings"] == "brewery,office,hospital,guard_tower,treasury,piper"
+    s = GAME.new_state(NAMES[:2], opts, 5)
+    assert s.buildings == ["brewery", "office", "hospital", "guard_tower", "treasury", "piper"]
+    cards = _all_buildings(s)
+    assert sorted(cards) == sorted(
+        BUILDING_INDEX[k] * 5 + c for k in s.buildings for c in range(5)
+    )  # the Guard Tower too: only random sets leave it out with 2 players
+    assert "chosen by the players: Brewery, Office, Hospital" in GAME.rules_reference(opts)
+    # Listed in another order, the set is stored in class order.
+    again = GAME.check_options({"buildings": "piper,treasury,guard_tower,hospital,office,brewery"})
+    assert again == opts
+
+
+def test_building_set_choose_alone_takes_the_recommended_buildings() -> None:
+    """CLI: --option buildings=choose without names picks the recommended building per class."""
+    assert GAME.check_options({"buildings": "choose"})["buildings"] == ",".join(RECOMMENDED_SET)
+    option = GAME.options[0]
+    assert [default for _, _, default in option.picks] == list(RECOMMENDED_SET)
+    assert [len(choices) for _, choices, _ in option.picks] == [2] * 6
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("Farm,Brewery,Office,Hospital,Castle,Palace,Piper", "Farm and Brewery are both"),
+        ("Farm,Office,Hospital", "choose one building for Chivalry, Royalty, Magic"),
+        ("Farm,Office,Hospital,Castle,Palace,Bakery", "unknown building 'Bakery'"),
+    ],
+)
+def test_building_set_chosen_badly_says_what_is_wrong(value: str, problem: str) -> None:
+    with pytest.raises(SetupError, match=problem):
+        GAME.check_options({"buildings": value})
+
+
 @pytest.mark.parametrize("method", ["random-building", "random-cards"])
 def test_two_players_leave_out_guard_tower(method: str) -> None:
     """Spec [design]: with 2 players the Guard Tower is left out of random sets."""

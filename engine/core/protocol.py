@@ -86,6 +86,13 @@ class Option:
     choices: tuple[tuple[str, str], ...]  # (value, label)
     default: str
     help: str = ""
+    # Values picked one group at a time (e.g. one building per class): when the option is set
+    # to PICK_VALUE, the setup screen asks one value per group and the option's value becomes
+    # the picks joined by commas, in group order. Each group: (label, choices, default value).
+    picks: tuple[tuple[str, tuple[tuple[str, str], ...], str], ...] = ()
+
+
+PICK_VALUE = "choose"  # the option value that asks for per-group picks (see Option.picks)
 
 
 @dataclass(slots=True)

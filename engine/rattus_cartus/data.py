@@ -213,6 +213,7 @@ BUILDING_METHODS: tuple[tuple[str, str], ...] = (
     ("recommended", "Recommended first set"),
     ("random-building", "One random building per class"),
     ("random-cards", "Five random cards per class"),
+    ("choose", "Chosen by the players: one building per class"),
 )
 # [design] With 2 players the Guard Tower is left out of random sets.
 LEFT_OUT_WITH_TWO: tuple[str, ...] = ("guard_tower",)
@@ -224,53 +225,127 @@ HAND_MAJORITY_VP = 5  # [design] most population + Joker cards in hand; tied: al
 GOLD_PAYOUT: tuple[int, ...] = (5, 2)  # [design] most / second most Gold
 
 # ---- the table rules of this edition (listed in the rules reference) -------------------
-DESIGN_NOTES: tuple[str, ...] = (
-    "Population cards: each class has 4 cards with 4 nuns, 2 with 3, 2 with 2, 2 with 1 and "
-    "4 with 0.",
-    "The 5 copies of every building carry these supplies: "
-    + "; ".join(s.text() for s in SUPPLIES)
-    + ".",
-    "With 2 players the Guard Tower is left out of random building sets (Chivalry then "
-    "always uses the Castle).",
-    "The first named player is the first start player; the start player card passes to the "
-    "next player (clockwise) at the end of every round.",
-    "Rats are kept as a total; the other players see only how many rat tokens it makes "
-    "with the fewest tokens of 5, 3 and 1 (e.g. 10 = 2 tokens, 7 = 3 tokens). Rats cannot "
-    "go below 0; the rat supply is unlimited.",
-    "Supply action: draw first, then discard rats, then look. A look shows a Nun-row card you "
-    "have not seen yet (you choose which); with all five seen, it is lost.",
-    "A player may play at most one Pass per round; a Pass goes back to its supply.",
-    "Each player enters exactly one building per round (the second disc stays in front of "
-    "the player).",
-    "Premium action: the most population cards + Jokers played, at least 1; tied: the lowest "
-    "disc. If nobody played a population card or Joker, everyone gets the standard action.",
-    "Actions of a building are carried out in disc order.",
-    "Played population cards go to the discard pile, which is face up: its cards are public. "
-    "Jokers and special cards go back to their supplies.",
-    "When a supply (Jokers, Swords, Flutes, Passes, Gold, VP tokens) runs out, a player "
-    "takes what is left.",
-    "When the population deck is empty, the discard pile is shuffled into a new deck; when "
-    "both are empty, nothing more is drawn.",
-    "No hand limit. Hand cards are population cards, Jokers, Swords, Flutes and Passes (Gold "
-    "and VP tokens lie face up). The other players see how many cards you hold, not which.",
-    "Cards are chosen by kind (class or special card): of several population cards of one "
-    "class, the one held longest is played, given or discarded (the nuns on hand cards never "
-    "affect play).",
-    "Sword: choose one other player in the same building and take half their hand (rounded "
-    "down) at random; with nobody else there it has no effect. Each Sword acts separately.",
-    "Flute: give 1 or 2 of your rats (or none) to one other player in the same building; "
-    "with nobody else there it has no effect.",
-    "Hospital: each hand card discarded (any card) discards one rat; you may only discard "
-    "cards while you still have rats.",
-    "Guard Tower premium: hand sizes are compared once, before any card is given; the givers "
-    "give in turn order starting left of the receiver, each choosing the cards.",
-    "Brewery: counts the influence you gained this round so far (this building's included).",
-    "Influence tracks have no upper limit.",
-    "A VP token is worth 2 VP. Most population + Joker cards in hand: 5 VP (tied: all 5), at "
-    "least 1 card needed. Gold: most 5 VP, second 2 VP, at least 1 Gold needed.",
-    "Tied players share the points of the places they cover, rounded down (tracks and Gold); "
-    "players still on a track's start space score nothing there.",
-    "Dead players are scored (so places on tracks are taken by them) but cannot win. If "
-    "everyone dies, the plague wins and nobody does.",
-    "Winner: most VP among the survivors; tie: fewest rats; still tied: shared victory.",
+# Each entry: its source (the seed text, the published rulebook beyond the seed, or this
+# edition's own decision; an entry mixing sources takes its least certain one) and the rule.
+SEED, PUBLISHED, EDITION = "seed", "published rulebook", "this edition"
+DESIGN_NOTES: tuple[tuple[str, str], ...] = (
+    (
+        EDITION,
+        "Population cards: each class has 4 cards with 4 nuns, 2 with 3, 2 with 2, 2 with 1 "
+        "and 4 with 0.",
+    ),
+    (
+        EDITION,
+        "The 5 copies of every building carry these supplies: "
+        + "; ".join(s.text() for s in SUPPLIES)
+        + ".",
+    ),
+    (
+        SEED,
+        "The building set may be decided upon collectively by the players: the setup offers "
+        "one building per class (5 copies each), like the recommended first set.",
+    ),
+    (
+        EDITION,
+        "With 2 players the Guard Tower is left out of random building sets (Chivalry then "
+        "always uses the Castle); players choosing their set may take it.",
+    ),
+    (
+        EDITION,
+        "The first named player is the first start player; the start player card passes to the "
+        "next player (clockwise) at the end of every round.",
+    ),
+    (
+        EDITION,
+        "Rats are kept as a total; the other players see only how many rat tokens it makes "
+        "with the fewest tokens of 5, 3 and 1 (e.g. 10 = 2 tokens, 7 = 3 tokens). Rats cannot "
+        "go below 0; the rat supply is unlimited.",
+    ),
+    (
+        EDITION,
+        "Supply action: draw first, then discard rats, then look. A look shows a Nun-row card "
+        "you have not seen yet (you choose which); with all five seen, it is lost.",
+    ),
+    (EDITION, "A player may play at most one Pass per round; a Pass goes back to its supply."),
+    (
+        SEED,
+        "Each player enters exactly one building per round (the second disc stays in front of "
+        "the player).",
+    ),
+    (
+        EDITION,
+        "Premium action: the most population cards + Jokers played, at least 1; tied: the "
+        "lowest disc. If nobody played a population card or Joker, everyone gets the standard "
+        "action.",
+    ),
+    (PUBLISHED, "Actions of a building are carried out in disc order."),
+    (
+        EDITION,
+        "Played population cards go to the discard pile, which is face up: its cards are "
+        "public. Jokers and special cards go back to their supplies.",
+    ),
+    (
+        EDITION,
+        "When a supply (Jokers, Swords, Flutes, Passes, Gold, VP tokens) runs out, a player "
+        "takes what is left.",
+    ),
+    (
+        SEED,
+        "When the population deck is empty, the discard pile is shuffled into a new deck.",
+    ),
+    (EDITION, "When both the population deck and its discard pile are empty, nothing is drawn."),
+    (
+        EDITION,
+        "No hand limit. Hand cards are population cards, Jokers, Swords, Flutes and Passes "
+        "(Gold and VP tokens lie face up). The other players see how many cards you hold, not "
+        "which.",
+    ),
+    (
+        EDITION,
+        "Cards are chosen by kind (class or special card): of several population cards of one "
+        "class, the one held longest is played, given or discarded (the nuns on hand cards "
+        "never affect play).",
+    ),
+    (
+        EDITION,
+        "Sword: choose one other player in the same building and take half their hand (rounded "
+        "down) at random; with nobody else there it has no effect. Each Sword acts separately.",
+    ),
+    (
+        EDITION,
+        "Flute: give 1 or 2 of your rats (or none) to one other player in the same building; "
+        "with nobody else there it has no effect.",
+    ),
+    (
+        EDITION,
+        "Hospital: each hand card discarded (any card) discards one rat; you may only discard "
+        "cards while you still have rats.",
+    ),
+    (
+        EDITION,
+        "Guard Tower premium: hand sizes are compared once, before any card is given; the "
+        "givers give in turn order starting left of the receiver, each choosing the cards.",
+    ),
+    (
+        EDITION,
+        "Brewery: counts the influence you gained this round so far (this building's included).",
+    ),
+    (EDITION, "Influence tracks have no upper limit."),
+    (
+        EDITION,
+        "A VP token is worth 2 VP. Most population + Joker cards in hand: 5 VP (tied: all 5), "
+        "at least 1 card needed. Gold: most 5 VP, second 2 VP, at least 1 Gold needed.",
+    ),
+    (
+        EDITION,
+        "Tied players share the points of the places they cover, rounded down (tracks and "
+        "Gold); players still on a track's start space score nothing there.",
+    ),
+    (
+        EDITION,
+        "Dead players are scored (so places on tracks are taken by them) but cannot win. If "
+        "everyone dies, the plague wins and nobody does.",
+    ),
+    (PUBLISHED, "Winner: most VP among the survivors; tie: fewest rats."),
+    (EDITION, "Still tied: a shared victory."),
 )

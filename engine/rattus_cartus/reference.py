@@ -39,6 +39,9 @@ def reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, the building and card tables, the table rules."""
     method = (options or {}).get("buildings", "recommended")
     method_name = dict(BUILDING_METHODS).get(method, method)
+    if "," in method:  # a set chosen by the players: its buildings' keys
+        chosen = ", ".join(BUILDINGS[BUILDING_INDEX[k]].name for k in method.split(","))
+        method_name = f"chosen by the players: {chosen}"
     nun_counts: dict[int, int] = {}
     for v in NUNS_IN_CLASS:
         nun_counts[v] = nun_counts.get(v, 0) + 1
@@ -127,8 +130,11 @@ def reference(options: Mapping[str, str] | None = None) -> str:
         "- Most VP among the survivors wins; tie: fewest rats.",
         "",
         "## Table rules of this edition",
-        "Where the rulebook we have is silent or unreadable, this edition decided:",
+        "How this edition plays where a reading or a choice is needed, each rule labelled by "
+        "its source: *seed* (the rulebook text this edition follows), *published rulebook* "
+        "(the printed rules, beyond the seed), *this edition* (our decision where the rulebook "
+        "we have is silent or unreadable; an entry mixing sources takes this label).",
         "",
     ]
-    lines += [f"- {note}" for note in DESIGN_NOTES]
+    lines += [f"- *({source})* {note}" for source, note in DESIGN_NOTES]
     return "\n".join(lines) + "\n"

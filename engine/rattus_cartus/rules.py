@@ -12,7 +12,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..core import chance
-from ..core.protocol import Event, Game, IllegalMove, Move, Option, Prompt, Result, SetupError
+from ..core.protocol import (
+    PICK_VALUE,
+    Event,
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    Prompt,
+    Result,
+    SetupError,
+)
 from . import scoring, views
 from .data import (
     BUILDING_INDEX,
@@ -97,12 +107,46 @@ def item_name(item: int | str) -> str:
     return card_name(item) if isinstance(item, int) else KIND_NAMES[item]
 
 
+def _plain(text: str) -> str:
+    """A building name or key as typed, compared without case, spaces or punctuation."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+_BUILDING_BY_NAME = {alias: b for b in BUILDINGS for alias in (_plain(b.key), _plain(b.name))}
+
+
+_METHODS = frozenset(v for v, _ in BUILDING_METHODS if v != PICK_VALUE)
+
+
+def building_pick(value: str) -> tuple[str, ...]:
+    """The buildings of a set chosen by the players ("Farm,Office,…" or keys), as keys in
+    class order: one building per class. SetupError says what is wrong."""
+    chosen: dict[str, Building] = {}
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        b = _BUILDING_BY_NAME.get(_plain(part))
+        if b is None:
+            names = ", ".join(x.name for x in BUILDINGS)
+            raise SetupError(f"unknown building {part.strip()!r} (one of: {names})")
+        if b.cls in chosen and chosen[b.cls] is not b:
+            raise SetupError(
+                f"one building per class: {chosen[b.cls].name} and {b.name} are both "
+                f"{CLASS_NAMES[b.cls]}"
+            )
+        chosen[b.cls] = b
+    missing = [CLASS_NAMES[c] for c in CLASSES if c not in chosen]
+    if missing:
+        raise SetupError("choose one building for " + ", ".join(missing))
+    return tuple(chosen[c].key for c in CLASSES)
+
+
 def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
     """The 30 building cards of this game (setup step 7), by the chosen method."""
     left_out = LEFT_OUT_WITH_TWO if players == 2 else ()
     cards: list[int] = []
-    if method == "recommended":
-        for key in RECOMMENDED_SET:
+    if method == "recommended" or "," in method:
+        for key in RECOMMENDED_SET if method == "recommended" else building_pick(method):
             b = BUILDING_INDEX[key]
             cards.extend(range(b * CARDS_PER_BUILDING, (b + 1) * CARDS_PER_BUILDING))
         return cards
@@ -141,9 +185,32 @@ class RattusCartus(Game):
             BUILDING_METHODS,
             "recommended",
             "Which 30 building cards are used: the recommended first set, one random building "
-            "per class (5 copies), or five random cards of each class's ten.",
+            "per class (5 copies), five random cards of each class's ten, or one building per "
+            "class chosen by the players (5 copies).",
+            picks=tuple(
+                (
+                    CLASS_NAMES[cls],
+                    tuple((b.key, b.name) for b in BUILDINGS if b.cls == cls),
+                    next(k for k in RECOMMENDED_SET if BUILDINGS[BUILDING_INDEX[k]].cls == cls),
+                )
+                for cls in CLASSES
+            ),
         ),
     )
+
+    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """A building set chosen by the players ("Farm,Office,…") is stored as its buildings'
+        keys in class order; "choose" alone takes the recommended building of every class."""
+        value = options.get("buildings")
+        if value is None or value in _METHODS:
+            return super().check_options(options)
+        rest = {k: v for k, v in options.items() if k != "buildings"}
+        try:
+            keys = RECOMMENDED_SET if value == PICK_VALUE else building_pick(value)
+        except SetupError as exc:
+            methods = ", ".join(v for v, _ in BUILDING_METHODS)
+            raise SetupError(f"option buildings: {exc} — or one of {methods}") from None
+        return {**super().check_options(rest), "buildings": ",".join(keys)}
 
     # ---- setup -----------------------------------------------------------------------
     def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> RattusState:
@@ -169,7 +236,9 @@ class RattusCartus(Game):
         for _ in range(HAND_AT_START):
             for p in s.players:
                 p.pop.append(s.deck.pop())
-        self._begin_round(s, [])
+        header: list[Event] = []
+        self._begin_round(s, header)
+        s.opening = [e.text for e in header]  # public: the building row and its supplies
         return s
 
     # ---- prompt ----------------------------------------------------------------------
@@ -339,7 +408,8 @@ class RattusCartus(Game):
         if not s.queue:
             raise IllegalMove("the game is over: no move can be played")
         t = s.queue[0]
-        events: list[Event] = []
+        events = [Event(line) for line in s.opening]  # round 1 opens the first move's log
+        s.opening = []
         handler = self._play_of.get(t.kind)
         if handler is None:  # pragma: no cover - automatic tasks never wait at the head
             raise IllegalMove(f"nothing to decide ({t.kind})")

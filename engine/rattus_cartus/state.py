@@ -80,6 +80,8 @@ class RattusState(BaseState):
     nun_row: list[int] = field(default_factory=list)
     supply: dict[str, int] = field(default_factory=dict)
     queue: list[Task] = field(default_factory=list)
+    # The round-1 header, written out with the first move (setup has no log of its own).
+    opening: list[str] = field(default_factory=list)
 
 
 def hand_counts(p: Player) -> list[int]:
@@ -95,7 +97,7 @@ def hand_counts(p: Player) -> list[int]:
 
 
 _new = object.__new__
-_LISTS = ("bdeck", "replacement", "row", "bout", "deck", "discard", "nun_row")
+_LISTS = ("bdeck", "replacement", "row", "bout", "deck", "discard", "nun_row", "opening")
 
 
 def copy_state(s: RattusState) -> RattusState:
