@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from engine.bots.search import DEFAULT_THINK, default_think
 from engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, get_game
+from engine.core.protocol import PICK_VALUE, Option
 
 from .dialogs import MessageScreen, ScreenHelp
 
@@ -145,8 +146,50 @@ class SetupScreen(ScreenHelp, Screen[None]):
                     classes="row",
                 )
             )
+            if o.picks:
+                rows.append(self._picks(o))
         await opts.mount_all(rows)
         self.call_after_refresh(setattr, self, "building", False)
+
+    @staticmethod
+    def _picks(o: Option) -> Vertical:
+        """One row per group of an option picked group by group (shown while it is chosen)."""
+        box = Vertical(
+            *(
+                Horizontal(
+                    Label(f"  {group}", classes="label"),
+                    Select(
+                        [(lab, v) for v, lab in choices],
+                        value=default,
+                        allow_blank=False,
+                        id=f"pick-{o.key}-{i}",
+                    ),
+                    classes="row",
+                )
+                for i, (group, choices, default) in enumerate(o.picks)
+            ),
+            id=f"picks-{o.key}",
+            classes="picks",
+        )
+        box.display = o.default == PICK_VALUE
+        return box
+
+    @on(Select.Changed, "#options Select")
+    def _option_changed(self, event: Select.Changed) -> None:
+        """Show an option's per-group picks while it is set to be picked."""
+        sid = event.select.id or ""
+        if sid.startswith("opt-"):
+            for box in self.query(f"#picks-{sid.removeprefix('opt-')}"):
+                box.display = event.value == PICK_VALUE
+
+    def _option_value(self, o: Option) -> str:
+        """The option as chosen; picked group by group, the picks joined by commas."""
+        value = str(self.query_one(f"#opt-{o.key}", Select).value)
+        if o.picks and value == PICK_VALUE:
+            return ",".join(
+                str(self.query_one(f"#pick-{o.key}-{i}", Select).value) for i in range(len(o.picks))
+            )
+        return value
 
     @on(Select.Changed, "#game")
     async def _game_changed(self, event: Select.Changed) -> None:
@@ -182,9 +225,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
         except ValueError:
             self.app.push_screen(MessageScreen("Bad seed", f"{seed_text!r} is not a whole number."))
             return
-        options = {
-            o.key: str(self.query_one(f"#opt-{o.key}", Select).value) for o in self.game.options
-        }
+        options = {o.key: self._option_value(o) for o in self.game.options}
         try:
             match = Match.new(self.game, seats, options, seed)
         except SetupError as exc:
