@@ -19,7 +19,9 @@ from engine.core.protocol import IllegalMove
 
 def fresh(players: int = 2, seed: int = 1, **options: str) -> CathedralState:
     names = ["Ann", "Bob", "Cy", "Dee"][:players]
-    return GAME.new_state(names, GAME.check_options(options), seed)
+    s = GAME.new_state(names, GAME.check_options(options), seed)
+    s.opening = []  # the setup's log lines (tested in test_opening_log) would open every log
+    return s
 
 
 def ids(s: CathedralState) -> list[str]:
@@ -700,24 +702,77 @@ def test_event_stained_glass() -> None:
 
 
 def test_event_stained_glass_only_one_backpack_has_room() -> None:
-    """[design] The glass goes straight to the only backpack with room."""
+    """[design] The glass goes straight to the only backpack with room (the player whose turn
+    it is has already rested this turn: no rest stop could make more room)."""
     s = fresh()
     set_pack(s, 0, wood=5)
+    s.rested = True
     top_event(s, "glass-b")
     place_on(s, "knight", "r-fair")
     assert s.builders[1].pack["glass"] == 1
 
 
-def test_event_stained_glass_no_room_anywhere() -> None:
-    """[design] No backpack has room: the stained glass is not received."""
+def test_event_stained_glass_full_backpack_may_rest_first() -> None:
+    """Seed: "If all your backpack spaces are occupied, you may at any time on your turn declare
+    a rest stop"; the event's stained glass "must be put into your backpack or given to another
+    player". Ann's 5 spaces are full: she may rest first and keep the glass herself."""
+    s = fresh()
+    set_pack(s, 0, wood=5)
+    top_event(s, "glass-b")
+    place_on(s, "knight", "r-fair")
+    assert ids(s) == ["glass:1", "rest"]
+    flipped = len(s.blueprints_flipped)
+    log = play(s, "rest")
+    assert "Ann takes a rest stop: returns 5 wood, earns a blueprint" in log
+    assert ids(s) == ["glass:0", "glass:1"]  # the offer stands, now with room in her backpack
+    play(s, "glass:0")
+    assert s.builders[0].pack == {"wood": 0, "stone": 0, "bread": 0, "glass": 1}
+    assert len(s.blueprints_flipped) == flipped + 1
+
+
+def test_event_stained_glass_no_room_anywhere_with_a_rest_stop() -> None:
+    """Seed: every backpack full — the rest stop empties Ann's 5 spaces for a blueprint, and the
+    stained glass then fits into her backpack (the only one with room: no question asked)."""
     s = fresh()
     set_pack(s, 0, wood=5)
     set_pack(s, 1, stone=5)
     top_event(s, "glass-c")
     supply = s.glass_supply
-    log = place_on(s, "knight", "r-fair")
+    place_on(s, "knight", "r-fair")
+    p = GAME.prompt(s)
+    assert p.ids() == ["rest", "lose"] and "no backpack has room" in p.text
+    log = play(s, "rest")
+    assert "Ann receives a stained glass (event Stained glass)" in log
+    assert s.builders[0].pack["glass"] == 1 and pack_size(s.builders[0]) == 1
+    assert s.glass_supply == supply - 1
+
+
+def test_event_stained_glass_no_room_anywhere_without_a_rest_stop() -> None:
+    """Seed: a rest stop is optional ("you may"): declining it, the stained glass is not
+    received and stays in the supply."""
+    s = fresh()
+    set_pack(s, 0, wood=5)
+    set_pack(s, 1, stone=5)
+    top_event(s, "glass-c")
+    supply = s.glass_supply
+    place_on(s, "knight", "r-fair")
+    log = play(s, "lose")
     assert s.glass_supply == supply
-    assert any("No backpack has room" in line for line in log)
+    assert any("No backpack takes the stained glass" in line for line in log)
+    assert pack_size(s.builders[0]) == 5 and pack_size(s.builders[1]) == 5
+
+
+def test_rest_stop_offered_at_any_time_on_a_full_turn() -> None:
+    """Seed: "at any time on your turn": with a full backpack the rest stop is offered when
+    placing the drawn subject and before choosing a Cart's destination; once per turn."""
+    s = fresh()
+    set_pack(s, 0, wood=5)
+    hand(s, "knight", "red")
+    assert "rest" in ids(s)  # placing the subject
+    play(s, "place:r-cart1")
+    assert s.stage == "move" and "rest" in ids(s)  # before the Cart sets off
+    play(s, "rest")
+    assert s.stage == "move" and "rest" not in ids(s) and pack_size(s.builders[0]) == 0
 
 
 @pytest.mark.parametrize(("key", "bag"), [("monk-red", "red"), ("monk-blue", "blue")])

@@ -3,6 +3,7 @@ written out with the first move, so a replay or a review shows them."""
 
 from __future__ import annotations
 
+from engine.cathedral import data as CD
 from engine.core.match import Match
 from engine.notre_dame import rules as NR
 from engine.pestis import data as PD
@@ -49,3 +50,13 @@ def test_rattus_cartus_opening_line_is_the_round_one_row_with_its_supplies() -> 
     assert lines[0].startswith("Round 1/9, start player Ann: ")
     assert all(name in lines[0] for name in row) and "draw" in lines[0]
     assert sum(line.startswith("Round 1/") for line in lines) == 1
+
+
+def test_cathedral_opening_lines_name_the_orders_and_round_one() -> None:
+    m = Match.new("cathedral-of-orleans", ["Ann", "Bob"], {}, seed=7)
+    hourglass = CD.HOURGLASS_BY_KEY[m.state.hourglass].name
+    m.play(m.prompt.moves[0].id)
+    lines = [line for _, line in m.events()]
+    assert lines[0].startswith("Workshops: ") and lines[0].count(" in ") == 3
+    assert lines[1].startswith(f"Hourglass: {hourglass} wants ")
+    assert lines[2] == "Round 1 begins with Ann"

@@ -362,7 +362,7 @@ def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
     b = s.turn
     me = s.builders[b]
     if s.glass_offer:
-        return _choose_glass(s, ids)
+        return _choose_glass(s, ids, _pack_worth(ctx, b))
     st = s.stage
     if st == "bag":
         if "rest" in ids and _pack_worth(ctx, b) < W_BLUEPRINT:
@@ -393,7 +393,7 @@ def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
             o = D.SPACE_BY_ID.get(other.split(":")[1])
             if sp and o and (o.zone, o.action, o.accepts) == (sp.zone, sp.action, sp.accepts):
                 return other
-        return next((i for i in ids if i != "place:bell"), ids[0])
+        return next((i for i in ids if i.startswith("place:") and i != "place:bell"), ids[0])
     if st == "move":
         kind = D.ACTION_KIND[D.SPACE_BY_ID[s.space].action]
         v, mid = _best_move(ctx, b, kind)
@@ -436,8 +436,12 @@ def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
     return ids[0]
 
 
-def _choose_glass(s: CathedralState, ids: list[str]) -> str:
-    """Give reward glass where it meets the Glass order, else to the one with most room."""
+def _choose_glass(s: CathedralState, all_ids: list[str], pack_worth: float) -> str:
+    """Give reward glass where it meets the Glass order, else to the one with most room; with
+    no room anywhere, rest first when the backpack is worth less than a blueprint and a glass."""
+    ids = [m for m in all_ids if m.startswith("glass:")]
+    if not ids:
+        return "rest" if "rest" in all_ids and pack_worth < W_BLUEPRINT + W_GLASS else "lose"
     if s.order and D.EVENT_BY_KEY[s.order].param == "glass":
         for mid in ids:
             j = int(mid.split(":")[1])

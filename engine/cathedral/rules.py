@@ -151,6 +151,15 @@ class CathedralGame(Game):
                 b.pack[g] += 1
         s.turn = 0
         s.stage = "bag"
+        tile = D.HOURGLASS_BY_KEY[s.hourglass]
+        s.opening = [
+            "Workshops: "
+            + ", ".join(
+                f"{D.WORKSHOP_BY_KEY[w.key].name} in {D.CITIES[w.city]}" for w in s.workshops
+            ),
+            f"Hourglass: {tile.name} wants {_items_text(HOURGLASS_NEED[tile.key])}",
+            f"Round 1 begins with {self.label(s, 0)}",
+        ]
         return s
 
     # ---- small helpers ----------------------------------------------------------------
@@ -215,13 +224,11 @@ class CathedralGame(Game):
         seat = self.seat_of(s, b)
         who = self.label(s, b)
         if s.glass_offer:
-            return Prompt(
-                seat,
-                f"{who}: who receives the stained glass ({s.glass_offer})?",
-                self._glass_moves(s),
-                step=s.step,
-                phase="Reward",
-            )
+            moves = self._glass_moves(s)
+            text = f"{who}: who receives the stained glass ({s.glass_offer})?"
+            if not any(m.id.startswith("glass:") for m in moves):
+                text = f"{who}: no backpack has room for the stained glass ({s.glass_offer})"
+            return Prompt(seat, text, moves, step=s.step, phase="Reward")
         st = s.stage
         if st == "bag":
             moves = []
@@ -231,7 +238,7 @@ class CathedralGame(Game):
                     moves.append(
                         Move(f"draw:{bag}", f"Draw from the {bag} bag", f"{n} tokens inside")
                     )
-            if self._full(s, b) and not s.rested:
+            if self._may_rest(s):
                 moves.append(self._rest_move())
             return Prompt(seat, f"{who}: choose a bag to draw from", tuple(moves), phase="Draw")
         if st == "place":
@@ -239,6 +246,8 @@ class CathedralGame(Game):
             text = f"{who}: place the {s.drawn}"
             if len(moves) == 1:
                 text = f"{who}: the {s.drawn} fits nowhere else: the bell tower ends the round"
+            if self._may_rest(s):
+                moves.append(self._rest_move())
             return Prompt(seat, text, tuple(moves), step=s.step, phase="Place")
         if st == "move":
             action = D.SPACE_BY_ID[s.space].action
@@ -258,6 +267,8 @@ class CathedralGame(Game):
             moves.append(
                 Move("decline", "Decline the action", "the subject just occupies the space")
             )
+            if self._may_rest(s):
+                moves.append(self._rest_move())
             return Prompt(
                 seat,
                 f"{who}: {D.ACTION_NAMES[action]} from {D.CITIES[here]} — where to?",
@@ -271,6 +282,8 @@ class CathedralGame(Game):
             moves = self._market_moves(s)
             done_label = "Decline the market" if s.market_left == 2 else "End the market"
             moves.append(Move("done", done_label, f"{s.market_left} deliveries left"))
+            if self._may_rest(s):
+                moves.append(self._rest_move())
             return Prompt(
                 seat,
                 f"{who}: Market — deliver a token ({s.market_left} of 2 left)",
@@ -292,17 +305,20 @@ class CathedralGame(Game):
             return Prompt(seat, text, gw, step=s.step, phase="Glassworks")
         if st == "glassshop":
             left = len(s.blueprints)
+            shop = [
+                Move(
+                    "trade",
+                    "Send 1 stained glass to the supply for a blueprint",
+                    f"→ flip a blueprint ({left} face down)" if left else "→ no blueprint left",
+                ),
+                Move("decline", "Decline the action"),
+            ]
+            if self._may_rest(s):
+                shop.append(self._rest_move())
             return Prompt(
                 seat,
                 f"{who}: Stained glass workshop",
-                (
-                    Move(
-                        "trade",
-                        "Send 1 stained glass to the supply for a blueprint",
-                        f"→ flip a blueprint ({left} face down)" if left else "→ no blueprint left",
-                    ),
-                    Move("decline", "Decline the action"),
-                ),
+                tuple(shop),
                 step=s.step,
                 phase="Stained glass workshop",
             )
@@ -316,6 +332,11 @@ class CathedralGame(Game):
             )
         raise AssertionError(f"no prompt for stage {st!r}")
 
+    def _may_rest(self, s: CathedralState) -> bool:
+        """Seed: with every backpack space occupied you may declare a rest stop at any time on
+        your turn (this edition: once per turn)."""
+        return self._full(s, s.turn) and not s.rested
+
     def _rest_move(self) -> Move:
         return Move(
             "rest",
@@ -324,6 +345,8 @@ class CathedralGame(Game):
         )
 
     def _glass_moves(self, s: CathedralState) -> tuple[Move, ...]:
+        """Who receives the stained glass; with the player's own backpack full, a rest stop
+        first; with no backpack free, letting it go."""
         out = []
         for j, bj in enumerate(s.builders):
             if pack_size(bj) < D.BACKPACK_SIZE:
@@ -336,6 +359,11 @@ class CathedralGame(Game):
                         f"backpack {pack_size(bj) + 1}/{D.BACKPACK_SIZE}",
                     )
                 )
+        if self._may_rest(s):
+            rest = self._rest_move()
+            out.append(Move("rest", rest.label + ", then place the stained glass", rest.preview))
+        if not any(m.id.startswith("glass:") for m in out):
+            out.append(Move("lose", "Let the stained glass go", "no backpack has room for it"))
         return tuple(out)
 
     def _place_moves(self, s: CathedralState) -> list[Move]:
@@ -470,7 +498,8 @@ class CathedralGame(Game):
 
     # ---- playing ----------------------------------------------------------------------
     def play(self, s: CathedralState, move: Move) -> list[Event]:
-        ev: list[Event] = []
+        ev = [Event(line) for line in s.opening]  # round 1 opens the first move's log
+        s.opening = []
         mid = move.id
         b = s.turn
         who = self.label(s, b)
@@ -478,11 +507,18 @@ class CathedralGame(Game):
         st = s.stage
         s.step += 1
         if s.glass_offer:
-            j = int(mid.split(":")[1])
-            s.glass_supply -= 1
-            s.builders[j].pack["glass"] += 1
-            ev.append(Event(f"{self.label(s, j)} receives a stained glass ({s.glass_offer})"))
-            s.glass_offer = ""
+            if mid == "rest":  # room first: the offer stands
+                self._rest(s, b, ev)
+                self._offer_glass(s, s.glass_offer, ev)
+            elif mid == "lose":
+                ev.append(Event(f"No backpack takes the stained glass ({s.glass_offer})"))
+                s.glass_offer = ""
+            else:
+                j = int(mid.split(":")[1])
+                s.glass_supply -= 1
+                s.builders[j].pack["glass"] += 1
+                ev.append(Event(f"{self.label(s, j)} receives a stained glass ({s.glass_offer})"))
+                s.glass_offer = ""
         elif mid == "rest":
             self._rest(s, b, ev)
             if st == "end_turn":
@@ -772,15 +808,7 @@ class CathedralGame(Game):
             if not s.glass_supply:
                 ev.append(Event(f"No stained glass is left in the supply ({source})"))
                 return
-            room = [j for j in range(len(s.builders)) if self._room(s, j)]
-            if not room:
-                ev.append(Event(f"No backpack has room for the stained glass ({source})"))
-            elif len(room) == 1:
-                s.glass_supply -= 1
-                s.builders[room[0]].pack["glass"] += 1
-                ev.append(Event(f"{self.label(s, room[0])} receives a stained glass ({source})"))
-            else:
-                s.glass_offer = source
+            self._offer_glass(s, source, ev)
         else:  # monk_red / monk_blue
             bag = reward.split("_")[1]
             if not s.monk_supply:
@@ -789,6 +817,20 @@ class CathedralGame(Game):
             s.monk_supply -= 1
             s.bags[bag]["monk"] += 1
             ev.append(Event(f"A monk goes into the {bag} bag ({source})"))
+
+    def _offer_glass(self, s: CathedralState, source: str, ev: list[Event]) -> None:
+        """A stained glass to place: the player whose turn it is decides where it goes, unless
+        only one backpack has room and no rest stop could make more."""
+        room = [j for j in range(len(s.builders)) if self._room(s, j)]
+        s.glass_offer = ""
+        if self._may_rest(s) or len(room) > 1:
+            s.glass_offer = source
+        elif not room:
+            ev.append(Event(f"No backpack has room for the stained glass ({source})"))
+        else:
+            s.glass_supply -= 1
+            s.builders[room[0]].pack["glass"] += 1
+            ev.append(Event(f"{self.label(s, room[0])} receives a stained glass ({source})"))
 
     def _next_turn(self, s: CathedralState) -> None:
         s.turn = (s.turn + 1) % len(s.builders)

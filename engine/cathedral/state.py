@@ -84,3 +84,5 @@ class CathedralState(BaseState):
     ender: int = 0  # the builder who ended the round
     won: bool = False
     over: bool = False
+    # The round-1 header, written out with the first move (setup has no log of its own).
+    opening: list[str] = field(default_factory=list)
