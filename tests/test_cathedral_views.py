@@ -129,7 +129,8 @@ def test_rules_reference_lists_design_values() -> None:
         assert t.name in ref
     for c in D.CONNECTIONS:
         assert f"{D.CITIES[c.a]} - {D.CITIES[c.b]}" in ref
-    for rule in D.TABLE_RULES:
-        assert rule in ref
+    for source, rule in D.TABLE_RULES:
+        assert f"- *({source})* {rule}" in ref
+    assert {source for source, _ in D.TABLE_RULES} == {D.SEED, D.EDITION}
     assert "harder (this game)" in ref and "1 monk;" in ref
     assert "Balance" in ref

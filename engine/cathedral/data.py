@@ -235,59 +235,115 @@ EVENTS: tuple[EventTile, ...] = (
 EVENT_BY_KEY: dict[str, EventTile] = {e.key: e for e in EVENTS}
 
 # ---- table rules of this edition (beyond the spec's tables) --------------------------------
-# Each entry is shown in the rules reference under "Table rules of this edition".
-TABLE_RULES: tuple[str, ...] = (
-    "Solo: one person plays two master builders with two backpacks, taking their turns "
-    "alternately (spec).",
-    "Turn order: master builders play in seating order; round 1 starts with the first "
-    "player named; every later round starts with the player to the left of the one who "
-    "ended the previous round (spec).",
-    "Bags hold no order: a draw takes a uniformly random token of the chosen bag. An empty "
-    "bag cannot be chosen; if both bags are empty at the start of a turn the round ends as "
-    "if the bell tower had been taken, without removing a token (spec).",
-    "The bell tower may be chosen with any drawn token; it is the only choice when the drawn "
-    "token fits no other free space (seed). Two identical free spaces (same zone, action and "
-    "subjects) are offered once, as the first free one.",
-    "An action that cannot be carried out (a Cart from a city with no road, a Market with "
-    "nothing deliverable, the Glassworks with an empty supply (or a full backpack after the "
-    "turn's rest stop), the "
-    "stained glass workshop without stained glass) is declined automatically: the subject "
-    "just occupies the space.",
-    "Cart/Ship: the tokens on the path are offered one at a time (goods spaces in order, "
-    "then the stained glass space); each may be taken or left. With a full backpack a token "
-    "may be taken by sending back a token of a different kind (a good to the black bag, "
-    "stained glass to the supply), or after a rest stop declared on the spot. The master "
-    "builder arrives (and city orders are checked) after the last token of the path.",
-    "Rest stop: offered at the start of your turn, when a path token meets a full backpack, "
-    "at the Glassworks with a full backpack, and at the end of your turn if the backpack is "
-    "full; at most once per turn.",
-    "Market: each delivery is one token to another player's backpack (it needs a free "
-    "space), to a free matching order space of the workshop in the city where your master "
-    "builder stands, or of the current hourglass tile (from anywhere).",
-    "Glassworks: the stained glass goes into your own backpack (it needs a free space).",
-    "Stained glass received as a reward or event goes to a backpack with a free space chosen "
-    "by the player whose turn it is (automatic when only one backpack has room); if no "
-    "backpack has room, or the supply is empty, it is not received.",
-    "Blueprints lie face down in a shuffled pile: the player who earns one flips the top "
-    "token (choosing among identical face-down tokens is the same as flipping the top). If "
-    "the pile is empty the reward is lost. The player whose turn it is decides what the "
-    "flipped blueprint requires (who gets its stained glass). This holds both when an order "
-    "is met at the moment it is revealed and when it is met later (seed).",
-    "An order is checked as soon as anything changes (a builder arrives, a token moves); the "
-    "Meeting order counts every two master builders in one city, including Orléans at the "
-    "start. A fulfilled order is discarded.",
-    "A monk reward or monk event with an empty supply gives nothing; a fair square with no "
-    "event tile left reveals nothing.",
-    "Round end: goods spaces are refilled in map order (as listed) from random draws of the "
-    "black bag; spaces stay empty when the bag runs out (seed). After round 3 the game ends "
-    "at once (no clean-up).",
-    "Monks: 10 in all (seed); 2 per bag (1 in the harder variant), the rest (6, or 8) form "
-    "the supply. A subject sent to the bell tower leaves the game.",
-    "Balance: the road Orléans-Montargis holds 2 goods spaces (the spec's table: 1), so the "
-    "map has 18 goods spaces; see the measured win rates below.",
-    "Bag memory (option): off shows how many tokens each bag holds; on also shows what they "
-    "hold (public knowledge: every token going in and out is seen). The order inside a bag "
-    "never exists: draws are uniformly random.",
+# Each entry is shown in the rules reference under "Table rules of this edition", with its
+# source: the seed text, or this edition's own decision (an entry mixing sources takes it).
+SEED, EDITION = "seed", "this edition"
+TABLE_RULES: tuple[tuple[str, str], ...] = (
+    (
+        EDITION,
+        "Solo: one person plays two master builders with two backpacks, taking their turns "
+        "alternately (spec).",
+    ),
+    (
+        EDITION,
+        "Turn order: master builders play in seating order (seed: clockwise); round 1 starts "
+        "with the first player named; every later round starts with the player to the left of "
+        "the one who ended the previous round (spec).",
+    ),
+    (
+        EDITION,
+        "Bags hold no order: a draw takes a uniformly random token of the chosen bag. An empty "
+        "bag cannot be chosen; if both bags are empty at the start of a turn the round ends as "
+        "if the bell tower had been taken, without removing a token (spec).",
+    ),
+    (
+        SEED,
+        "The bell tower may be chosen with any drawn token; it is the only choice when the "
+        "drawn token fits no other free space.",
+    ),
+    (
+        EDITION,
+        "Two identical free spaces (same zone, action and subjects) are offered once, as the "
+        "first free one.",
+    ),
+    (
+        EDITION,
+        "An action that cannot be carried out (a Cart from a city with no road, a Market with "
+        "nothing deliverable, the Glassworks with an empty supply (or a full backpack after the "
+        "turn's rest stop), the stained glass workshop without stained glass) is declined "
+        "automatically: the subject just occupies the space.",
+    ),
+    (
+        EDITION,
+        "Cart/Ship: the tokens on the path are offered one at a time (goods spaces in order, "
+        "then the stained glass space); each may be taken or left. With a full backpack a token "
+        "may be taken by sending back a token of a different kind (a good to the black bag, "
+        "stained glass to the supply; seed), or after a rest stop declared on the spot. The "
+        "master builder arrives (and city orders are checked) after the last token of the path.",
+    ),
+    (
+        SEED,
+        "Rest stop: with every backpack space occupied you may declare it at any time on your "
+        "turn. It is offered on each of your decisions while your backpack is full: drawing, "
+        "placing, choosing a route, on the way, at the Market, the Glassworks and the stained "
+        "glass workshop, before a stained glass reward that would not fit, and at the end of "
+        "the turn. This edition: at most once per turn.",
+    ),
+    (
+        EDITION,
+        "Market: each delivery is one token to another player's backpack (it needs a free "
+        "space), to a free matching order space of the workshop in the city where your master "
+        "builder stands, or of the current hourglass tile (from anywhere).",
+    ),
+    (EDITION, "Glassworks: the stained glass goes into your own backpack (it needs a free space)."),
+    (
+        EDITION,
+        "Stained glass received as a reward or event goes to a backpack with a free space chosen "
+        "by the player whose turn it is (seed: yours or another player's); automatic when only "
+        "one backpack has room and your own cannot make room with a rest stop. If no backpack "
+        "has room (and you do not rest), or the supply is empty, it is not received.",
+    ),
+    (
+        SEED,
+        "Blueprints lie face down in a shuffled pile: the player who earns one flips the top "
+        "token (choosing among identical face-down tokens is the same as flipping the top). If "
+        "the pile is empty the reward is lost. The player whose turn it is decides what the "
+        "flipped blueprint requires (who gets its stained glass). This holds both when an order "
+        "is met at the moment it is revealed and when it is met later.",
+    ),
+    (
+        EDITION,
+        "An order is checked as soon as anything changes (a builder arrives, a token moves); the "
+        "Meeting order counts every two master builders in one city, including Orléans at the "
+        "start. A fulfilled order is discarded.",
+    ),
+    (
+        EDITION,
+        "A monk reward or monk event with an empty supply gives nothing; a fair square with no "
+        "event tile left reveals nothing.",
+    ),
+    (
+        SEED,
+        "Round end: goods spaces are refilled from the black bag (in map order, as listed); "
+        "spaces stay empty when the bag runs out.",
+    ),
+    (EDITION, "After round 3 the game ends at once (no clean-up)."),
+    (
+        EDITION,
+        "Monks: 10 in all (seed); 2 per bag (1 in the harder variant), the rest (6, or 8) form "
+        "the supply. A subject sent to the bell tower leaves the game (seed).",
+    ),
+    (
+        EDITION,
+        "Balance: the road Orléans-Montargis holds 2 goods spaces (the spec's table: 1), so the "
+        "map has 18 goods spaces; see the measured win rates below.",
+    ),
+    (
+        EDITION,
+        "Bag memory (option): off shows how many tokens each bag holds; on also shows what they "
+        "hold (public knowledge: every token going in and out is seen). The order inside a bag "
+        "never exists: draws are uniformly random.",
+    ),
 )
 
 # Measured balance [design, must be measured]: `python -m engine.cathedral.policy 1000`

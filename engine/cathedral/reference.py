@@ -154,10 +154,12 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     add("\n## Table rules of this edition\n")
     add(
         "Everything above beyond the rulebook (the map, the action spaces and all tiles) is "
-        "this edition's choice, as are these rules:\n"
+        "this edition's choice. How this edition plays the rules, each labelled by its source: "
+        "*seed* (the rulebook text this edition follows), *this edition* (our decision where "
+        "the rulebook is silent; an entry mixing sources takes this label):\n"
     )
-    for rule in D.TABLE_RULES:
-        add(f"- {rule}")
+    for source, rule in D.TABLE_RULES:
+        add(f"- *({source})* {rule}")
     add("")
     add("### Balance (measured)\n")
     if D.BALANCE_TABLE:
