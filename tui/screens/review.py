@@ -75,7 +75,10 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     def _step_text(self, i: int) -> str:
         step = self.match.steps[i - 1]
-        for ev in step.events:
+        events = step.events
+        if i == 1:  # the setup's lines (a state's `opening`) come first: name the move itself
+            events = events[len(getattr(self.match.state_at(0), "opening", ())) :]
+        for ev in events:
             line = ev.for_seat(self.viewer)
             if line:
                 return line
