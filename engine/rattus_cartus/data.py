@@ -213,7 +213,7 @@ BUILDING_METHODS: tuple[tuple[str, str], ...] = (
     ("recommended", "Recommended first set"),
     ("random-building", "One random building per class"),
     ("random-cards", "Five random cards per class"),
-    ("choose", "Chosen by the players: one building per class"),
+    ("choose", "Chosen by the players"),
 )
 # [design] With 2 players the Guard Tower is left out of random sets.
 LEFT_OUT_WITH_TWO: tuple[str, ...] = ("guard_tower",)
