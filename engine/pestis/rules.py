@@ -185,7 +185,7 @@ class PestisGame(Game):
         pr = self.prompt(s)
         return {
             "game": self.id,
-            "you": seat,
+            "you": None if seat == PUBLIC else seat,
             "names": list(s.names),
             "round": s.round,
             "rounds": D.ROUNDS,
