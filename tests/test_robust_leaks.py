@@ -2,19 +2,24 @@
 
 For many random positions of every game with private information, the state is resampled
 with `determinize` (hidden parts redrawn from what the seat knows). The view and the rendered
-board for that seat must be identical for both states: if anything hidden were drawn, the
-two renderings would differ. The hand-over screen and the log are checked too.
+board for that seat, and for the public, must be identical for both states: if anything hidden
+were drawn, the two renderings would differ. The log events and the hand-over screen are
+checked too, and then every surface of the app (see below).
 """
 
 from __future__ import annotations
 
+import difflib
 import io
+import pickle
 import random
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
-from engine.core import Match, Seat, game_ids, get_game
+from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, game_ids, get_game
+from engine.core.protocol import may_read
 from tui.games import ui_for
 
 GAMES = [g for g in ("notre-dame", "rattus-cartus", "1347") if g in game_ids()]
@@ -58,6 +63,13 @@ def test_rendered_board_ignores_hidden_information(game_id: str) -> None:
                 assert v1 == v2, f"{game_id}: the view of seat {seat} shows something hidden"
                 compact = checked % 2 == 0
                 assert render(game_id, v1, seat, compact) == render(game_id, v2, seat, compact)
+                # what every seat may see is part of what this seat sees
+                p1, p2 = game.view(state, PUBLIC), game.view(other, PUBLIC)
+                assert p1 == p2, f"{game_id}: the public view shows something hidden"
+                if checked % 5 == 0:
+                    assert render(game_id, p1, PUBLIC, compact) == render(
+                        game_id, p2, PUBLIC, compact
+                    )
                 # the decision offered must not depend on hidden parts either
                 assert [m.id for m in prompt.moves] == [m.id for m in game.prompt(other).moves]
                 checked += 1
@@ -112,3 +124,303 @@ async def test_handover_screen_draws_nothing_private(game_id: str, tmp_path) -> 
         for move in m.prompt.moves:
             if len(move.label) > 6:
                 assert move.label not in text
+
+
+# ---- every surface of the app --------------------------------------------------------------
+# At a sampled point of a seeded game for every game and player count, every screen is drawn
+# as the seat that may look, for the real match and for a twin that this seat cannot tell
+# apart from it: another seat's private move of the recent past chosen differently (the
+# seat's view is the same after every move), and the positions shown resampled by
+# `determinize`. The plain text on the terminal, and the whole review list and log (not only
+# their visible part), must be identical.
+
+SURFACE_GAMES = [*GAMES, *(g for g in ("cathedral-of-orleans",) if g in game_ids())]
+WIDE, COMPACT = (120, 40), (80, 24)
+FROZEN = 10**6  # seconds a computer waits before playing: no move happens while we look
+# the three ways a screen is read; the player counts of a game take them in turn
+SETTINGS = ("hotseat", "computers", "public")
+STOPS = {
+    "1347": (40, 175),
+    "notre-dame": (18, 70),
+    "rattus-cartus": (12, 45),
+    "cathedral-of-orleans": (6, 15),
+}
+
+
+def screen_text(app) -> str:  # type: ignore[no-untyped-def]
+    """The terminal as plain text (what `export_screenshot` draws, without the SVG), but for
+    the footer of keys, which Textual may draw a frame later."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True)
+    with console.capture() as cap:
+        console.print(
+            app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+        )
+    return "\n".join(Text.from_ansi(cap.get()).plain.splitlines()[:-1])
+
+
+def copy_match(m: Match, upto: int | None = None) -> Match:
+    """A copy of `m` (of its first `upto` moves), to change without touching `m`."""
+    n = m.cursor if upto is None else upto
+    t = Match(m.game, list(m.seats), dict(m.options), m.seed, list(m.snaps[: n + 1]))
+    t.steps, t.cursor, t.settings = list(m.steps[:n]), n, dict(m.settings)
+    return t
+
+
+def history_twin(m: Match, viewer: int) -> Match:
+    """`m` with one recent private move of another seat chosen differently, such that
+    `viewer`'s view is the same after every move; `m` itself when no recent move allows it."""
+    game, ids = m.game, m.move_ids()
+    seen = [game.view(m.state_at(k), viewer) for k in range(m.cursor + 1)]
+    tried = 0
+    for j in range(m.cursor - 1, max(-1, m.cursor - 60), -1):
+        step = m.steps[j]
+        if step.public is None or may_read(viewer, step.seat):
+            continue
+        tried += 1
+        for alt in game.prompt(m.state_at(j)).moves:
+            if alt.id == step.move_id:
+                continue
+            t = copy_match(m, j)
+            try:
+                for move_id in [alt.id, *ids[j + 1 :]]:
+                    t.play(move_id)
+            except IllegalMove:
+                continue
+            if all(game.view(t.state_at(k), viewer) == seen[k] for k in range(j + 1, t.cursor + 1)):
+                return t
+        if tried == 12:
+            break
+    return m
+
+
+def twin_of(m: Match, viewer: int, indexes: list[int]) -> tuple[Match, str]:
+    """A match `viewer` cannot tell from `m`, and how it differs."""
+    t = history_twin(m, viewer)
+    how = "another private move" if t is not m else ""
+    t = copy_match(t)
+    # the public view is part of every seat's: resample for the seat to move
+    seat = m.prompt.seat if viewer == PUBLIC else viewer
+    rng = random.Random(m.cursor)
+    for i in indexes:
+        t.snaps[i] = pickle.dumps(m.game.determinize(t.state_at(i), seat, rng))
+    t._recent.clear()
+    t._live = None
+    assert [t.game.digest(t.state_at(i)) for i in indexes] != [
+        m.game.digest(m.state_at(i)) for i in indexes
+    ], "the twin is no different"
+    return t, " and ".join(x for x in (how, "determinized") if x)
+
+
+def seated(m: Match, setting: str) -> tuple[Match, int]:
+    """`m` with the seats of `setting`, and who reads the screen then."""
+    t = copy_match(m)
+    seat, n = m.prompt.seat, len(m.seats)
+    people = {"hotseat": set(range(n)), "computers": {(seat + 1) % n}}.get(setting, set())
+    t.seats = [Seat(s.name, HUMAN if i in people else "random") for i, s in enumerate(m.seats)]
+    viewer = {"hotseat": seat, "computers": (seat + 1) % n}.get(setting, PUBLIC)
+    return t, viewer
+
+
+def sample_point(game_id: str, players: int) -> Match:
+    """A point of a seeded random game: early for an even player count, later for an odd."""
+    rng = random.Random(players)
+    m = Match.new(game_id, [Seat(f"P{i}") for i in range(players)], seed=players)
+    stop = STOPS.get(game_id, (8, 30))[players % 2] + players
+    while m.prompt is not None and m.cursor < stop:
+        m.play(rng.choice(m.prompt.moves).id)
+    assert m.prompt is not None
+    return m
+
+
+def lines(widget) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every line of a RichLog or an OptionList, scrolled out of sight or not."""
+    if hasattr(widget, "option_count"):
+        return [str(widget.get_option_at_index(i).prompt) for i in range(widget.option_count)]
+    return [strip.text for strip in widget.lines]
+
+
+async def review_surfaces(app, pilot, out: dict[str, str], indexes: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """The review screen on top: its whole move list, and the screen at each of `indexes`."""
+    from tui.screens.review import ReviewScreen
+
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    out["review list"] = "\n".join(lines(screen.query_one("#review-moves")))
+    for i in indexes:
+        screen.show_index(i)
+        await pilot.pause()
+        out[f"review screen at move {i}"] = screen_text(app)
+
+
+async def surfaces(
+    matches: list[Match], setting: str, indexes: list[int], tmp: str
+) -> list[dict[str, str]]:
+    """Every surface of each match as `setting` shows it: 'hotseat' (people only, hand-over
+    screens: the seat to move reads), 'computers' (one person against computers, and not to
+    move: that person reads while a computer thinks) or 'public' (a game of computers only, and
+    its review from the menu or the command line: a spectator reads)."""
+    from textual.widgets import RichLog
+
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.dialogs import HandoverScreen
+    from tui.screens.game import GameScreen
+
+    found = []
+    app = BoardgamesApp(Launch(saves_dir=tmp, bot_delay=FROZEN))
+    async with app.run_test(size=WIDE) as pilot:
+        for m in matches:
+            out: dict[str, str] = {}
+            await pilot.resize_terminal(*WIDE)
+            app.start_match(m, handover=True)
+            await pilot.pause()
+            if isinstance(app.screen, HandoverScreen):
+                out["hand-over"] = screen_text(app)
+                await pilot.press("enter")
+                await pilot.pause()
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            # the game screen: status line, board, the decision or the thinking line, log
+            await pilot.pause()  # the log scrolls to its end after it is laid out
+            out["game screen"] = screen_text(app)
+            out["log"] = "\n".join(lines(game.query_one(RichLog)))
+            await pilot.press("e")  # the results: no end screen before the end
+            assert app.screen is game
+            if setting == "computers":
+                await pilot.press("question_mark")
+                out["help"] = screen_text(app)
+                await pilot.press("escape")
+            if setting == "public":  # the review of an unfinished game from the menu
+                app.review_match(m)
+            else:
+                await pilot.press("v")
+            await pilot.pause()
+            await review_surfaces(app, pilot, out, indexes)
+            await pilot.press("escape")
+            await pilot.resize_terminal(*COMPACT)
+            await pilot.pause()
+            await pilot.pause()
+            out["compact game screen"] = screen_text(app)
+            out["compact panels"] = game.query_one("#board").all_text()  # every tab
+            found.append(out)
+            app.pop_screen()
+    return found
+
+
+# every player count of the games where seats hide things from each other; the co-op game,
+# whose face-down stacks nobody sees, at its largest table
+CASES = [(g, n) for g in GAMES for n in range(get_game(g).min_players, get_game(g).max_players + 1)]
+CASES += [(g, get_game(g).max_players) for g in SURFACE_GAMES[len(GAMES) :]]
+
+
+@pytest.mark.parametrize("game_id, players", CASES)
+async def test_every_surface_ignores_hidden_information(
+    game_id: str, players: int, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    setting = SETTINGS[players % 3]
+    m, viewer = seated(sample_point(game_id, players), setting)
+    c = m.cursor
+    indexes = sorted({c, c - 1, c // 2})
+    twin, how = twin_of(m, viewer, indexes)
+    real, seen = await surfaces([m, twin], setting, indexes, str(tmp_path))
+    assert seen.keys() == real.keys()
+    for surface, text in real.items():
+        assert seen[surface] == text, (
+            f"{game_id} {players}p {setting}, move {c}: the {surface} differs in the twin "
+            f"({how}):\n" + diff(text, seen[surface])
+        )
+
+
+def diff(a: str, b: str) -> str:
+    """The first lines where two renderings differ."""
+    return "\n".join(
+        difflib.unified_diff(a.splitlines(), b.splitlines(), "real", "twin", n=0, lineterm="")
+    )[:1500]
+
+
+# ---- the reproductions of issue 13 ---------------------------------------------------------
+
+
+async def test_review_shows_another_seats_face_down_investment_publicly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """1347 hotseat: Ann puts her 4-point token in Burgus; Bob's review names no value."""
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.review import ReviewScreen
+
+    m = Match.new("1347", [Seat("Ann"), Seat("Bob")], seed=3)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, bot_delay=0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        # Ann takes the keyboard, invests her 4-point token in Burgus unreinforced, hands over
+        await pilot.press("enter", "1", "2", "1", "enter", "v")
+        await pilot.pause()
+        assert [s.move_id for s in m.steps] == ["token:4", "area:burgus", "reinf:0"]
+        assert isinstance(app.screen, ReviewScreen)
+        listed = lines(app.screen.query_one("#review-moves"))
+        assert listed[1:] == [
+            "  1 Ann: a hidden choice (Investments)",
+            "  2 Ann: a hidden choice (Investments)",
+            "  3 Ann: Ann invests a token in Burgus.",
+        ]
+        assert "4-point" not in screen_text(app)
+
+
+async def test_review_shows_another_seats_face_down_cards_publicly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Rattus Cartus hotseat: Ann commits a Chivalry card; Bob's review and log say only
+    that she placed a card face down."""
+    from textual.widgets import RichLog
+
+    from tui.app import BoardgamesApp, Launch
+
+    m = Match.new("rattus-cartus", [Seat("Ann"), Seat("Bob")], seed=3)
+    for move_id in ("supply:1", "look:1", "supply:1", "look:1", "enter:1", "commit:chivalry"):
+        m.play(move_id)
+    m.play("done")
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, bot_delay=0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")  # Bob takes the keyboard
+        await pilot.pause()
+        log = "".join(lines(app.screen.query_one(RichLog)))
+        assert "Ann places 1 card face down in Palace" in log
+        await pilot.press("v")
+        await pilot.pause()
+        listed = "\n".join(lines(app.screen.query_one("#review-moves")))
+        assert "  6 Ann: a hidden choice (Enter buildings)" in listed
+        assert "  7 Ann: Ann places 1 card face down in Palace [1]" in listed
+        for text in (log, listed, screen_text(app)):  # (Bob holds Chivalry cards himself)
+            assert "Commit" not in text and "Ann: Chivalry" not in text
+
+
+async def test_thinking_line_names_only_the_computer_and_the_phase(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """1347 against a computer: while Ann (computer) places her 3-point token, Bob reads who
+    thinks and the phase, not her question; nor does the help screen show it."""
+    from tui.app import BoardgamesApp, Launch
+    from tui.widgets.picker import MovePicker
+
+    m = Match.new("1347", [Seat("Ann", "random"), Seat("Bob")], seed=3)
+    m.play("token:3")
+    assert "3-point" in m.prompt.text
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, bot_delay=FROZEN))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        title = app.screen.query_one(MovePicker).query_one("#picker-title").render()
+        assert str(title) == "Ann (computer) is thinking · Investments"
+        assert "3-point" not in screen_text(app)
+        await pilot.press("question_mark")
+        assert "Now: Investments — Ann: a hidden choice (Investments)" in screen_text(app)
+        assert "3-point" not in screen_text(app)
+
+
+async def test_review_of_an_unfinished_game_from_the_menu_is_public(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Nobody at the table opened it: no seat's hand, no seat's private moves."""
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.review import ReviewScreen
+
+    m = Match.new("1347", [Seat("Ann"), Seat("Bob")], seed=3)
+    for move_id in ("token:4", "area:burgus", "reinf:0", "token:2"):
+        m.play(move_id)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, review=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen) and app.screen.viewer == PUBLIC
+        text = screen_text(app) + "\n".join(lines(app.screen.query_one("#review-moves")))
+        assert "Your reserve" not in text and "point token" not in text
+        assert "Ann invests a token in Burgus." in text

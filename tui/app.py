@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.core import Match, saves
+from engine.core import PUBLIC, Match, saves
 
 from .autosave import Autosaver
 from .screens.dialogs import MessageScreen
@@ -136,9 +136,8 @@ class BoardgamesApp(App[int]):
     def review_match(self, match: Match) -> None:
         from .screens.review import ReviewScreen
 
-        # an unfinished game is reviewed as the seat to move sees it; a finished one openly
-        prompt = match.prompt
-        viewer = None if prompt is None else prompt.seat
+        # nobody at the table opened it: an unfinished game shows what every seat may see
+        viewer = None if match.over else PUBLIC
 
         def after(index: int | None) -> None:
             if index is not None:

@@ -2,6 +2,7 @@
 
 from .match import BOT_LEVELS, HUMAN, Match, Seat, Step
 from .protocol import (
+    PUBLIC,
     BaseState,
     Event,
     Game,
@@ -18,6 +19,7 @@ from .registry import Title, UnknownGame, all_games, catalog, game_ids, get_game
 __all__ = [
     "BOT_LEVELS",
     "HUMAN",
+    "PUBLIC",
     "BaseState",
     "Event",
     "Game",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from .protocol import Event, Game, IllegalMove, Prompt, SetupError
+from .protocol import Event, Game, IllegalMove, Prompt, SetupError, may_read
 from .registry import get_game
 
 HUMAN = "human"
@@ -30,13 +30,34 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One applied move: who played it, and the events it produced."""
+    """One applied move: who played it, and the events it produced.
+
+    Text about a step is read through `label_for`/`line_for`, for a viewer, so that no
+    surface shows another seat's private move by its label.
+    """
 
     move_id: str
     label: str
     seat: int
     events: tuple[Event, ...]
     reveal: bool  # hidden information or chance came out (undo across it asks first)
+    public: str | None = None  # how the others read the move (None: the label is public)
+
+    def label_for(self, viewer: int | None) -> str:
+        """The move as `viewer` may read it: its label, or its public description."""
+        if self.public is None or may_read(viewer, self.seat):
+            return self.label
+        return self.public
+
+    def lines_for(self, viewer: int | None) -> list[str]:
+        """The log lines of this move as `viewer` may read them."""
+        return [line for ev in self.events if (line := ev.for_seat(viewer))]
+
+    def line_for(self, viewer: int | None) -> str:
+        """One line naming this move for `viewer` (a move list): its first log line, or the
+        move as `viewer` may read it."""
+        lines = self.lines_for(viewer)
+        return lines[0] if lines else self.label_for(viewer)
 
 
 def now_iso() -> str:
@@ -137,15 +158,23 @@ class Match:
 
     def events(self, viewer: int | None = None, upto: int | None = None) -> list[tuple[int, str]]:
         """(move index, line) for every event up to the cursor, as `viewer` may read them."""
-        out = []
-        for i, step in enumerate(self.steps[: self.cursor if upto is None else upto]):
-            for ev in step.events:
-                line = ev.for_seat(viewer)
-                if line:
-                    out.append((i + 1, line))
-        return out
+        steps = self.steps[: self.cursor if upto is None else upto]
+        return [(i + 1, line) for i, step in enumerate(steps) for line in step.lines_for(viewer)]
 
     # ---- changing ----------------------------------------------------------------------
+    def move_line(self, index: int, viewer: int | None) -> str:
+        """The move list's line for move `index` (1-based) as `viewer` may read it.
+
+        The first move's log begins with the setup's lines (a state's `opening`), which name
+        no move: they are skipped here.
+        """
+        step = self.steps[index - 1]
+        if index == 1:
+            skip = len(getattr(self.state_at(0), "opening", ()))
+            lines = step.lines_for(viewer)[skip:]
+            return lines[0] if lines else step.label_for(viewer)
+        return step.line_for(viewer)
+
     def play(self, move_id: str) -> Step:
         """Apply a legal move at the cursor; drops any redo branch. IllegalMove otherwise."""
         prompt = self.prompt
@@ -160,6 +189,7 @@ class Match:
             seat=prompt.seat,
             events=tuple(events),
             reveal=any(e.reveal for e in events),
+            public=self.game.public_label(prompt, move) if prompt.private else None,
         )
         del self.snaps[self.cursor + 1 :]
         del self.steps[self.cursor :]

@@ -16,6 +16,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+PUBLIC = -1
+"""The viewer who is none of the seats: a spectator, or the review of an unfinished game that
+nobody at the table opened. Reads only what every seat may read. (`None` is the omniscient
+observer: the game is over, or a test or a computer player's search looks at everything.)"""
+
+
+def may_read(viewer: int | None, seat: int | None) -> bool:
+    """Whether `viewer` may read what `seat` alone knows (`seat` None: something public).
+
+    The one rule behind every text and view: the seat itself and the omniscient observer may,
+    every other seat and the public may not.
+    """
+    return seat is None or viewer is None or viewer == seat
+
+
+def hidden_choice(phase: str) -> str:
+    """How a private decision of another seat reads: its phase, nothing of what was chosen."""
+    return f"a hidden choice ({phase})" if phase else "a hidden choice"
+
 
 class IllegalMove(ValueError):
     """A move that is not in the legal list of the current prompt."""
@@ -60,6 +79,12 @@ class Prompt:
     def ids(self) -> list[str]:
         return [m.id for m in self.moves]
 
+    def text_for(self, viewer: int | None) -> str:
+        """The decision as `viewer` may read it: a private one of another seat by its phase."""
+        if not self.private or may_read(viewer, self.seat):
+            return self.text
+        return hidden_choice(self.phase)
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -72,9 +97,7 @@ class Event:
 
     def for_seat(self, viewer: int | None) -> str | None:
         """The line as `viewer` may read it (None: an observer who may see everything)."""
-        if self.seat is None or viewer is None or viewer == self.seat:
-            return self.text
-        return self.public
+        return self.text if may_read(viewer, self.seat) else self.public
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +183,8 @@ class Game(ABC):
 
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        """Everything `seat` may see, as plain data (None: an omniscient observer)."""
+        """Everything `seat` may see, as plain data (None: an omniscient observer; PUBLIC:
+        what every seat may see, nobody's hand)."""
 
     @abstractmethod
     def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
@@ -235,6 +259,15 @@ class Game(ABC):
     def invariants(self, state: Any) -> list[str]:
         """Broken invariants of `state` (empty when all hold); checked by playout tests."""
         return []
+
+    def public_label(self, prompt: Prompt, move: Move) -> str:
+        """How the other seats read `move`, taken at the private decision `prompt`.
+
+        Every surface that names a move (review, log, status, dialogs) shows another seat's
+        private move by this text, never by its label; what the move made public comes with its
+        events. The default names only the phase; a game may say more that everybody sees.
+        """
+        return hidden_choice(prompt.phase)
 
     def seat_name(self, state: Any, seat: int) -> str:
         return state.names[seat]

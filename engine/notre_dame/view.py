@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..core.protocol import Result, ScoreLine
+from ..core.protocol import PUBLIC, Result, ScoreLine
 from . import data as D
 from .state import DRAFT, OVER, NotreDameState
 
@@ -135,7 +135,7 @@ def view(game: NotreDame, st: NotreDameState, seat: int | None) -> dict[str, Any
     }
     if seat is None:
         out["hands"] = [_private(st, s) for s in range(st.n)]
-    else:
+    elif seat != PUBLIC:
         out["you"] = _private(st, seat)
     return out
 

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.protocol import Event, Game, IllegalMove, Move, Prompt, Result, ScoreLine
+from engine.core.protocol import PUBLIC, Event, Game, IllegalMove, Move, Prompt, Result, ScoreLine
 
 from . import data as D
 from . import flow as F
@@ -111,7 +111,7 @@ class PestisGame(Game):
                     st["total"] = L.total(s, a, p)
                 stacks.append(st)
             seen = []
-            if seat is not None:
+            if seat not in (None, PUBLIC):
                 seen = [
                     {"owner": q, "values": list(vals)}
                     for ar, q, vals in s.informed[seat]
@@ -188,7 +188,7 @@ class PestisGame(Game):
         pr = self.prompt(s)
         return {
             "game": self.id,
-            "you": seat,
+            "you": None if seat == PUBLIC else seat,
             "names": list(s.names),
             "round": s.round,
             "rounds": D.ROUNDS,

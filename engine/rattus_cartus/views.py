@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..core.protocol import Game
+from ..core.protocol import PUBLIC, Game
 from . import scoring
 from .data import (
     BUILDING_CARDS_IN_GAME,
@@ -115,7 +115,7 @@ def view(s: RattusState, seat: int | None) -> dict[str, Any]:
         )
     nun_row = []
     for pos, card in enumerate(s.nun_row):
-        known = omni or over or (seat is not None and pos in s.players[seat].seen)
+        known = omni or over or (seat not in (None, PUBLIC) and pos in s.players[seat].seen)
         nun_row.append(
             {
                 "pos": pos + 1,
@@ -151,7 +151,7 @@ def view(s: RattusState, seat: int | None) -> dict[str, Any]:
         "buildings_in_game": list(s.buildings),
         "options": dict(s.options),
     }
-    if seat is not None:
+    if seat not in (None, PUBLIC):
         p = s.players[seat]
         known = [CARD_NUNS[s.nun_row[pos]] for pos in p.seen]
         out["you"] = {

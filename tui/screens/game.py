@@ -16,8 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from engine.bots import make_bot
-from engine.core import Match, saves
-from engine.core.protocol import IllegalMove, Move
+from engine.core import PUBLIC, Match, saves
+from engine.core.protocol import IllegalMove, Move, Prompt
 
 from ..games import ui_for
 from ..games.base import seat_tag
@@ -32,6 +32,13 @@ COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 34
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
+
+
+def thinking_line(match: Match, prompt: Prompt) -> str:
+    """What the picker says while a computer decides: who and the phase, never the question
+    (it may name the computer's hand or face-down tokens)."""
+    line = f"{match.seats[prompt.seat].name} (computer) is thinking"
+    return f"{line} · {prompt.phase}" if prompt.phase else line
 
 
 class GameScreen(Screen[None]):
@@ -83,7 +90,9 @@ class GameScreen(Screen[None]):
         self.strict = strict
         self.bot_delay = bot_delay
         self.think = think  # strong players' seconds per decision (None: the default)
-        self.viewer: int | None = humans[0] if humans else None
+        # who reads the screen: the seat to move in hotseat (set as play goes), the one
+        # person against computers, the public when only computers play
+        self.viewer: int | None = humans[0] if humans else PUBLIC
         self.unlocked: int | None = None if self.handover else self.viewer
         self.bots: dict[int, Any] = {}
         self._bot_token = 0
@@ -196,8 +205,7 @@ class GameScreen(Screen[None]):
             res = game.result(match.state)
             picker.set_prompt(None, f"Game over — {res.summary}   e: results  v: review", False)
         elif match.seats[prompt.seat].is_bot:
-            name = match.seats[prompt.seat].name
-            picker.set_prompt(prompt, f"{name} (computer) is thinking: {prompt.text}", False)
+            picker.set_prompt(prompt, thinking_line(match, prompt), False)
         else:
             name = match.seats[prompt.seat].name
             back = "  (Esc: step back)" if prompt.step else ""
@@ -446,7 +454,8 @@ class GameScreen(Screen[None]):
         prompt = self.match.prompt
         phase = ""
         if prompt is not None:
-            phase = f"Now: {prompt.phase or 'play'} — {self.match.seats[prompt.seat].name}: {prompt.text}"
+            name = self.match.seats[prompt.seat].name
+            phase = f"Now: {prompt.phase or 'play'} — {name}: {prompt.text_for(self.viewer)}"
 
         def after(result: str | None) -> None:
             if result == "rules":

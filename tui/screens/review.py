@@ -59,7 +59,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         opts = [Option(Text("  0 setup"), id="0")]
         for i, step in enumerate(self.match.steps, start=1):
             who = self.match.seats[step.seat].name
-            line = self._step_text(i) or step.label
+            line = self.match.move_line(i, self.viewer)
             opts.append(
                 Option(Text(f"{i:>3} {who}: {line}", overflow="ellipsis", no_wrap=True), id=str(i))
             )
@@ -72,17 +72,6 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.set_class(self.compact, "compact")
         # the index when the redraw runs: a key may have moved it since the resize
         self.call_after_refresh(lambda: self.show_index(self.index))
-
-    def _step_text(self, i: int) -> str:
-        step = self.match.steps[i - 1]
-        events = step.events
-        if i == 1:  # the setup's lines (a state's `opening`) come first: name the move itself
-            events = events[len(getattr(self.match.state_at(0), "opening", ())) :]
-        for ev in events:
-            line = ev.for_seat(self.viewer)
-            if line:
-                return line
-        return ""
 
     def show_index(self, index: int) -> None:
         n = len(self.match.steps)
@@ -100,8 +89,8 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         lines = []
         if self.index > 0:
             step = self.match.steps[self.index - 1]
-            lines = [e.for_seat(self.viewer) for e in step.events]
-        text = " · ".join(x for x in lines if x) or ("setup" if self.index == 0 else "")
+            lines = step.lines_for(self.viewer)
+        text = " · ".join(lines) or ("setup" if self.index == 0 else "")
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {text}", overflow="ellipsis", no_wrap=True)
         )
