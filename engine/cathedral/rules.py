@@ -14,6 +14,7 @@ from ..core import chance
 from ..core.protocol import Event, Game, Move, Option, Prompt, Result, ScoreLine
 from . import data as D
 from .state import Builder, CathedralState, WorkshopSlot, empty_items
+from .title import TITLE
 
 # ---- derived tables (computed once from data) ----------------------------------------------
 # kind ("road"/"river") -> city -> [(connection index, neighbour)]
@@ -58,10 +59,7 @@ def _reward_text(reward: Sequence[str]) -> str:
 class CathedralGame(Game):
     """The co-operative game: build all 8 cathedral sections within 3 rounds."""
 
-    id = "cathedral-of-orleans"
-    title = "The Cathedral of Orléans"
-    min_players = 1
-    max_players = 4
+    meta = TITLE
     cooperative = True
     has_private_info = False
     summary = (
@@ -1165,3 +1163,6 @@ class CathedralGame(Game):
         if s.over and not s.won and s.round != D.ROUNDS:
             errs.append("lost before round 3 ended")
         return errs
+
+
+GAME = CathedralGame()

@@ -13,11 +13,13 @@ from .protocol import (
     ScoreLine,
     SetupError,
 )
-from .registry import Title, UnknownGame, all_games, catalog, game_ids, get_game
+from .registry import UnknownGame, all_games, catalog, game_ids, get_game, get_title
+from .titles import AIHints, SearchSettings, Title
 
 __all__ = [
     "BOT_LEVELS",
     "HUMAN",
+    "AIHints",
     "BaseState",
     "Event",
     "Game",
@@ -28,6 +30,7 @@ __all__ = [
     "Prompt",
     "Result",
     "ScoreLine",
+    "SearchSettings",
     "Seat",
     "SetupError",
     "Step",
@@ -37,4 +40,5 @@ __all__ = [
     "catalog",
     "game_ids",
     "get_game",
+    "get_title",
 ]

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .titles import AIHints, Title
+
 
 class IllegalMove(ValueError):
     """A move that is not in the legal list of the current prompt."""
@@ -133,6 +135,18 @@ class Game(ABC):
     # Whether a seat ever sees something the others may not (hands, face-down tokens): a
     # shared screen then needs hand-over screens between seats.
     has_private_info: ClassVar[bool] = True
+    # The title's catalog entry (its package's TITLE): id, title and player counts are read
+    # from it, so that they are stated once.
+    meta: ClassVar[Title | None] = None
+    # What the computer players know of this game (evaluations, search settings, policy).
+    ai: ClassVar[AIHints] = AIHints()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        meta = cls.__dict__.get("meta")
+        if meta is not None:
+            cls.id, cls.title = meta.id, meta.title
+            cls.min_players, cls.max_players = meta.min_players, meta.max_players
 
     # ---- lifecycle -------------------------------------------------------------------
     @abstractmethod

@@ -17,6 +17,7 @@ from ..core.protocol import Event, Game, Move, Option, Prompt, Result
 from . import data as D
 from . import view as V
 from .state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameState
+from .title import TITLE
 
 SECTOR_RANGE = range(len(D.SECTORS))
 PHASE_NAMES = {DRAFT: "Draft", ACTIONS: "Actions", HIRE: "Hire", PLAGUE: "Plague", OVER: "Over"}
@@ -102,10 +103,7 @@ def _plus(n: int, what: str) -> str:
 class NotreDame(Game):
     """Notre Dame (Stefan Feld, 2007) for 2-5 players."""
 
-    id = "notre-dame"
-    title = "Notre Dame"
-    min_players = 2
-    max_players = 5
+    meta = TITLE
     summary = (
         "Paris, 14th century: draft action cards, place influence in your borough, keep the "
         "rats away and gain the most prestige in 9 rounds."
@@ -1121,3 +1119,6 @@ class NotreDame(Game):
         from .reference import rules_reference
 
         return rules_reference(self.check_options(options or {}))
+
+
+GAME = NotreDame()

@@ -45,6 +45,7 @@ from .data import (
 )
 from .reference import reference
 from .state import Player, RattusState, Task, copy_state, hand_counts
+from .title import TITLE
 
 PHASES = {"supply": "Supplies", "enter": "Enter buildings", "resolve": "Resolve", "over": "End"}
 # Decision tasks (everything else in the queue runs automatically).
@@ -126,10 +127,7 @@ def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
 class RattusCartus(Game):
     """Rattus Cartus: enter buildings with population cards, gain influence, beware the rats."""
 
-    id = "rattus-cartus"
-    title = "Rattus Cartus"
-    min_players = 2
-    max_players = 5
+    meta = TITLE
     summary = (
         "Enter the town's buildings with population cards for influence and actions; "
         "at the end, whoever has more rats than the Nun-row has nuns dies."
@@ -932,3 +930,6 @@ class RattusCartus(Game):
 
     def evaluate(self, s: RattusState, seat: int) -> float:
         return views.evaluate(s, seat)
+
+
+GAME = RattusCartus()
