@@ -211,7 +211,9 @@ class SearchBot(Bot):
         """The option the playout player would take here (index into the prompt)."""
         game = self.game
         if self._policy is not None:
-            return prompt.ids().index(self._policy(world, game.prompt(world), self.rng))
+            here = game.prompt(world)
+            assert here is not None  # the world offers the prompt's decision
+            return prompt.ids().index(self._policy(world, here, self.rng))
         return look_ahead(
             game,
             world,

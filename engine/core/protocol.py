@@ -14,7 +14,7 @@ import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .titles import AIHints, Title
 
@@ -122,8 +122,14 @@ class BaseState:
     draws: int = 0  # chance counter: every random draw increments it
 
 
-class Game(ABC):
-    """A title: setup, prompts, rules, views and scoring. Stateless; one instance per title."""
+S = TypeVar("S", bound=BaseState)  # a game's state type
+
+
+class Game(ABC, Generic[S]):
+    """A title: setup, prompts, rules, views and scoring. Stateless; one instance per title.
+
+    `Game[MyState]` names the state type its methods take (plain `Game` takes any state).
+    """
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -150,23 +156,23 @@ class Game(ABC):
 
     # ---- lifecycle -------------------------------------------------------------------
     @abstractmethod
-    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> Any:
+    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> S:
         """The state after setup. Raises SetupError for a bad player count or option."""
 
     @abstractmethod
-    def prompt(self, state: Any) -> Prompt | None:
+    def prompt(self, state: S) -> Prompt | None:
         """The decision to be taken now, or None when the game is over."""
 
     @abstractmethod
-    def play(self, state: Any, move: Move) -> list[Event]:
+    def play(self, state: S, move: Move) -> list[Event]:
         """Apply a legal move to `state` in place and return the log events."""
 
     @abstractmethod
-    def result(self, state: Any) -> Result:
+    def result(self, state: S) -> Result:
         """Final (or, during play, provisional) scores with breakdowns."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """Everything `seat` may see, as plain data (None: an omniscient observer)."""
 
     @abstractmethod
@@ -193,18 +199,18 @@ class Game(ABC):
                 f"{self.title} is for {self.min_players}-{self.max_players} players (not {n})"
             )
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         return self.prompt(state) is None
 
-    def legal_moves(self, state: Any) -> tuple[Move, ...]:
+    def legal_moves(self, state: S) -> tuple[Move, ...]:
         p = self.prompt(state)
         return p.moves if p else ()
 
-    def clone(self, state: Any) -> Any:
+    def clone(self, state: S) -> S:
         """A deep copy (pickle is several times faster than copy.deepcopy)."""
         return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
-    def apply(self, state: Any, move_id: str) -> tuple[Any, list[Event]]:
+    def apply(self, state: S, move_id: str) -> tuple[S, list[Event]]:
         """A new state with `move_id` applied; IllegalMove (state untouched) if not legal."""
         p = self.prompt(state)
         if p is None:
@@ -214,13 +220,14 @@ class Game(ABC):
         events = self.play(new, move)
         return new, events
 
-    def digest(self, state: Any) -> str:
+    def digest(self, state: S) -> str:
         """A stable fingerprint of the whole state, stored in saves."""
-        data = dataclasses.asdict(state) if dataclasses.is_dataclass(state) else state
+        is_state = dataclasses.is_dataclass(state) and not isinstance(state, type)
+        data = dataclasses.asdict(state) if is_state else state
         text = json.dumps(data, sort_keys=True, default=_jsonable, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
-    def determinize(self, state: Any, seat: int, rng: Any) -> Any:
+    def determinize(self, state: S, seat: int, rng: Any) -> S:
         """A copy of `state` whose hidden parts (for `seat`) are resampled with `rng`.
 
         The result must depend only on what `seat` can see plus `rng`. Games without hidden
@@ -231,7 +238,7 @@ class Game(ABC):
         new.seed = rng.randrange(2**31)
         return new
 
-    def evaluate(self, state: Any, seat: int) -> float:
+    def evaluate(self, state: S, seat: int) -> float:
         """A heuristic value of `state` for `seat` (higher is better), for computer players."""
         res = self.result(state)
         for line in res.lines:
@@ -239,11 +246,11 @@ class Game(ABC):
                 return float(line.score)
         return 0.0
 
-    def invariants(self, state: Any) -> list[str]:
+    def invariants(self, state: S) -> list[str]:
         """Broken invariants of `state` (empty when all hold); checked by playout tests."""
         return []
 
-    def seat_name(self, state: Any, seat: int) -> str:
+    def seat_name(self, state: S, seat: int) -> str:
         return state.names[seat]
 
 

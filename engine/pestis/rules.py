@@ -17,7 +17,7 @@ from .state import PestisState
 from .title import TITLE
 
 
-class PestisGame(Game):
+class PestisGame(Game[PestisState]):
     """1347: De Nigrae Pestis Ludo — plague doctors invest influence in six town areas."""
 
     meta = TITLE
@@ -275,10 +275,10 @@ class PestisGame(Game):
         pool_r: list[str] = []
         for q in range(n):
             if q != seat:
-                rest = list(s.res_hand[q])
-                for c in s.res_known[q]:
-                    rest.remove(c)
-                pool_r += rest
+                unknown = list(s.res_hand[q])
+                for card in s.res_known[q]:
+                    unknown.remove(card)
+                pool_r += unknown
         pool_r += s.res_deck[:-1]
         pool_r.sort()
         rng.shuffle(pool_r)

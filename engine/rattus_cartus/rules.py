@@ -124,7 +124,7 @@ def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
     return cards
 
 
-class RattusCartus(Game):
+class RattusCartus(Game[RattusState]):
     """Rattus Cartus: enter buildings with population cards, gain influence, beware the rats."""
 
     meta = TITLE
@@ -156,7 +156,7 @@ class RattusCartus(Game):
         cards = choose_buildings(s, opts["buildings"], n)
         if len(cards) != 30:
             raise SetupError("the building selection must give 30 cards")
-        s.buildings = sorted({building_of(c).key for c in cards}, key=BUILDING_INDEX.get)
+        s.buildings = sorted({building_of(c).key for c in cards}, key=BUILDING_INDEX.__getitem__)
         chance.shuffle(s, cards)
         r = REPLACEMENT_DECK[n]
         s.replacement, s.bdeck = cards[:r], cards[r:]

@@ -23,7 +23,7 @@ class ToyState(BaseState):
     chosen: int | None = None
 
 
-class ToyGame(Game):
+class ToyGame(Game[ToyState]):
     """Players in turn play a hidden card (1-3) and take that many stones; most stones wins."""
 
     meta = TITLE  # id, title and player counts come from the catalog entry
