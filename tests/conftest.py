@@ -14,3 +14,4 @@ if "toy" not in registry.game_ids():  # unless it is installed (tests/test_plugi
 # The titles this repository ships (its pyproject's entry points): the screen snapshots exist
 # for these. Every other cross-game test runs over every installed title (`game_ids()`).
 BUILTIN = [g for g in registry._checkout_entry_points() if g in registry.game_ids()]
+TITLES = registry.game_ids()  # every installed title, the example plug-in included

@@ -99,11 +99,11 @@ def test_installed_plugin_joins_the_cross_game_tests(site: Path) -> None:
         "no:cacheprovider",
         "-n0",
         "--collect-only",
-        "tests/test_engine_properties.py",
+        "tests/test_conformance.py",
         "tests/test_bots_play.py",
     )
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "test_engine_properties.py::test_random_play_keeps_invariants[toy]" in out.stdout
+    assert "test_conformance.py::test_determinism[toy]" in out.stdout
     assert "test_bots_play.py::test_same_seed_same_decisions[toy]" in out.stdout
 
 
