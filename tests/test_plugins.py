@@ -118,3 +118,20 @@ def test_register_and_unknown_titles() -> None:
         registry._extra.pop("broken-example")
         registry.rescan()
     assert registry.get_title("ND").id == "notre-dame"
+
+
+def test_installed_metadata_order_does_not_reorder_the_menu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An installed wheel lists entry points alphabetically ("1347" first); the menu keeps the
+    titles' own order, plug-ins after the built-ins."""
+    builtin = registry._checkout_entry_points()
+    monkeypatch.setattr(registry, "_checkout_entry_points", dict)
+    monkeypatch.setattr(registry, "_installed_entry_points", lambda: dict(sorted(builtin.items())))
+    monkeypatch.setattr(registry, "_entries", None)
+    try:
+        ids = registry.game_ids()
+    finally:
+        registry.rescan()
+    assert ids[:4] == ["notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347"]
+    assert ids[4:] == ["toy"]  # registered at run time by conftest.py

@@ -11,6 +11,7 @@ TITLE = Title(
     aliases=("cathedral", "orleans"),
     typical_players=2,
     picture_players=2,
+    order=3,
     ai="engine.cathedral.evaluation:AI",
     ui="tui.games.cathedral",
 )

@@ -198,13 +198,13 @@ def _title(gid: str, entry: _Entry) -> Title | None:
 
 
 def catalog() -> list[Title]:
-    """Every installed title, in entry point order (built-ins first)."""
+    """Every installed title, by `Title.order`, then in discovery order."""
     out = []
     for gid, entry in list(_discover().items()):
         meta = _title(gid, entry)
         if meta is not None:
             out.append(meta)
-    return out
+    return sorted(out, key=lambda t: t.order)
 
 
 def game_ids() -> list[str]:

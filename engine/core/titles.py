@@ -33,6 +33,9 @@ class Title:
     # "module:ATTR" of the title's AIHints (its evaluations, search settings and policy for
     # the computer players), loaded when a computer player first needs it; "" for none
     ai: str = ""
+    # place in the menu and other lists (then by discovery order); installed metadata lists
+    # entry points alphabetically, so the order is stated here
+    order: int = 100
 
     @property
     def players(self) -> int:

@@ -11,6 +11,7 @@ TITLE = Title(
     aliases=("notredame", "nd"),
     typical_players=4,
     picture_players=4,
+    order=1,
     ai="engine.notre_dame.evaluation:AI",
     ui="tui.games.notre_dame",
 )

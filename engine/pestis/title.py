@@ -11,6 +11,7 @@ TITLE = Title(
     aliases=("pestis",),
     typical_players=4,
     picture_players=4,
+    order=4,
     ai="engine.pestis.evaluation:AI",
     ui="tui.games.pestis",
 )

@@ -11,6 +11,7 @@ TITLE = Title(
     aliases=("rattus",),
     typical_players=4,
     picture_players=3,
+    order=2,
     ai="engine.rattus_cartus.evaluation:AI",
     ui="tui.games.rattus_cartus",
 )
