@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .titles import AIHints, Title
+from .titles import Title
 
 
 class IllegalMove(ValueError):
@@ -144,8 +144,6 @@ class Game(ABC, Generic[S]):
     # The title's catalog entry (its package's TITLE): id, title and player counts are read
     # from it, so that they are stated once.
     meta: ClassVar[Title | None] = None
-    # What the computer players know of this game (evaluations, search settings, policy).
-    ai: ClassVar[AIHints] = AIHints()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
