@@ -8,10 +8,10 @@ import random
 import pytest
 
 from engine.bots import heuristics as H
-from engine.core.registry import get_game
+from engine.core.registry import game_ids, get_game
 
 
-@pytest.mark.parametrize("gid", ["notre-dame", "rattus-cartus", "1347", "cathedral-of-orleans"])
+@pytest.mark.parametrize("gid", game_ids())
 def test_values_and_rewards_are_finite_and_bounded(gid: str) -> None:
     game = get_game(gid)
     n = 3
@@ -44,7 +44,7 @@ def test_rank_rewards_split_shared_wins_and_reward_places() -> None:
 
 def test_rattus_points_match_the_provisional_scoring() -> None:
     """The fast standings of the Rattus Cartus evaluation are the game's own scoring."""
-    from engine.rattus_cartus import scoring
+    from engine.rattus_cartus import evaluation, scoring
 
     game = get_game("rattus-cartus")
     checked = 0
@@ -53,13 +53,15 @@ def test_rattus_points_match_the_provisional_scoring() -> None:
         rng = random.Random(n)
         while (p := game.prompt(state)) is not None:
             totals = scoring.compute(state, False).totals
-            assert [H.rattus_points(state, i) for i in range(n)] == totals
+            assert [evaluation.points(state, i) for i in range(n)] == totals
             checked += 1
             game.play(state, p.moves[rng.randrange(len(p.moves))])
     assert checked > 300
 
 
 def test_rattus_plague_risk_grows_with_rats() -> None:
+    from engine.rattus_cartus import evaluation
+
     game = get_game("rattus-cartus")
     state = game.new_state(["A", "B", "C"], {}, 1)
     values = []
@@ -67,7 +69,7 @@ def test_rattus_plague_risk_grows_with_rats() -> None:
         state.players[0].rats = rats
         values.append(H.value(game, state, 0))
     assert values == sorted(values, reverse=True)
-    assert values[0] - values[-1] > 0.8 * H.RATTUS_DEATH
+    assert values[0] - values[-1] > 0.8 * evaluation.DEATH
 
 
 def test_evaluator_variants() -> None:

@@ -12,10 +12,10 @@ from engine.bots.players import LEVELS, Bot, GreedyBot, make_bot
 from engine.bots.search import SearchBot
 from engine.bots.simulate import simulate
 from engine.core.protocol import Game
-from engine.core.registry import get_game
+from engine.core.registry import game_ids, get_game
 from tui.cli import main
 
-GAMES = ["notre-dame", "rattus-cartus", "1347", "cathedral-of-orleans"]
+GAMES = game_ids()  # every installed title
 
 
 def _play(game: Game, bots: list[Bot], seed: int, limit: int = 100_000) -> tuple[list[str], int]:
@@ -70,17 +70,24 @@ def test_same_seed_same_decisions(gid: str) -> None:
 
 
 def test_settings_per_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's search settings may differ for one player count ("game/players")."""
+    """A game's search settings may differ for one player count (`AIHints.search`)."""
+    import dataclasses
+
     from engine.bots import search
+    from engine.core import registry
 
     game = get_game("rattus-cartus")
+    hints = registry.ai_hints(game)
     two = search.Settings(mode="rollout", horizon="round", confidence=0.5)
-    monkeypatch.setitem(search.SETTINGS, "rattus-cartus/2", two)
+    monkeypatch.setitem(
+        registry._hints, game.id, dataclasses.replace(hints, search={**hints.search, 2: two})
+    )
     assert search.settings_for("rattus-cartus", 2) is two
-    assert search.settings_for("rattus-cartus", 3) is search.SETTINGS["rattus-cartus"]
-    assert search.settings_for("toy", 2) == search.Settings()
+    assert search.settings_for("rattus-cartus", 3) is hints.search[0]
+    assert search.settings_for("1347", 2) is registry.ai_hints(get_game("1347")).search[0]
+    assert search.settings_for(game) is hints.search[0]
     bot = SearchBot(game, 1, iterations=3)
-    for n, expected in ((3, search.SETTINGS["rattus-cartus"]), (2, two)):
+    for n, expected in ((3, hints.search[0]), (2, two)):
         state = game.new_state([f"P{i}" for i in range(n)], {}, 2)
         prompt = game.prompt(state)
         assert prompt is not None and len(prompt.moves) > 1
@@ -110,7 +117,7 @@ def test_strong_thinks_within_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
     state = game.new_state(["A", "B", "C"], {}, 4)
     prompt = game.prompt(state)
     assert prompt is not None and len(prompt.moves) > 1
-    floor = search.SETTINGS["1347"].min_iterations
+    floor = search.settings_for("1347").min_iterations
     # past the floor, one clock reading per iteration: about think / 10 ms more of them
     for think, lo, hi in ((0.05, floor + 3, floor + 5), (0.5, floor + 48, floor + 50)):
         ticks = itertools.count(0.0, 0.01)

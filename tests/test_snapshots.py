@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import game_ids
 from tui.app import BoardgamesApp, Launch
 from tui.screenshots import sample_match, settle
 
+from .conftest import BUILTIN
+
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
-GAMES = [
-    g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
-]
+GAMES = BUILTIN  # the snapshots are stored for the titles this repository ships
 # a fixed, empty saves folder: the menu shows its path
 SAVES = Path(tempfile.gettempdir()) / "boardgames-tui-snapshots"
 

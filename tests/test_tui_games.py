@@ -16,10 +16,7 @@ from tui.screens.game import GameScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.picker import HOTKEYS
 
-GAMES = [
-    g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
-]
-PLAYERS = {"notre-dame": 2, "rattus-cartus": 2, "cathedral-of-orleans": 2, "1347": 2}
+GAMES = game_ids()  # every installed title
 
 
 async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
@@ -30,7 +27,7 @@ async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no
 
 @pytest.mark.parametrize("game_id", GAMES)
 async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
-    names = ["Ann", "Bob", "Cy", "Dee"][: PLAYERS[game_id]]
+    names = ["Ann", "Bob"]
     match = Match.new(game_id, [Seat(n) for n in names], seed=21)
     # hand-over screens in the Notre Dame game (the others' hand-overs are tested elsewhere;
     # open play keeps this suite short)

@@ -91,8 +91,11 @@ class BoardgamesApp(App[int]):
         os._exit(128 + signum)
 
     def on_mount(self) -> None:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGHUP, self._hang_up)
+        # SIGHUP is POSIX-only (Windows has none): without it the app just cannot catch a
+        # closed terminal, and the autosave after every move still holds the game
+        hang_up = getattr(signal, "SIGHUP", None)
+        if hang_up is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(hang_up, self._hang_up)
         self.push_screen(MenuScreen())
         launch = self.launch
         if launch.new:

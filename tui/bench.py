@@ -24,11 +24,10 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
-from engine.core import Match, Seat, game_ids, get_game, saves
+from engine.core import Match, Seat, game_ids, get_game, get_title, saves
 from engine.core.playout import random_playout
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMON_PLAYERS = {"notre-dame": 4, "rattus-cartus": 4, "cathedral-of-orleans": 2, "1347": 4}
 
 EMPTY_APP = textwrap.dedent(
     """
@@ -171,7 +170,7 @@ def bench_ssh_bytes(quick: bool) -> list[dict[str, Any]]:
         _, _, ref = _pty_run([sys.executable, str(empty)], env, keys=[b"1"] * 3, idle=0.8)
         ref_b = _median([float(x) for x in ref]) or 1.0
         for gid in game_ids():
-            n = COMMON_PLAYERS.get(gid, get_game(gid).min_players)
+            n = get_title(gid).players
             players = ",".join(f"P{i + 1}" for i in range(n))
             argv = [
                 sys.executable,
@@ -219,7 +218,7 @@ async def _latency(gid: str, presses: int) -> tuple[float, float]:
     """
     from .app import BoardgamesApp, Launch
 
-    n = COMMON_PLAYERS.get(gid, get_game(gid).min_players)
+    n = get_title(gid).players
     out = []
     for key in ("1", "f9"):
         with TemporaryDirectory() as tmp:
@@ -298,7 +297,7 @@ def bench_engine(quick: bool) -> list[dict[str, Any]]:
             for s in range(count):
                 moves += len(random_playout(game, n, 1000 + s).moves)
             el = time.perf_counter() - t
-            target = ">= 50 games/s" if n == COMMON_PLAYERS.get(gid) else ""
+            target = ">= 50 games/s" if n == get_title(gid).players else ""
             row = _row(f"random games/s, {gid} {n}p", count / el, 1 / ref, "games/s", target)
             row["moves_per_second"] = round(moves / el, 1)
             rows.append(row)
@@ -306,8 +305,7 @@ def bench_engine(quick: bool) -> list[dict[str, Any]]:
 
 
 def _finished(gid: str, seed: int = 3) -> Match:
-    game = get_game(gid)
-    n = COMMON_PLAYERS.get(gid, game.min_players)
+    n = get_title(gid).players
     m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=seed)
     rng = random.Random(seed)
     while m.prompt is not None:
@@ -431,7 +429,7 @@ def bench_memory(quick: bool) -> list[dict[str, Any]]:
     ref = rss("empty")
     rows = []
     for gid in game_ids():
-        n = COMMON_PLAYERS.get(gid, get_game(gid).min_players)
+        n = get_title(gid).players
         rows.append(
             _row(
                 f"peak RSS of a full game in the app, {gid}",
@@ -452,7 +450,7 @@ def bench_bots(quick: bool) -> list[dict[str, Any]]:
     ref = _median([reference_loop() for _ in range(3)])
     for gid in game_ids():
         game = get_game(gid)
-        n = COMMON_PLAYERS.get(gid, game.min_players)
+        n = get_title(gid).players
         m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=9)
         rng = random.Random(9)
         positions = []

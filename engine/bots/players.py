@@ -8,59 +8,25 @@ from the position comes from the determinized copies and its own seeded `rng`.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from ..core.match import BOT_LEVELS as LEVELS
 from ..core.protocol import Game, Move, Prompt
 from . import heuristics as H
+from .base import Bot, finish_value, look_ahead, own_turn_continues
+from .search import SearchBot
 
-LEVELS = ("random", "greedy", "strong")
-
-
-class Bot:
-    """Uniformly random legal moves."""
-
-    level = "random"
-
-    def __init__(self, game: Game, seed: int = 0) -> None:
-        self.game = game
-        self.rng = random.Random(seed)
-
-    def choose(self, state: Any, prompt: Prompt | None = None) -> str:
-        """The id of the move this player takes at `state` (one of `prompt`'s moves)."""
-        prompt = prompt or self.game.prompt(state)
-        assert prompt is not None, "no decision to take: the game is over"
-        return prompt.moves[self.rng.randrange(len(prompt.moves))].id
-
-
-def own_turn_continues(prompt: Prompt | None, seat: int) -> bool:
-    """Whether `prompt` is a later step of `seat`'s multi-part decision."""
-    return prompt is not None and prompt.seat == seat and prompt.step > 0
-
-
-def finish_value(game: Game, world: Any, seat: int, value: H.Value | None = None) -> float:
-    """The value for `seat` of `world` once `seat` has finished its current multi-part move.
-
-    While the next prompt is a later step of the same seat's decision, each step takes the
-    option that looks best one step ahead (the greedy player's rule), so that a move is
-    judged by where it leads, not by a half-made choice.
-    """
-    value = value or H.evaluator(game)
-    prompt = game.prompt(world)
-    for _ in range(64):
-        if not own_turn_continues(prompt, seat):
-            break
-        assert prompt is not None
-        best_state, best_v = world, float("-inf")
-        for move in prompt.moves:
-            after = game.clone(world)
-            game.play(after, move)
-            v = value(after, seat)
-            if v > best_v:
-                best_state, best_v = after, v
-        world = best_state
-        prompt = game.prompt(world)
-    return value(world, seat)
+__all__ = [
+    "LEVELS",
+    "MISMATCHES",
+    "Bot",
+    "GreedyBot",
+    "SearchBot",
+    "finish_value",
+    "look_ahead",
+    "make_bot",
+    "own_turn_continues",
+]
 
 
 class GreedyBot(Bot):
@@ -126,7 +92,5 @@ def make_bot(
     if level == "greedy":
         return GreedyBot(game, seed)
     if level == "strong":
-        from .search import SearchBot
-
         return SearchBot(game, seed, think=think, iterations=iterations)
     raise ValueError(f"unknown computer level {level!r} (one of {', '.join(LEVELS)})")

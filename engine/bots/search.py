@@ -16,12 +16,13 @@ import math
 import os
 import pickle
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from ..core.protocol import Game, Prompt
+from ..core.registry import ai_hints, get_game
+from ..core.titles import SearchSettings
 from . import heuristics as H
-from .players import Bot, finish_value
+from .base import Bot, finish_value, look_ahead
 
 DEFAULT_THINK = 0.6  # seconds per decision (the issue's bar is 1 s on a 2-core machine)
 THINK_ENV = "BOARDGAMES_THINK"  # environment override of the default (`new --think`)
@@ -37,54 +38,14 @@ def default_think() -> float:
     return max(0.0, value)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Search knobs, tuned per game with `simulate`."""
-
-    c: float = 0.7  # UCB exploration constant
-    depth: int = 0  # playout plies after the tree before the heuristic scores it
-    # playout policy: "random" (tree mode) or "greedy" (rollout mode), or "policy": the
-    # game's own rule-following player where it has one
-    rollout: str = "random"
-    min_iterations: int = 16  # even under time pressure, at least this many
-    worlds: int = 48  # determinizations per decision, reused in turn (sampling costs more)
-    # "tree": ISMCTS as above; "rollout": every option is played out on the same sampled
-    # worlds by greedy players up to the next checkpoint (a new round), the worst options
-    # dropped as evidence comes in (Monte Carlo policy improvement over the greedy player)
-    mode: str = "tree"
-    epsilon: float = 0.0  # rollout mode: share of random moves in the playouts
-    max_plies: int = 400  # rollout mode: playout length cap
-    confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
-    evaluator: str | None = None  # a variant of the per-game evaluation (heuristics)
-    playout_evaluator: str | None = None  # a cheaper one for the greedy playout steps
-    # rollout mode: play out to the next "round", over "2" or more checkpoints, or to the "end"
-    horizon: str = "round"
+Settings = SearchSettings  # the knobs, stated per game in its AIHints
 
 
-# game id (or "game id/players" for one player count) -> settings, tuned with simulate
-# against the greedy player (see __init__.py)
-SETTINGS: dict[str, Settings] = {
-    # greedy playouts to the next round beat the tree by far (the tree's leaves fall in
-    # the middle of multi-part actions and drafts, where the evaluation is rough)
-    "notre-dame": Settings(mode="rollout", playout_evaluator="notre-dame:shallow"),
-    # the tree with heuristic leaves; playouts to the next round are too long (60+ moves)
-    "1347": Settings(mode="tree", c=0.7, depth=0),
-    # co-operative: the game's own rule player plays every option out to the end of the
-    # game (a real result, no heuristic bias); the search leaves its choice only for a
-    # clearly better one
-    "cathedral-of-orleans": Settings(mode="rollout", rollout="policy", horizon="end"),
-    # two rounds ahead: at the next round's start the evaluation misjudges entries and
-    # commits (measured against full-game playouts); two rounds are right far more often
-    "rattus-cartus": Settings(mode="rollout", confidence=2.0, horizon="2"),
-    # two players: several times the playouts per option of 4-5 players, so greedy's choice
-    # is left at a smaller margin
-    "rattus-cartus/2": Settings(mode="rollout", confidence=1.0, horizon="2"),
-}
-
-
-def settings_for(game_id: str, players: int = 0) -> Settings:
-    """The search settings of a game, for a player count where it has its own."""
-    return SETTINGS.get(f"{game_id}/{players}") or SETTINGS.get(game_id, Settings())
+def settings_for(game: Game | str, players: int = 0) -> SearchSettings:
+    """The search settings of a game (or game id), for a player count where it has its own."""
+    if isinstance(game, str):
+        game = get_game(game)
+    return ai_hints(game).settings(players)
 
 
 class _Node:
@@ -109,7 +70,7 @@ class SearchBot(Bot):
         seed: int = 0,
         think: float | None = None,
         iterations: int | None = None,
-        settings: Settings | None = None,
+        settings: SearchSettings | None = None,
     ) -> None:
         super().__init__(game, seed)
         self.think = default_think() if think is None else think
@@ -117,13 +78,13 @@ class SearchBot(Bot):
         self._fixed = settings is not None  # else the game's, for the table's player count
         self.last_iterations = 0
         self._players = 0
-        self._use(settings or settings_for(game.id))
+        self._use(settings or settings_for(game))
 
-    def _use(self, settings: Settings) -> None:
+    def _use(self, settings: SearchSettings) -> None:
         """Search with `settings`, and the evaluations and playout player they name."""
         game = self.game
         self.settings = settings
-        self._policy = _game_policy(game) if settings.rollout == "policy" else None
+        self._policy = ai_hints(game).policy if settings.rollout == "policy" else None
         self.value = H.evaluator(game, settings.evaluator)
         self.step_value = (
             H.evaluator(game, settings.playout_evaluator)
@@ -141,7 +102,7 @@ class SearchBot(Bot):
         players = len(state.names)
         if not self._fixed and players != self._players:
             self._players = players
-            self._use(settings_for(game.id, players))
+            self._use(settings_for(game, players))
         if self.settings.mode == "rollout":
             return self._choose_by_rollouts(state, prompt)
         root = _Node(seat)
@@ -250,15 +211,16 @@ class SearchBot(Bot):
         """The option the playout player would take here (index into the prompt)."""
         game = self.game
         if self._policy is not None:
-            return prompt.ids().index(self._policy(world, game.prompt(world), self.rng))
-        best, best_v = 0, float("-inf")
-        for i, move in enumerate(prompt.moves):
-            after = game.clone(world)
-            game.play(after, move)
-            v = finish_value(game, after, prompt.seat, self.value)
-            if v > best_v:
-                best, best_v = i, v
-        return best
+            here = game.prompt(world)
+            assert here is not None  # the world offers the prompt's decision
+            return prompt.ids().index(self._policy(world, here, self.rng))
+        return look_ahead(
+            game,
+            world,
+            prompt.moves,
+            prompt.seat,
+            lambda after, seat: finish_value(game, after, seat, self.value),
+        )[0]
 
     def _playout(self, world: Any, seat: int) -> float:
         """Greedy players continue `world` to the next checkpoint; `seat`'s reward there."""
@@ -286,13 +248,11 @@ class SearchBot(Bot):
             elif eps and rng.random() < eps:
                 move = moves[rng.randrange(len(moves))]
             else:
-                move, best = moves[0], float("-inf")
-                for m in moves:
-                    after = game.clone(world)
-                    game.play(after, m)
-                    v = self.step_value(after, prompt.seat)
-                    if v > best:
-                        move, best = m, v
+                i, after = look_ahead(game, world, moves, prompt.seat, self.step_value)
+                if after is not None:
+                    world = after
+                    continue
+                move = moves[i]
             game.play(world, move)
         return H.leaf_rewards(game, world, n, self._base, self.value)[seat]
 
@@ -365,15 +325,3 @@ class SearchBot(Bot):
         for nd in path:
             nd.visits += 1
             nd.value += rewards[nd.seat]
-
-
-def _game_policy(game: Game) -> Any:
-    """A game's own rule-following player (`<package>.policy.choose`), if it has one."""
-    import importlib
-
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(package + ".policy")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "choose", None)

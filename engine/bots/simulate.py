@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
@@ -13,6 +12,7 @@ from typing import Any
 from ..core import saves
 from ..core.match import Match, Seat
 from ..core.protocol import Game, Result
+from ..core.registry import ai_hints
 from .players import make_bot
 
 
@@ -28,9 +28,8 @@ def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _policy(game: Game, name: str) -> Any:
-    """A game's own rule-following player: engine/<pkg>/policy.py `choose(state, prompt, rng)`."""
-    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".policy")
-    fn = getattr(module, "choose", None)
+    """A game's own rule-following player (`AIHints.policy`: `choose(state, prompt, rng)`)."""
+    fn = ai_hints(game).policy
     if fn is None:
         raise ValueError(f"{game.title} has no rule-following player {name!r}")
     return fn

@@ -17,8 +17,9 @@ from collections import deque
 
 from ..core.protocol import Prompt
 from . import data as D
-from .rules import HOURGLASS_NEED, NEIGHBOURS, WORKSHOP_NEED, pack_size
 from .state import CathedralState
+from .tables import HOURGLASS_NEED, NEIGHBOURS, WORKSHOP_NEED, pack_size
+from .title import TITLE
 
 # ---- weights (policy only; not rules) ------------------------------------------------------
 W_SECTION = 10.0
@@ -461,12 +462,14 @@ def win_rate(
 ) -> float:
     """Fraction of `games` seeded games won by this player (or by random moves)."""
     from ..core.playout import random_playout
-    from . import GAME
+    from ..core.registry import get_game
+
+    game = get_game(TITLE.id)  # through the registry: this module is below the rules
 
     wins = 0
     for i in range(games):
         r = random_playout(
-            GAME,
+            game,
             players,
             seed + i,
             {"variant": variant},

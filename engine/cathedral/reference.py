@@ -177,8 +177,8 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
             )
             add("| players | team wins | games |")
             add("|---|---|---|")
-            for row in D.STRONG_BALANCE:
-                add(f"| {' | '.join(row)} |")
+            for strong in D.STRONG_BALANCE:
+                add(f"| {' | '.join(strong)} |")
     else:
         add("Not measured yet.")
     return "\n".join(out) + "\n"

@@ -14,36 +14,13 @@ from ..core import chance
 from ..core.protocol import Event, Game, Move, Option, Prompt, Result, ScoreLine
 from . import data as D
 from .state import Builder, CathedralState, WorkshopSlot, empty_items
+from .tables import HOURGLASS_NEED, NEIGHBOURS, WORKSHOP_NEED, pack_size
+from .title import TITLE
 
 # ---- derived tables (computed once from data) ----------------------------------------------
-# kind ("road"/"river") -> city -> [(connection index, neighbour)]
-NEIGHBOURS: dict[str, dict[str, list[tuple[int, str]]]] = {
-    "road": {c: [] for c in D.CITIES},
-    "river": {c: [] for c in D.CITIES},
-}
-for _i, _c in enumerate(D.CONNECTIONS):
-    NEIGHBOURS[_c.kind][_c.a].append((_i, _c.b))
-    NEIGHBOURS[_c.kind][_c.b].append((_i, _c.a))
-
-
-def _need(order: tuple[str, ...]) -> dict[str, int]:
-    out = empty_items()
-    for item in order:
-        out[item] += 1
-    return out
-
-
-WORKSHOP_NEED = {t.key: _need(t.order) for t in D.WORKSHOPS}
-HOURGLASS_NEED = {t.key: _need(t.order) for t in D.HOURGLASSES}
 # identical free spaces (same zone, action, subjects) are offered once
 _SPACE_KEY = {sp.id: (sp.zone, sp.action, sp.accepts) for sp in D.SPACES}
 ITEM_NAMES = D.ITEM_NAMES
-
-
-def pack_size(b: Builder) -> int:
-    """Tokens in a backpack."""
-    p = b.pack
-    return p["wood"] + p["stone"] + p["bread"] + p["glass"]
 
 
 def _items_text(counts: Mapping[str, int]) -> str:
@@ -55,13 +32,10 @@ def _reward_text(reward: Sequence[str]) -> str:
     return " + ".join(D.REWARD_NAMES[r] for r in reward)
 
 
-class CathedralGame(Game):
+class CathedralGame(Game[CathedralState]):
     """The co-operative game: build all 8 cathedral sections within 3 rounds."""
 
-    id = "cathedral-of-orleans"
-    title = "The Cathedral of Orléans"
-    min_players = 1
-    max_players = 4
+    meta = TITLE
     cooperative = True
     has_private_info = False
     summary = (
@@ -224,11 +198,11 @@ class CathedralGame(Game):
         seat = self.seat_of(s, b)
         who = self.label(s, b)
         if s.glass_offer:
-            moves = self._glass_moves(s)
+            offers = self._glass_moves(s)
             text = f"{who}: who receives the stained glass ({s.glass_offer})?"
-            if not any(m.id.startswith("glass:") for m in moves):
+            if not any(m.id.startswith("glass:") for m in offers):
                 text = f"{who}: no backpack has room for the stained glass ({s.glass_offer})"
-            return Prompt(seat, text, moves, step=s.step, phase="Reward")
+            return Prompt(seat, text, offers, step=s.step, phase="Reward")
         st = s.stage
         if st == "bag":
             moves = []
@@ -890,11 +864,11 @@ class CathedralGame(Game):
         # refill the goods spaces from the black bag, the glass space from the supply
         drawn = empty_items()
         for ci, c in enumerate(D.CONNECTIONS):
-            for k in range(c.goods):
-                if not s.roads[ci][k]:
+            for slot in range(c.goods):
+                if not s.roads[ci][slot]:
                     g = self._draw_good(s)
                     if g:
-                        s.roads[ci][k] = g
+                        s.roads[ci][slot] = g
                         drawn[g] += 1
         ev.append(Event(f"Goods spaces refilled: {_items_text(drawn)}", reveal=True))
         if not s.glass_space and s.glass_supply:
@@ -1207,3 +1181,6 @@ class CathedralGame(Game):
         if s.over and not s.won and s.round != D.ROUNDS:
             errs.append("lost before round 3 ended")
         return errs
+
+
+GAME = CathedralGame()

@@ -14,12 +14,14 @@ from .protocol import (
     ScoreLine,
     SetupError,
 )
-from .registry import Title, UnknownGame, all_games, catalog, game_ids, get_game
+from .registry import UnknownGame, all_games, catalog, game_ids, get_game, get_title
+from .titles import AIHints, SearchSettings, Title
 
 __all__ = [
     "BOT_LEVELS",
     "HUMAN",
     "PUBLIC",
+    "AIHints",
     "BaseState",
     "Event",
     "Game",
@@ -30,6 +32,7 @@ __all__ = [
     "Prompt",
     "Result",
     "ScoreLine",
+    "SearchSettings",
     "Seat",
     "SetupError",
     "Step",
@@ -39,4 +42,5 @@ __all__ = [
     "catalog",
     "game_ids",
     "get_game",
+    "get_title",
 ]

@@ -14,7 +14,9 @@ import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .titles import Title
 
 PUBLIC = -1
 """The viewer who is none of the seats: a spectator, or the review of an unfinished game that
@@ -150,8 +152,14 @@ class BaseState:
     draws: int = 0  # chance counter: every random draw increments it
 
 
-class Game(ABC):
-    """A title: setup, prompts, rules, views and scoring. Stateless; one instance per title."""
+S = TypeVar("S", bound=BaseState)  # a game's state type
+
+
+class Game(ABC, Generic[S]):
+    """A title: setup, prompts, rules, views and scoring. Stateless; one instance per title.
+
+    `Game[MyState]` names the state type its methods take (plain `Game` takes any state).
+    """
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -163,26 +171,36 @@ class Game(ABC):
     # Whether a seat ever sees something the others may not (hands, face-down tokens): a
     # shared screen then needs hand-over screens between seats.
     has_private_info: ClassVar[bool] = True
+    # The title's catalog entry (its package's TITLE): id, title and player counts are read
+    # from it, so that they are stated once.
+    meta: ClassVar[Title | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        meta = cls.__dict__.get("meta")
+        if meta is not None:
+            cls.id, cls.title = meta.id, meta.title
+            cls.min_players, cls.max_players = meta.min_players, meta.max_players
 
     # ---- lifecycle -------------------------------------------------------------------
     @abstractmethod
-    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> Any:
+    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> S:
         """The state after setup. Raises SetupError for a bad player count or option."""
 
     @abstractmethod
-    def prompt(self, state: Any) -> Prompt | None:
+    def prompt(self, state: S) -> Prompt | None:
         """The decision to be taken now, or None when the game is over."""
 
     @abstractmethod
-    def play(self, state: Any, move: Move) -> list[Event]:
+    def play(self, state: S, move: Move) -> list[Event]:
         """Apply a legal move to `state` in place and return the log events."""
 
     @abstractmethod
-    def result(self, state: Any) -> Result:
+    def result(self, state: S) -> Result:
         """Final (or, during play, provisional) scores with breakdowns."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """Everything `seat` may see, as plain data (None: an omniscient observer; PUBLIC:
         what every seat may see, nobody's hand)."""
 
@@ -210,18 +228,18 @@ class Game(ABC):
                 f"{self.title} is for {self.min_players}-{self.max_players} players (not {n})"
             )
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         return self.prompt(state) is None
 
-    def legal_moves(self, state: Any) -> tuple[Move, ...]:
+    def legal_moves(self, state: S) -> tuple[Move, ...]:
         p = self.prompt(state)
         return p.moves if p else ()
 
-    def clone(self, state: Any) -> Any:
+    def clone(self, state: S) -> S:
         """A deep copy (pickle is several times faster than copy.deepcopy)."""
         return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
-    def apply(self, state: Any, move_id: str) -> tuple[Any, list[Event]]:
+    def apply(self, state: S, move_id: str) -> tuple[S, list[Event]]:
         """A new state with `move_id` applied; IllegalMove (state untouched) if not legal."""
         p = self.prompt(state)
         if p is None:
@@ -231,13 +249,14 @@ class Game(ABC):
         events = self.play(new, move)
         return new, events
 
-    def digest(self, state: Any) -> str:
+    def digest(self, state: S) -> str:
         """A stable fingerprint of the whole state, stored in saves."""
-        data = dataclasses.asdict(state) if dataclasses.is_dataclass(state) else state
+        is_state = dataclasses.is_dataclass(state) and not isinstance(state, type)
+        data = dataclasses.asdict(state) if is_state else state
         text = json.dumps(data, sort_keys=True, default=_jsonable, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
-    def determinize(self, state: Any, seat: int, rng: Any) -> Any:
+    def determinize(self, state: S, seat: int, rng: Any) -> S:
         """A copy of `state` whose hidden parts (for `seat`) are resampled with `rng`.
 
         The result must depend only on what `seat` can see plus `rng`. Games without hidden
@@ -248,7 +267,7 @@ class Game(ABC):
         new.seed = rng.randrange(2**31)
         return new
 
-    def evaluate(self, state: Any, seat: int) -> float:
+    def evaluate(self, state: S, seat: int) -> float:
         """A heuristic value of `state` for `seat` (higher is better), for computer players."""
         res = self.result(state)
         for line in res.lines:
@@ -256,7 +275,7 @@ class Game(ABC):
                 return float(line.score)
         return 0.0
 
-    def invariants(self, state: Any) -> list[str]:
+    def invariants(self, state: S) -> list[str]:
         """Broken invariants of `state` (empty when all hold); checked by playout tests."""
         return []
 
@@ -269,7 +288,7 @@ class Game(ABC):
         """
         return hidden_choice(prompt.phase)
 
-    def seat_name(self, state: Any, seat: int) -> str:
+    def seat_name(self, state: S, seat: int) -> str:
         return state.names[seat]
 
 

@@ -29,12 +29,26 @@ class SaveError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
+APP_DIR = "boardgames-tui"
+
+
 def saves_dir(override: str | os.PathLike[str] | None = None) -> Path:
-    """Where user saves live: --saves DIR, else $XDG_DATA_HOME/boardgames-tui/saves."""
+    """Where user saves live: --saves DIR; else $XDG_DATA_HOME/boardgames-tui/saves when that
+    variable is set (on every platform, so an existing folder keeps working); else the folder
+    earlier versions used everywhere, ~/.local/share/boardgames-tui/saves, if it exists; else
+    the platform's own data folder (platformdirs: ~/.local/share on Linux, ~/Library/Application
+    Support on macOS, %LOCALAPPDATA% on Windows)."""
     if override:
         return Path(override).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-    return Path(base) / "boardgames-tui" / "saves"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg) / APP_DIR / "saves"
+    legacy = Path.home() / ".local" / "share" / APP_DIR / "saves"
+    if legacy.is_dir():
+        return legacy
+    import platformdirs  # on first use: start-up does not need it
+
+    return Path(platformdirs.user_data_dir(APP_DIR, appauthor=False)) / "saves"
 
 
 def to_dict(match: Match) -> dict[str, Any]:

@@ -16,7 +16,9 @@ from ..core import chance
 from ..core.protocol import Event, Game, Move, Option, Prompt, Result
 from . import data as D
 from . import view as V
+from .queries import count, park_bonus, plague_value, rat_after_plague
 from .state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameState
+from .title import TITLE
 
 SECTOR_RANGE = range(len(D.SECTORS))
 PHASE_NAMES = {DRAFT: "Draft", ACTIONS: "Actions", HIRE: "Hire", PLAGUE: "Plague", OVER: "Over"}
@@ -25,18 +27,6 @@ _PERSONS = D.PERSON_BY_KEY
 
 
 # ---- small queries (module functions: they are on the hot path) -------------------------
-def count(st: NotreDameState, s: int, loc: int) -> int:
-    """Seat `s`'s markers at `loc` (a sector or Notre Dame), the trusted friend included."""
-    if loc == D.NOTRE_DAME:
-        return st.nd[s] + (st.friend[s] == D.NOTRE_DAME)
-    return st.sectors[s][loc] + (st.friend[s] == loc)
-
-
-def park_bonus(st: NotreDameState, s: int) -> int:
-    """Extra prestige on every other prestige gain (1 per 2 park markers, friend included)."""
-    return count(st, s, D.PARK) // D.PARK_MARKERS_PER_BONUS
-
-
 def sector_counts(st: NotreDameState, s: int) -> list[int]:
     """Pieces in each of the 7 borough sectors, the friend included."""
     out = list(st.sectors[s])
@@ -44,22 +34,6 @@ def sector_counts(st: NotreDameState, s: int) -> list[int]:
     if 0 <= f < D.NOTRE_DAME:
         out[f] += 1
     return out
-
-
-def plague_value(st: NotreDameState) -> int:
-    """Sum of the rat icons on the face-up persons."""
-    return sum(_PERSONS[k].rats for k in st.persons)
-
-
-def rat_after_plague(st: NotreDameState, s: int) -> tuple[int, bool]:
-    """Where `s`'s rat would end this round's plague phase, and whether it overflows."""
-    value = 0 if st.doctor[s] else plague_value(st)
-    new = st.rat[s] + value - count(st, s, D.HOSPITAL)
-    if new < 0:
-        return 0, False
-    if new > D.PLAGUE_MAX:
-        return D.PLAGUE_MAX, True
-    return new, False
 
 
 def colours_on_board(st: NotreDameState) -> set[int]:
@@ -99,13 +73,10 @@ def _plus(n: int, what: str) -> str:
     return f"+{n} {what}"
 
 
-class NotreDame(Game):
+class NotreDame(Game[NotreDameState]):
     """Notre Dame (Stefan Feld, 2007) for 2-5 players."""
 
-    id = "notre-dame"
-    title = "Notre Dame"
-    min_players = 2
-    max_players = 5
+    meta = TITLE
     summary = (
         "Paris, 14th century: draft action cards, place influence in your borough, keep the "
         "rats away and gain the most prestige in 9 rounds."
@@ -1127,3 +1098,6 @@ class NotreDame(Game):
         from .reference import rules_reference
 
         return rules_reference(self.check_options(options or {}))
+
+
+GAME = NotreDame()

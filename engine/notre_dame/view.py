@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..core.protocol import PUBLIC, Result, ScoreLine
+from ..core.protocol import PUBLIC, Game, Result, ScoreLine
 from . import data as D
+from .queries import count, park_bonus, plague_value, rat_after_plague
 from .state import DRAFT, OVER, NotreDameState
-
-if TYPE_CHECKING:
-    from .rules import NotreDame
 
 _CPC = D.CARDS_PER_COLOUR
 
@@ -24,10 +22,8 @@ def _period(st: NotreDameState) -> str:
 
 
 # ---- view ---------------------------------------------------------------------------------
-def view(game: NotreDame, st: NotreDameState, seat: int | None) -> dict[str, Any]:
+def view(game: Game, st: NotreDameState, seat: int | None) -> dict[str, Any]:
     """Everything `seat` may see (None: an omniscient observer) as plain data."""
-    from .rules import count, park_bonus, plague_value, rat_after_plague
-
     over = st.phase == OVER
     scores_visible = seat is None or over or st.open_scores
     prompt = game.prompt(st)
@@ -246,9 +242,7 @@ def invariants(st: NotreDameState) -> list[str]:
 
 
 # ---- determinize -------------------------------------------------------------------------
-def determinize(
-    game: NotreDame, st: NotreDameState, seat: int, rng: random.Random
-) -> NotreDameState:
+def determinize(game: Game, st: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
     """A clone whose cards unseen by `seat` (and the person decks) are resampled with `rng`.
 
     Card backs show their owner, so unseen cards are pooled per owner. What `seat` passed is
@@ -296,15 +290,13 @@ def determinize(
 
 
 # ---- evaluate ----------------------------------------------------------------------------
-def evaluate(game: NotreDame, st: NotreDameState, seat: int, depth: int = 0) -> float:
+def evaluate(game: Game, st: NotreDameState, seat: int, depth: int = 0) -> float:
     """Prestige plus a rough value of resources, position and threats (for the greedy bot).
 
     When `seat` is in the middle of a multi-part action (a donation, a carriage destination,
     a hotel bonus...), the value is that of its best way to finish it, so that starting the
     action is not worth the same as playing the card without effect.
     """
-    from .rules import count, rat_after_plague
-
     if st.pending and st.pending[-1]["s"] == seat and depth < 4:
         prompt = game.prompt(st)
         if prompt is not None:
@@ -336,8 +328,6 @@ def evaluate(game: NotreDame, st: NotreDameState, seat: int, depth: int = 0) -> 
 
 def _card_value(st: NotreDameState, s: int, t: int, left: int) -> float:
     """A rough worth of playing action card `t` now (for `evaluate`)."""
-    from .rules import count, park_bonus
-
     if t == D.FRIEND:
         return 1.5
     if t != D.NOTRE_DAME and not st.supply[s]:

@@ -1,7 +1,19 @@
-"""1347: De Nigrae Pestis Ludo (2-6 players): the engine package. Exports `GAME`."""
+"""1347: De Nigrae Pestis Ludo (2-6 players): the engine package. Exports TITLE and GAME.
 
-from .rules import PestisGame
+Importing the package reads only its catalog entry (`TITLE`); the rules load on the first use
+of `GAME`, so that the menu starts without loading every game.
+"""
 
-GAME = PestisGame()
+from typing import Any
 
-__all__ = ["GAME", "PestisGame"]
+from .title import TITLE
+
+__all__ = ["GAME", "TITLE", "PestisGame"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("GAME", "PestisGame"):
+        from . import rules
+
+        return rules.GAME if name == "GAME" else rules.PestisGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,6 +12,8 @@ from engine.core.protocol import Event
 
 from . import data as D
 from . import logic as L
+from .logic import law_option
+from .moves import action_moves
 from .state import PestisState
 
 Out = list[Event]
@@ -172,13 +174,6 @@ def new_round(s: PestisState, out: Out) -> None:
 # =============================================================================================
 # 3.1 Investments stage
 # =============================================================================================
-def law_option(s: PestisState, p: int) -> bool:
-    """May `p` still invest a grave-digger as a 1-point token this round?"""
-    return (
-        L.ev(s, p) in D.LAW_EVENTS and not s.gd_used[p] and not s.gd_passed[p] and s.reserve[p] > 0
-    )
-
-
 def can_take_turn(s: PestisState, p: int) -> bool:
     return bool(s.hand[p]) or law_option(s, p)
 
@@ -470,8 +465,6 @@ def begin_action(s: PestisState, out: Out) -> bool:
 
 def action_possible(s: PestisState) -> bool:
     """Whether the pending action decision has a real option besides passing."""
-    from .moves import action_moves  # local import: moves imports flow
-
     return any(m.id not in ("pass", "done") for m in action_moves(s))
 
 

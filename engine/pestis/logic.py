@@ -252,3 +252,8 @@ def score(s: PestisState, p: int) -> list[tuple[str, int]]:
     if healed(s, p, "nobleman"):
         rows.append(("Nobleman", D.NOBLEMAN_WP))
     return rows
+
+
+def law_option(s: PestisState, p: int) -> bool:
+    """May `p` still invest a grave-digger as a 1-point token this round?"""
+    return ev(s, p) in D.LAW_EVENTS and not s.gd_used[p] and not s.gd_passed[p] and s.reserve[p] > 0

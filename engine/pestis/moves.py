@@ -13,7 +13,7 @@ from engine.core.protocol import Move, Prompt
 
 from . import data as D
 from . import logic as L
-from .flow import law_option
+from .logic import law_option
 from .state import PestisState
 
 AREA_INDEX = {k: i for i, k in enumerate(D.AREAS)}
@@ -164,11 +164,10 @@ def invest_prompt(s: PestisState) -> Prompt:
             if L.has_tokens(s, a, p)
             else (L.base_points(s, p, a) + v + L.bonus_points(s, p, a))
         )
-        moves = _reinf_moves(a, base, s.reserve[p])
         return Prompt(
             p,
             f"{nm}: reinforce your {v}-point token in {_an(a)}?",
-            tuple(moves),
+            _reinf_moves(a, base, s.reserve[p]),
             private=True,
             step=2,
             phase="Investments",

@@ -14,15 +14,13 @@ from . import logic as L
 from .moves import AREA_INDEX, PHASES, action_moves, decision_prompt, invest_prompt
 from .reference import rules_reference
 from .state import PestisState
+from .title import TITLE
 
 
-class PestisGame(Game):
+class PestisGame(Game[PestisState]):
     """1347: De Nigrae Pestis Ludo — plague doctors invest influence in six town areas."""
 
-    id = "1347"
-    title = D.TITLE
-    min_players = D.MIN_PLAYERS
-    max_players = D.MAX_PLAYERS
+    meta = TITLE
     summary = (
         "Plague doctors invest influence tokens face down in six town areas, win actions, "
         "gather and heal subjects over 9 rounds of plague."
@@ -280,10 +278,10 @@ class PestisGame(Game):
         pool_r: list[str] = []
         for q in range(n):
             if q != seat:
-                rest = list(s.res_hand[q])
-                for c in s.res_known[q]:
-                    rest.remove(c)
-                pool_r += rest
+                unknown = list(s.res_hand[q])
+                for card in s.res_known[q]:
+                    unknown.remove(card)
+                pool_r += unknown
         pool_r += s.res_deck[:-1]
         pool_r.sort()
         rng.shuffle(pool_r)
@@ -532,3 +530,6 @@ def _play_other(s: PestisState, kind: str, mid: str, out: list[Event]) -> None:
     else:
         F.discard_subject(s, p, arg, out)
         F.after_wave(s, out)
+
+
+GAME = PestisGame()

@@ -1,7 +1,19 @@
-"""Rattus Cartus (2-5 players): the game engine."""
+"""Rattus Cartus (2-5 players): the game engine. Exports TITLE and GAME.
 
-from .rules import RattusCartus
+Importing the package reads only its catalog entry (`TITLE`); the rules load on the first use
+of `GAME`, so that the menu starts without loading every game.
+"""
 
-GAME = RattusCartus()
+from typing import Any
 
-__all__ = ["GAME", "RattusCartus"]
+from .title import TITLE
+
+__all__ = ["GAME", "TITLE", "RattusCartus"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("GAME", "RattusCartus"):
+        from . import rules
+
+        return rules.GAME if name == "GAME" else rules.RattusCartus
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

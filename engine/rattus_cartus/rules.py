@@ -55,6 +55,7 @@ from .data import (
 )
 from .reference import reference
 from .state import Player, RattusState, Task, copy_state, hand_counts
+from .title import TITLE
 
 PHASES = {"supply": "Supplies", "enter": "Enter buildings", "resolve": "Resolve", "over": "End"}
 # Decision tasks (everything else in the queue runs automatically).
@@ -167,13 +168,10 @@ def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
     return cards
 
 
-class RattusCartus(Game):
+class RattusCartus(Game[RattusState]):
     """Rattus Cartus: enter buildings with population cards, gain influence, beware the rats."""
 
-    id = "rattus-cartus"
-    title = "Rattus Cartus"
-    min_players = 2
-    max_players = 5
+    meta = TITLE
     summary = (
         "Enter the town's buildings with population cards for influence and actions; "
         "at the end, whoever has more rats than the Nun-row has nuns dies."
@@ -225,7 +223,7 @@ class RattusCartus(Game):
         cards = choose_buildings(s, opts["buildings"], n)
         if len(cards) != 30:
             raise SetupError("the building selection must give 30 cards")
-        s.buildings = sorted({building_of(c).key for c in cards}, key=BUILDING_INDEX.get)
+        s.buildings = sorted({building_of(c).key for c in cards}, key=BUILDING_INDEX.__getitem__)
         chance.shuffle(s, cards)
         r = REPLACEMENT_DECK[n]
         s.replacement, s.bdeck = cards[:r], cards[r:]
@@ -1002,3 +1000,6 @@ class RattusCartus(Game):
 
     def evaluate(self, s: RattusState, seat: int) -> float:
         return views.evaluate(s, seat)
+
+
+GAME = RattusCartus()

@@ -153,7 +153,7 @@ def view(s: RattusState, seat: int | None) -> dict[str, Any]:
     }
     if seat not in (None, PUBLIC):
         p = s.players[seat]
-        known = [CARD_NUNS[s.nun_row[pos]] for pos in p.seen]
+        nuns_seen = [CARD_NUNS[s.nun_row[pos]] for pos in p.seen]
         out["you"] = {
             "seat": seat,
             "hand": {k: c for k, c in zip(HAND_KINDS, hand_counts(p), strict=True) if c},
@@ -161,8 +161,8 @@ def view(s: RattusState, seat: int | None) -> dict[str, Any]:
             "rats": p.rats,
             "rat_token_values": rat_tokens(p.rats),
             "committed": _committed(p),
-            "nuns_seen": sum(known),
-            "nun_cards_seen": len(known),
+            "nuns_seen": sum(nuns_seen),
+            "nun_cards_seen": len(nuns_seen),
         }
     if over:
         sc = scoring.compute(s, True)
@@ -275,11 +275,11 @@ def determinize(game: Game, s: RattusState, seat: int, rng: Any) -> RattusState:
     rest = [x for x in specials if x != "pass"]
     filled: dict[int, str] = {}
     free = [j for j in order if slots[j][1] == 0]
-    for item in passes:
-        filled[free.pop()] = item
+    for token in passes:
+        filled[free.pop()] = token
     remaining = [j for j in order if j not in filled]
-    for item in rest:
-        filled[remaining.pop()] = item
+    for token in rest:
+        filled[remaining.pop()] = token
     for j, (o, where) in enumerate(slots):
         p = new.players[o]
         item = filled.get(j)

@@ -1,4 +1,5 @@
-"""Per-game rendering modules; a game without one is drawn by the generic fallback."""
+"""Per-game rendering modules (named by each Title's `ui`); a game without one is drawn by the
+generic fallback."""
 
 from __future__ import annotations
 
@@ -7,14 +8,9 @@ from typing import Any
 
 from rich.pretty import Pretty
 
-from .base import GameUI, Panel
+from engine.core import UnknownGame, get_title
 
-_MODULES = {
-    "notre-dame": "tui.games.notre_dame",
-    "rattus-cartus": "tui.games.rattus_cartus",
-    "cathedral-of-orleans": "tui.games.cathedral",
-    "1347": "tui.games.pestis",
-}
+from .base import GameUI, Panel
 
 
 class GenericUI:
@@ -31,7 +27,11 @@ class GenericUI:
 
 
 def ui_for(game_id: str) -> GameUI:
-    name = _MODULES.get(game_id)
+    """The title's own rendering (its Title's `ui` module), else the generic one."""
+    try:
+        name = get_title(game_id).ui
+    except UnknownGame:
+        name = ""
     if name:
         try:
             module = importlib.import_module(name)

@@ -1,4 +1,5 @@
-"""A tiny game with hidden hands and a two-step move, for testing the core and the TUI shell."""
+"""The rules of Toy: a tiny game with hidden hands and a two-step move (the core and the TUI
+shell are tested on it)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 
 from engine.core import chance
 from engine.core.protocol import BaseState, Event, Game, Move, Option, Prompt, Result, ScoreLine
+
+from . import TITLE
 
 
 @dataclass
@@ -20,13 +23,10 @@ class ToyState(BaseState):
     chosen: int | None = None
 
 
-class ToyGame(Game):
+class ToyGame(Game[ToyState]):
     """Players in turn play a hidden card (1-3) and take that many stones; most stones wins."""
 
-    id = "toy"
-    title = "Toy"
-    min_players = 2
-    max_players = 4
+    meta = TITLE  # id, title and player counts come from the catalog entry
     summary = "A test game."
     options = (Option("speed", "Speed", (("slow", "Slow"), ("fast", "Fast")), "slow"),)
 

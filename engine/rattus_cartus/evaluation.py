@@ -1,0 +1,101 @@
+"""What the computer players know of Rattus Cartus: an evaluation with a calibrated plague risk
+(the bots' default here, instead of `Game.evaluate`) and the search settings."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from ..core.titles import AIHints, SearchSettings
+from . import data as d
+from . import scoring
+from .state import RattusState
+
+
+def evaluate(s: RattusState, seat: int) -> float:
+    """Rattus Cartus: the game's evaluation with a calibrated plague risk.
+
+    The game's own value counts a rat near the nun margin as several victory points and one
+    far from it as nothing (a steep logistic). Here the unseen Nun-row cards are a sum of
+    random nun counts (mean and variance of the population deck), and the risk is the chance
+    that this sum ends below the rats, times what dying costs.
+    """
+    if s.phase == "over":
+        sc = scoring.compute(s, True)
+        v = float(sc.totals[seat])
+        if sc.dead[seat]:
+            return v - 100.0
+        best_other = max((t for i, t in enumerate(sc.totals) if i != seat), default=0)
+        return v + (0.5 if v > best_other else 0.0)
+    v = float(points(s, seat))
+    p = s.players[seat]
+    v += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
+    v += 0.2 * sum(p.track)
+    rats = p.rats
+    if not p.revealed and 0 <= p.entered < len(s.row):
+        own = d.CLASSES.index(d.building_of(s.row[p.entered]).cls)
+        v += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
+        card_class = d.CARD_CLASS
+        rats += sum(1 for c in p.c_pop if card_class[c] != own)
+    nuns = d.CARD_NUNS
+    seen = sum(nuns[s.nun_row[pos]] for pos in p.seen)
+    unseen = d.NUN_ROW_SIZE - len(p.seen)
+    nun_mean, nun_var = _nun_stats()
+    mean = seen + nun_mean * unseen
+    # rats still move before the end: later rounds add spread
+    var = nun_var * unseen + 0.5 * max(0, s.rounds - s.round)
+    if var <= 0:
+        risk = 1.0 if rats > mean else 0.0
+    else:
+        risk = 0.5 * math.erfc((mean + 0.5 - rats) / math.sqrt(2 * var))
+    return v - DEATH * risk
+
+
+def points(s: RattusState, seat: int) -> int:
+    """`seat`'s provisional points (tracks, VP tokens, Gold), as `scoring.compute` counts
+    them while playing, without scoring the other seats (this runs in every playout step)."""
+    players = s.players
+    me = players[seat]
+    total = d.VP_TOKEN_VALUE * me.vp
+    for c, mine in enumerate(me.track):
+        if mine >= 1:
+            total += _shared(mine, [p.track[c] for p in players], d.TRACK_PAYOUT)
+    if me.gold >= 1:
+        total += _shared(me.gold, [p.gold for p in players], d.GOLD_PAYOUT)
+    return total
+
+
+def _shared(mine: int, values: list[int], payout: tuple[int, ...]) -> int:
+    """The points of a place (tied seats share the places they cover, rounded down)."""
+    above = 0
+    tied = 0
+    for x in values:
+        if x > mine:
+            above += 1
+        elif x == mine:
+            tied += 1
+    return sum(payout[above : above + tied]) // tied
+
+
+@functools.cache
+def _nun_stats() -> tuple[float, float]:
+    """Mean and variance of the nuns on one population card."""
+    n = len(d.CARD_NUNS)
+    mean = sum(d.CARD_NUNS) / n
+    return mean, sum((x - mean) ** 2 for x in d.CARD_NUNS) / n
+
+
+DEATH = 30.0  # value lost by dying of the plague
+
+AI = AIHints(
+    scale=6.0,
+    search={
+        # two rounds ahead: at the next round's start the evaluation misjudges entries and
+        # commits (measured against full-game playouts); two rounds are right far more often
+        0: SearchSettings(mode="rollout", confidence=2.0, horizon="2"),
+        # two players: several times the playouts per option of 4-5 players, so greedy's
+        # choice is left at a smaller margin
+        2: SearchSettings(mode="rollout", confidence=1.0, horizon="2"),
+    },
+    evaluators={"": evaluate},
+)
