@@ -231,6 +231,17 @@ def _user_name() -> str:
         return "the user who started it"
 
 
+def exposure_warning(host: str) -> str | None:
+    """What to tell whoever serves beyond this machine: there is no login."""
+    if is_loopback(host):
+        return None
+    user = _user_name()
+    return (
+        f"warning: serving on {host}: there is no login. Anyone who can reach this address "
+        f"plays as {user}, with {user}'s saves."
+    )
+
+
 def serve(
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
@@ -246,14 +257,9 @@ def serve(
         raise WebError(f"--port {port}: give a port between 1 and 65535 (0: any free port)")
     server = WebServer(command(saves, think, bot_delay), host, port)
     server.initialize_logging()
-    if not is_loopback(host):
-        user = _user_name()
-        print(
-            f"warning: serving on {host}: there is no login. Anyone who can reach this address "
-            f"plays as {user}, with {user}'s saves.",
-            file=sys.stderr,
-            flush=True,
-        )
+    warning = exposure_warning(host)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
 
     def ready(actual_port: int) -> None:
         print(
