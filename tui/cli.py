@@ -134,7 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rules", help="print a game's rules reference")
     r.add_argument("game")
 
-    w = sub.add_parser("web", help="serve the app to web browsers, a game per tab")
+    w = sub.add_parser(
+        "web",
+        help="serve the app to web browsers, a game per tab",
+        description="Serve the app to web browsers: each tab plays its own game. Only this "
+        "machine can connect unless --host names another address (there is no login).",
+    )
     w.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine only)"
     )

@@ -257,11 +257,11 @@ def serve(
         raise WebError(f"--port {port}: give a port between 1 and 65535 (0: any free port)")
     server = WebServer(command(saves, think, bot_delay), host, port)
     server.initialize_logging()
-    warning = exposure_warning(host)
-    if warning:
-        print(warning, file=sys.stderr, flush=True)
 
     def ready(actual_port: int) -> None:
+        warning = exposure_warning(host)
+        if warning:
+            print(warning, file=sys.stderr, flush=True)
         print(
             f"boardgames-tui is served at {url_for(host, actual_port)}\n"
             "Open it in a browser: each tab plays its own game. Press Ctrl+C to stop.",
