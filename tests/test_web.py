@@ -144,6 +144,27 @@ async def test_answers_on_loopback_only_and_each_tab_runs_its_own_app(served: Se
                 await ws.receive(timeout=GUARD)
 
 
+async def test_refuses_other_sites_pages_and_other_host_names_with_a_reason(
+    served: Served,
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        # another site's page in the same browser may not drive a tab's app (it can write files)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(served.url + "ws", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        # nor a name that resolves to this machine (DNS rebinding)
+        async with http.get(served.url, headers={"Host": f"evil.example:{served.port}"}) as page:
+            assert page.status == 403
+            assert "answers this machine only" in await page.text()
+        # the server's own page still connects
+        origin = served.url.rstrip("/")
+        ws = await http.ws_connect(served.url + "ws", headers={"Origin": origin})
+        await ws.close()
+    _, _, err = served.stop()
+    assert "refused a connection from a page of http://evil.example" in err
+    assert "refused a request for 'evil.example:" in err
+
+
 def test_busy_port_gets_one_clear_line(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

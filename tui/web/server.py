@@ -123,9 +123,29 @@ class WebServer(Server):
     async def on_startup(self, app: web.Application) -> None:
         """Nothing: `run` says where the server is once it listens."""
 
+    def refusal(self, request: web.Request) -> str | None:
+        """Why a request must be refused, said once on the server's console; None to answer.
+
+        A browser tab's app can write files (save as…), so only pages this server served may
+        connect: another site's page open in the same browser may not (its websocket carries
+        that site's Origin), nor a name that merely resolves to this machine while it listens
+        on loopback only (DNS rebinding).
+        """
+        origin = request.headers.get("Origin")
+        if is_loopback(self.host) and not is_loopback(request.url.host or ""):
+            why = f"refused a request for {request.host!r}: this server answers this machine only"
+        elif origin and origin.split("://", 1)[-1] != request.host:
+            why = f"refused a connection from a page of {origin}: not a page of this server"
+        else:
+            return None
+        log.warning(why)
+        return why
+
     @aiohttp_jinja2.template("index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
         """The page: a terminal that connects to `/ws` on the host the browser asked for."""
+        if why := self.refusal(request):
+            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
         font_size = request.query.get("fontsize", "16")
         scheme = "wss" if request.secure else "ws"
         return {
@@ -137,6 +157,8 @@ class WebServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: start its app at the browser's size and relay keys, sizes and screens."""
+        if why := self.refusal(request):
+            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
         websocket = web.WebSocketResponse(heartbeat=15)
         query = request.query
         width = int(query["width"]) if query.get("width", "").isdigit() else 80
