@@ -56,7 +56,9 @@ class TooSmallScreen(Screen[None]):
             yield Static(self._text(), id="too-small-text")
 
     def _text(self) -> str:
-        return f"Make the terminal larger\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
+        # in a browser (`boardgames-tui web`) the window, or a smaller zoom, gives more room
+        where = "browser window larger (or zoom out)" if self.app.is_web else "terminal larger"
+        return f"Make the {where}\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
 
     def show_size(self, w: int, h: int) -> None:
         self.w, self.h = w, h

@@ -133,6 +133,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="print a game's rules reference")
     r.add_argument("game")
+
+    w = sub.add_parser(
+        "web",
+        help="serve the app to web browsers, a game per tab",
+        description="Serve the app to web browsers: each tab plays its own game. Only this "
+        "machine can connect unless --host names another address (there is no login).",
+    )
+    w.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine only)"
+    )
+    w.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
+    _computer_flags(w)
     return p
 
 
@@ -176,6 +188,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     )
     print(json.dumps(summary, indent=2))
     return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    try:
+        from tui.web.server import WebError, serve
+    except ImportError as exc:  # an install from before the web server was a dependency
+        raise UsageError(f"the web server needs textual-serve ({exc}): reinstall the app") from None
+    try:
+        return serve(
+            args.host, args.port, saves=args.saves, think=args.think, bot_delay=args.bot_delay
+        )
+    except WebError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def make_new_spec(args: argparse.Namespace) -> dict[str, Any]:
@@ -239,6 +264,8 @@ def _run(args: argparse.Namespace) -> int:
         from tui.bench import run_bench
 
         return run_bench(quick=args.quick, json_path=args.json)
+    if cmd == "web":
+        return cmd_web(args)
     if cmd == "screenshots":
         from tui.screenshots import write_screenshots
 

@@ -1,0 +1,49 @@
+"""The app as `boardgames-tui web` starts it for one browser tab.
+
+`python -m tui.web.app [--saves DIR] [--think S] [--bot-delay S]`: the menu, with the options
+the server was given. Textual talks to the browser through its web driver (set by the server
+in the environment).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def command(
+    saves: str | None = None, think: float | None = None, bot_delay: float | None = None
+) -> list[str]:
+    """The command line that runs one tab's app with the server's options."""
+    argv = [sys.executable, "-m", "tui.web.app"]
+    if saves is not None:
+        argv += ["--saves", saves]
+    if think is not None:
+        argv += ["--think", repr(think)]
+    if bot_delay is not None:
+        argv += ["--bot-delay", repr(bot_delay)]
+    return argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tui.web.app")
+    p.add_argument("--saves", default=None)
+    p.add_argument("--think", type=float, default=None)
+    p.add_argument("--bot-delay", type=float, default=None)
+    args = p.parse_args(argv)
+
+    from tui.app import BoardgamesApp, Launch
+
+    launch = Launch(saves_dir=args.saves)
+    if args.think is not None:
+        launch.think = max(0.0, args.think)
+    if args.bot_delay is not None:
+        launch.bot_delay = max(0.0, args.bot_delay)
+    app = BoardgamesApp(launch)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,295 @@
+"""The web server of `boardgames-tui web`, built on textual-serve.
+
+Each browser tab opens a websocket; each websocket gets its own app process (`tui.web.app`),
+started in its own session so that Ctrl+C in the server's terminal reaches only the server,
+which then quits every app and waits for it: stopping leaves no app process behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import getpass
+import ipaddress
+import logging
+import shlex
+import signal
+import socket
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+TITLE = "boardgames-tui"
+QUIT_GRACE = 5.0  # seconds an app has to quit by itself before it is terminated
+
+log = logging.getLogger("boardgames-tui.web")
+
+
+class WebError(Exception):
+    """The server cannot start as asked (a busy port, an address not on this machine)."""
+
+
+def is_loopback(host: str) -> bool:
+    """True for `localhost` and the addresses only this machine can reach."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def url_for(host: str, port: int) -> str:
+    """The address a browser on this machine (or elsewhere, for a public host) opens."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def _die_with_parent() -> None:
+    """In the app process before it runs: end it (SIGTERM) if the server dies unannounced.
+
+    Textual's web driver quits the app cleanly on SIGTERM. Linux only; elsewhere a killed
+    server's apps end when they next write to the closed pipe.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+class TabApp(AppService):
+    """The app process of one browser tab."""
+
+    def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(shlex.join(argv), **kwargs)
+        self.argv = list(argv)
+
+    async def _open_app_process(
+        self, width: int = 80, height: int = 24
+    ) -> asyncio.subprocess.Process:
+        # No shell in between, and a session of its own: see the module docstring.
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=self._build_environment(width=width, height=height),
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    @property
+    def process(self) -> asyncio.subprocess.Process | None:
+        return self._process
+
+
+class WebServer(Server):
+    """textual-serve's server with a page that loads nothing from elsewhere, addresses taken
+    from the request (so a page opened through any name of this host works), and a shutdown
+    that quits every tab's app."""
+
+    def __init__(self, app_argv: Sequence[str], host: str, port: int) -> None:
+        super().__init__(
+            shlex.join(app_argv),
+            host=host,
+            port=port,
+            title=TITLE,
+            templates_path=Path(__file__).parent,
+        )
+        self.app_argv = list(app_argv)
+        self.tabs: set[TabApp] = set()
+
+    def initialize_logging(self) -> None:
+        # errors only: textual-serve's banner and aiohttp's access log are not for players
+        logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Nothing: `run` says where the server is once it listens."""
+
+    def refusal(self, request: web.Request) -> str | None:
+        """Why a request must be refused, said once on the server's console; None to answer.
+
+        A browser tab's app can write files (save as…), so only pages this server served may
+        connect: another site's page open in the same browser may not (its websocket carries
+        that site's Origin), nor a name that merely resolves to this machine while it listens
+        on loopback only (DNS rebinding).
+        """
+        origin = request.headers.get("Origin")
+        if is_loopback(self.host) and not is_loopback(request.url.host or ""):
+            why = f"refused a request for {request.host!r}: this server answers this machine only"
+        elif origin and origin.split("://", 1)[-1] != request.host:
+            why = f"refused a connection from a page of {origin}: not a page of this server"
+        else:
+            return None
+        log.warning(why)
+        return why
+
+    @aiohttp_jinja2.template("index.html")
+    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+        """The page: a terminal that connects to `/ws` on the host the browser asked for."""
+        if why := self.refusal(request):
+            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
+        font_size = request.query.get("fontsize", "16")
+        scheme = "wss" if request.secure else "ws"
+        return {
+            "font_size": int(font_size) if font_size.isdigit() else 16,
+            "app_websocket_url": f"{scheme}://{request.host}/ws",
+            "config": {"static": {"url": "/static/"}},
+            "application": {"name": TITLE},
+        }
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """One tab: start its app at the browser's size and relay keys, sizes and screens."""
+        if why := self.refusal(request):
+            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
+        websocket = web.WebSocketResponse(heartbeat=15)
+        query = request.query
+        width = int(query["width"]) if query.get("width", "").isdigit() else 80
+        height = int(query["height"]) if query.get("height", "").isdigit() else 24
+        tab: TabApp | None = None
+        try:
+            await websocket.prepare(request)
+            tab = TabApp(
+                self.app_argv,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,
+                download_manager=self.download_manager,
+            )
+            self.tabs.add(tab)
+            await tab.start(width, height)
+            await self._process_messages(websocket, tab)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # a tab's failure must not stop the server
+            log.exception(error)
+        finally:
+            if tab is not None:
+                await tab.stop()
+                self.tabs.discard(tab)
+        return websocket
+
+    async def quit_apps(self, grace: float = QUIT_GRACE) -> None:
+        """Ask every tab's app to quit (each autosaves every move), then end any that lingers."""
+        tabs = [t for t in self.tabs if t.process is not None]
+        for tab in tabs:
+            await tab.send_meta({"type": "quit"})
+        procs = [t.process for t in tabs if t.process is not None]
+        if not procs:
+            return
+        waits = asyncio.gather(*(p.wait() for p in procs))
+        try:
+            await asyncio.wait_for(waits, grace)
+        except TimeoutError:
+            for p in procs:
+                if p.returncode is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        p.kill()
+            await asyncio.gather(*(p.wait() for p in procs))
+
+    async def run(self, on_ready: Callable[[int], None]) -> None:
+        """Listen, call `on_ready(port)`, serve until SIGINT or SIGTERM, then stop cleanly."""
+        runner = web.AppRunner(await self._make_app(), handle_signals=False, shutdown_timeout=3)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise WebError(self._bind_error(exc)) from None
+        port = self.port
+        for address in runner.addresses:
+            if isinstance(address, tuple):
+                port = address[1]
+                break
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        on_ready(port)
+        try:
+            await stop.wait()
+        finally:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
+            await self.quit_apps()
+            await runner.cleanup()
+
+    def _bind_error(self, exc: OSError) -> str:
+        where = f"{self.host}:{self.port}"
+        if exc.errno == errno.EADDRINUSE:
+            return (
+                f"port {self.port} on {self.host} is already in use (another server?): "
+                f"stop that or choose another port with --port"
+            )
+        if exc.errno == errno.EADDRNOTAVAIL:
+            return f"cannot serve on {where}: {self.host} is not an address of this machine"
+        if exc.errno == errno.EACCES:
+            return f"cannot serve on {where}: permission denied (ports below 1024 need root)"
+        return f"cannot serve on {where}: {exc.strerror or exc}"
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "the user who started it"
+
+
+def exposure_warning(host: str) -> str | None:
+    """What to tell whoever serves beyond this machine: there is no login."""
+    if is_loopback(host):
+        return None
+    user = _user_name()
+    return (
+        f"warning: serving on {host}: there is no login. Anyone who can reach this address "
+        f"plays as {user}, with {user}'s saves."
+    )
+
+
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    *,
+    saves: str | None = None,
+    think: float | None = None,
+    bot_delay: float | None = None,
+) -> int:
+    """Serve the app until Ctrl+C; raises WebError if it cannot listen."""
+    from .app import command
+
+    if not 0 <= port <= 65535:
+        raise WebError(f"--port {port}: give a port between 1 and 65535 (0: any free port)")
+    server = WebServer(command(saves, think, bot_delay), host, port)
+    server.initialize_logging()
+
+    def ready(actual_port: int) -> None:
+        warning = exposure_warning(host)
+        if warning:
+            print(warning, file=sys.stderr, flush=True)
+        print(
+            f"boardgames-tui is served at {url_for(host, actual_port)}\n"
+            "Open it in a browser: each tab plays its own game. Press Ctrl+C to stop.",
+            flush=True,
+        )
+
+    asyncio.run(server.run(ready))
+    print("Stopped: every game is autosaved.", flush=True)
+    return 0
