@@ -42,6 +42,7 @@ from .store import (
 
 FORMAT = 1
 BUSY_SECONDS = 5.0
+_CACHE: dict[str, dict[str, Match]] = {}  # store path -> table id -> its match, replayed
 
 SCHEMA = """
 CREATE TABLE bg_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -107,7 +108,9 @@ class SQLiteStore(TableStore):
                 raise StoreUnavailable(
                     f"cannot create the table store {self.path}: {exc.strerror or exc}"
                 ) from None
-        self._cache: dict[str, Match] = {}
+        # matches replayed by this process, shared by its connections to the same file (a
+        # script calling the command line again and again replays only the new moves)
+        self._cache = _CACHE.setdefault(self.path, {})
         with self._errors():
             self.conn = sqlite3.connect(
                 self.path, timeout=busy, isolation_level=None, check_same_thread=False
