@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace, user: str) -> int:
         return _new(args, user)
     if action == "list":
         try:
-            store = open_store(args.store, create_file=False)
+            store = open_store(args.store, create_file=False, shared_cache=True)
         except StoreUnavailable:
             if store_path(args.store).exists():
                 raise
@@ -104,7 +104,7 @@ def _run(args: argparse.Namespace, user: str) -> int:
             return 0
         with _closing(store):
             return _list(store, user, args.json)
-    store = open_store(args.store, create_file=False)
+    store = open_store(args.store, create_file=False, shared_cache=True)
     with _closing(store):
         if action == "show":
             return _show(store, args.id, user, args.json)
@@ -145,7 +145,7 @@ def _new(args: argparse.Namespace, user: str) -> int:
     except (StoreError, ValueError) as exc:
         raise TableUsage(str(exc)) from None
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
-    with _closing(open_store(args.store)) as store:
+    with _closing(open_store(args.store, shared_cache=True)) as store:
         info = store.create(game.id, seats, options, seed, user, {"strict": args.strict})
         if info.status != WAITING:
             play_computers(store, info.id, lease_owner(), None)

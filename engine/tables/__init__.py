@@ -26,9 +26,11 @@ from .store import (
 )
 
 
-def open_store(path: str | None = None, create_file: bool = True) -> TableStore:
+def open_store(
+    path: str | None = None, create_file: bool = True, shared_cache: bool = False
+) -> TableStore:
     """The store at --store / $BOARDGAMES_STORE / the data folder (SQLite for now)."""
-    return SQLiteStore(store_path(path), create_file=create_file)
+    return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache)
 
 
 __all__ = [

@@ -87,10 +87,15 @@ _COLUMNS = (
 
 
 class SQLiteStore(TableStore):
-    """Tables in one SQLite file. `create_file`: make the file (and its folder) if missing."""
+    """Tables in one SQLite file. `create_file`: make the file (and its folder) if missing;
+    `busy`: how long to wait for another process's write before giving up."""
 
     def __init__(
-        self, path: str | Path, create_file: bool = True, busy: float = BUSY_SECONDS
+        self,
+        path: str | Path,
+        create_file: bool = True,
+        busy: float = BUSY_SECONDS,
+        shared_cache: bool = False,
     ) -> None:
         self.path = str(Path(path).expanduser())
         self.busy = busy
@@ -108,9 +113,10 @@ class SQLiteStore(TableStore):
                 raise StoreUnavailable(
                     f"cannot create the table store {self.path}: {exc.strerror or exc}"
                 ) from None
-        # matches replayed by this process, shared by its connections to the same file (a
-        # script calling the command line again and again replays only the new moves)
-        self._cache = _CACHE.setdefault(self.path, {})
+        # the matches replayed, brought up to date on every read; `shared_cache`: shared with
+        # this process's other stores of the same file (a script calling the command line
+        # again and again then replays only the new moves)
+        self._cache: dict[str, Match] = _CACHE.setdefault(self.path, {}) if shared_cache else {}
         with self._errors():
             self.conn = sqlite3.connect(
                 self.path, timeout=busy, isolation_level=None, check_same_thread=False

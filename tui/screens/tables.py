@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -187,8 +187,8 @@ class TablesScreen(ScreenHelp, Screen[None]):
     def _row(i: TableInfo, user: str) -> Text:
         t = Text()
         t.append(f" {i.id} ", style="bold reverse")
-        t.append(f"  {get_game(i.game).title:<27}")
-        t.append(f" {', '.join(s.label for s in i.seats):<30} ", style="")
+        t.append(f"  {get_game(i.game).title}", style="bold")
+        t.append(f" · {', '.join(s.label for s in i.seats)} · ")
         if i.your_turn(user):
             t.append(" your turn ", style="bold reverse green")
         elif i.status == FINISHED:
@@ -320,10 +320,14 @@ class TableReviewScreen(ReviewScreen):
         self.info = info
         self.spectator = viewer == SPECTATOR
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self, event: events.Mount) -> None:
+        # instead of the parent's (which is not called): another seat's move is named by
+        # its visible events only
+        event.prevent_default()
+        w, h = self.app.size
+        self.compact = w < 110 or h < 34
+        self.set_class(self.compact, "compact")
         moves = self.query_one("#review-moves", OptionList)
-        moves.clear_options()
         opts = [Option(Text("  0 setup"), id="0")]
         for i, step in enumerate(self.match.steps, start=1):
             who = self.match.seats[step.seat].name
@@ -379,6 +383,7 @@ class TableScreen(GameScreen):
         self.owner = lease_owner()
         self._version = store.version()
         self._my_turn: bool | None = None
+        self._ring = False
         self._bot_busy = False
         self._bot_delay = 0.0
 
@@ -387,8 +392,8 @@ class TableScreen(GameScreen):
         return self.seat is None
 
     def on_mount(self) -> None:
+        # (the game screen's own on_mount runs too: Textual calls every class's handler)
         self._bot_delay = self.app_.launch.bot_delay
-        super().on_mount()
         self.set_interval(POLL_SECONDS, self._poll)
 
     def on_unmount(self) -> None:
@@ -405,14 +410,16 @@ class TableScreen(GameScreen):
             if self._bot_busy:  # the computer is thinking here: keep its lease
                 self.store.take_lease(self.info.id, self.owner)
             if self.store.info(self.info.id).rev != self.info.rev:
-                self.reload()
+                self.reload(by_others=True)
             elif computer_to_move(self.info, self.match):
                 self._drive_computer()
         except StoreError as exc:
             self._store_failed(exc)
 
-    def reload(self, highlight: bool = True) -> None:
-        """Read the table again and draw it (others moved, or a move was refused)."""
+    def reload(self, highlight: bool = True, by_others: bool = False) -> None:
+        """Read the table again and draw it (others moved, or a move was refused); the bell
+        rings only when the turn came by the others' moves."""
+        self._ring = by_others
         try:
             self.info, self.match = self.store.load(self.info.id)
         except StoreError as exc:
@@ -450,7 +457,7 @@ class TableScreen(GameScreen):
                 self.call_after_refresh(self.action_results)
             return
         mine = self.my_turn()
-        if mine and self._my_turn is False and self.app_.launch.bell:
+        if mine and self._my_turn is False and self._ring and self.app_.launch.bell:
             self.app.bell()
         self._my_turn = mine
         if computer_to_move(self.info, self.match):
