@@ -53,7 +53,7 @@ from .review import ReviewScreen
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
 
-POLL_SECONDS = 0.25  # how often a table screen asks the store "anything new?"
+POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (microseconds each)
 SPECTATOR = -1  # the log's reader for a spectator: every private line reads as its public text
 
 
