@@ -217,7 +217,7 @@ def parse_seats(text: str, creator: str) -> list[SeatInfo]:
     """`alice,bob,open,greedy` -> seats; a user may sit once; `me` is the creator."""
     parts = [p.strip() for p in text.split(",")]
     if not text.strip() or any(not p for p in parts):
-        raise StoreError(f"--seats {text!r}: give users, open or levels separated by commas")
+        raise StoreError(f"seats {text!r}: give users, open or levels separated by commas")
     seats: list[SeatInfo] = []
     users: set[str] = set()
     for i, part in enumerate(parts):
@@ -229,7 +229,7 @@ def parse_seats(text: str, creator: str) -> list[SeatInfo]:
         else:
             user = creator if low == "me" else check_user(part)
             if user in users:
-                raise StoreError(f"--seats: {user} can sit at a table only once")
+                raise StoreError(f"seats: {user} can sit at a table only once")
             users.add(user)
             seats.append(SeatInfo(i, HUMAN, user))
     return seats

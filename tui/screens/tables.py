@@ -304,7 +304,7 @@ class NewTableScreen(ScreenHelp, Screen[None]):
             return
         self.dismiss(None)
         open_table(self.app_, info.id, join=False)
-        self.app.notify(f"Table {info.id} is set: others join it with `table join {info.id}`")
+        self.app.notify(f"Table {info.id} is set: the others find it under Shared tables (t).")
 
     def action_close(self) -> None:
         self.dismiss(None)
