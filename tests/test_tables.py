@@ -104,10 +104,31 @@ def test_open_seats_wait_for_players_and_a_user_sits_once(store, tmp_path: Path)
     assert got == [1, 1]
     info = store.info(t.id)
     assert [s.label for s in info.seats] == ["alice", "bob", "open"]
-    assert store.join(t.id, "carol") == 2
-    assert store.join(t.id, "dave") is None  # full: dave watches
+    # carol and dave claim the last seat at once: one of them sits, the other watches
+    got.clear()
+    other = SQLiteStore(tmp_path / "tables.sqlite")
+    barrier = threading.Barrier(2)
+
+    def claim_as(s: SQLiteStore, user: str) -> None:
+        barrier.wait()
+        got.append(s.join(t.id, user))
+
+    threads = [
+        threading.Thread(target=claim_as, args=(s, u))
+        for s, u in ((store, "carol"), (other, "dave"))
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    other.close()
+    assert sorted(got, key=str) == [2, None]
+    winner = store.info(t.id).seats[2].user
+    assert winner in ("carol", "dave")
+    loser = "dave" if winner == "carol" else "carol"
+    assert store.join(t.id, loser) is None  # full: the other one watches
     info, match = store.load(t.id)
-    assert info.status == "playing" and match.names == ["alice", "bob", "carol"]
+    assert info.status == "playing" and match.names == ["alice", "bob", winner]
 
 
 def test_computer_seats_are_played_under_a_lease(store) -> None:  # type: ignore[no-untyped-def]

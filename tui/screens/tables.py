@@ -391,6 +391,15 @@ class TableScreen(GameScreen):
     def spectator(self) -> bool:
         return self.seat is None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the keys that do nothing at a table (redo; undo and the bell for a
+        spectator; undo at a strict table)."""
+        if action == "redo":
+            return False
+        if action in ("undo", "bell") and self.spectator:
+            return False
+        return not (action == "undo" and self.info.strict)
+
     def on_mount(self) -> None:
         # (the game screen's own on_mount runs too: Textual calls every class's handler)
         self._bot_delay = self.app_.launch.bot_delay
