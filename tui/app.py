@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine.core import PUBLIC, Match, saves
+from engine.tables.store import default_user
 
 from .autosave import Autosaver
 from .screens.dialogs import MessageScreen
@@ -42,6 +43,12 @@ class Launch:
         default_factory=lambda: float(os.environ.get("BOARDGAMES_BOT_DELAY", "0.6"))
     )
     think: float | None = None  # strong players' seconds per decision (None: the default)
+    user: str = field(
+        default_factory=default_user
+    )  # who sits at shared tables (--user, default: the login name)
+    store: str | None = None  # the shared tables' store (--store; None: the default)
+    table: str | None = None  # open this shared table at start (`table join`)
+    bell: bool = True  # ring when it becomes your turn at a shared table
 
 
 class TooSmallScreen(Screen[None]):
@@ -104,6 +111,11 @@ class BoardgamesApp(App[int]):
             spec = launch.new
             match = Match.new(spec["game"], spec["seats"], spec["options"], spec["seed"])
             self.start_match(match, handover=launch.handover, strict=launch.strict)
+        elif launch.table is not None:
+            from .screens.tables import TablesScreen, open_table
+
+            self.push_screen(TablesScreen())
+            open_table(self, launch.table, join=False)
         elif launch.match is not None:
             if launch.review:
                 self.review_match(launch.match)
@@ -194,3 +206,6 @@ class BoardgamesApp(App[int]):
 
     def on_unmount(self) -> None:
         self.autosaver.flush()
+        store = getattr(self, "_table_store", None)
+        if store is not None:
+            store.close()

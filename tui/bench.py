@@ -478,6 +478,12 @@ def bench_bots(quick: bool) -> list[dict[str, Any]]:
     return rows
 
 
+def _bench_tables(quick: bool) -> list[dict[str, Any]]:
+    from .bench_tables import bench_tables
+
+    return bench_tables(quick)
+
+
 def run_bench(quick: bool = False, json_path: str | None = None) -> int:
     sections = [
         ("engine", bench_engine),
@@ -487,6 +493,7 @@ def run_bench(quick: bool = False, json_path: str | None = None) -> int:
         ("over ssh", bench_ssh_bytes),
         ("memory", bench_memory),
         ("computer players", bench_bots),
+        ("shared tables", _bench_tables),
     ]
     if quick:
         sections = [s for s in sections if s[0] not in ("memory", "over ssh")]

@@ -90,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"boardgames-tui {__version__}")
     p.add_argument("--saves", metavar="DIR", help="folder for saves and autosaves")
+    p.add_argument(
+        "--user", metavar="NAME", help="who you are at shared tables (default: login name)"
+    )
+    p.add_argument(
+        "--store",
+        metavar="PATH",
+        help="the shared tables' store (default: tables.sqlite in the data folder; $BOARDGAMES_STORE)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     n = sub.add_parser("new", help="start a new game")
@@ -145,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     w.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
     _computer_flags(w)
+    from .table_cmd import add_table_parser
+
+    add_table_parser(sub, parse_options)
     return p
 
 
@@ -197,7 +208,13 @@ def cmd_web(args: argparse.Namespace) -> int:
         raise UsageError(f"the web server needs textual-serve ({exc}): reinstall the app") from None
     try:
         return serve(
-            args.host, args.port, saves=args.saves, think=args.think, bot_delay=args.bot_delay
+            args.host,
+            args.port,
+            saves=args.saves,
+            think=args.think,
+            bot_delay=args.bot_delay,
+            user=user_of(args),
+            store=args.store,
         )
     except WebError as exc:
         raise UsageError(str(exc)) from None
@@ -251,8 +268,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def user_of(args: argparse.Namespace) -> str:
+    """--user, else the login name; a bad name is a usage error."""
+    from engine.tables import StoreError, check_user, default_user
+
+    try:
+        return check_user(args.user) if args.user is not None else default_user()
+    except StoreError as exc:
+        raise UsageError(f"--user: {exc}") from None
+
+
 def _run(args: argparse.Namespace) -> int:
     cmd = args.command
+    if cmd == "table":
+        from .table_cmd import run_table
+
+        return run_table(args, user_of(args))
     if cmd == "check":
         return cmd_check(args.files)
     if cmd == "simulate":
@@ -276,7 +307,7 @@ def _run(args: argparse.Namespace) -> int:
     spec = make_new_spec(args) if cmd == "new" else None
     from tui.app import BoardgamesApp, Launch
 
-    launch = Launch(saves_dir=args.saves)
+    launch = Launch(saves_dir=args.saves, user=user_of(args), store=args.store)
     if spec is not None:
         launch.new = spec
         launch.handover = not args.no_handover

@@ -30,6 +30,7 @@ ITEMS = [
     ("continue", "c", "Continue the latest game"),
     ("load", "l", "Load a saved game"),
     ("review", "v", "Review a saved game"),
+    ("tables", "t", "Shared tables (each player on their own terminal)"),
     ("rules", "g", "Rules references"),
     ("quit", "q", "Quit"),
 ]
@@ -121,6 +122,10 @@ class MenuScreen(Screen[None]):
             from .load import LoadScreen
 
             app.push_screen(LoadScreen(review=item == "review"))
+        elif item == "tables":
+            from .tables import TablesScreen
+
+            app.push_screen(TablesScreen())
         elif item == "rules":
             from .load import RulesPickScreen
 
@@ -132,7 +137,7 @@ class MenuScreen(Screen[None]):
         self.app.push_screen(
             MessageScreen(
                 "Menu keys",
-                "n new game · c continue · l load · v review · g rules · q quit\n"
+                "n new game · c continue · l load · v review · t shared tables · g rules · q quit\n"
                 "↑ ↓ and Enter work too. In a game, ? shows the game's keys.",
             )
         )

@@ -1,6 +1,6 @@
 """The app as `boardgames-tui web` starts it for one browser tab.
 
-`python -m tui.web.app [--saves DIR] [--think S] [--bot-delay S]`: the menu, with the options
+`python -m tui.web.app [--saves DIR] [--think S] [--bot-delay S] [--user U] [--store P]`: the menu, with the options
 the server was given. Textual talks to the browser through its web driver (set by the server
 in the environment).
 """
@@ -13,10 +13,18 @@ from collections.abc import Sequence
 
 
 def command(
-    saves: str | None = None, think: float | None = None, bot_delay: float | None = None
+    saves: str | None = None,
+    think: float | None = None,
+    bot_delay: float | None = None,
+    user: str | None = None,
+    store: str | None = None,
 ) -> list[str]:
     """The command line that runs one tab's app with the server's options."""
     argv = [sys.executable, "-m", "tui.web.app"]
+    if user is not None:
+        argv += ["--user", user]
+    if store is not None:
+        argv += ["--store", store]
     if saves is not None:
         argv += ["--saves", saves]
     if think is not None:
@@ -31,11 +39,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--saves", default=None)
     p.add_argument("--think", type=float, default=None)
     p.add_argument("--bot-delay", type=float, default=None)
+    p.add_argument("--user", default=None)
+    p.add_argument("--store", default=None)
     args = p.parse_args(argv)
 
     from tui.app import BoardgamesApp, Launch
 
-    launch = Launch(saves_dir=args.saves)
+    from engine.tables.store import default_user
+
+    launch = Launch(saves_dir=args.saves, user=args.user or default_user(), store=args.store)
     if args.think is not None:
         launch.think = max(0.0, args.think)
     if args.bot_delay is not None:

@@ -253,14 +253,14 @@ def _user_name() -> str:
         return "the user who started it"
 
 
-def exposure_warning(host: str) -> str | None:
+def exposure_warning(host: str, user: str | None = None) -> str | None:
     """What to tell whoever serves beyond this machine: there is no login."""
     if is_loopback(host):
         return None
-    user = _user_name()
+    user = user or _user_name()
     return (
         f"warning: serving on {host}: there is no login. Anyone who can reach this address "
-        f"plays as {user}, with {user}'s saves."
+        f"plays as {user}, with this account's saves and {user}'s seats at shared tables."
     )
 
 
@@ -271,17 +271,19 @@ def serve(
     saves: str | None = None,
     think: float | None = None,
     bot_delay: float | None = None,
+    user: str | None = None,
+    store: str | None = None,
 ) -> int:
     """Serve the app until Ctrl+C; raises WebError if it cannot listen."""
     from .app import command
 
     if not 0 <= port <= 65535:
         raise WebError(f"--port {port}: give a port between 1 and 65535 (0: any free port)")
-    server = WebServer(command(saves, think, bot_delay), host, port)
+    server = WebServer(command(saves, think, bot_delay, user, store), host, port)
     server.initialize_logging()
 
     def ready(actual_port: int) -> None:
-        warning = exposure_warning(host)
+        warning = exposure_warning(host, user)
         if warning:
             print(warning, file=sys.stderr, flush=True)
         print(

@@ -1,0 +1,56 @@
+"""Computer seats at a table: whichever process holds the table's lease plays them."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+from ..bots import make_bot
+from ..core import Match
+from .store import Refused, TableInfo, TableStore
+
+
+def lease_owner() -> str:
+    """A token naming this process as a lease holder."""
+    return uuid.uuid4().hex[:12]
+
+
+def computer_to_move(info: TableInfo, match: Match) -> bool:
+    p = match.prompt
+    return p is not None and info.status != "waiting" and info.seats[p.seat].is_bot
+
+
+def choose(info: TableInfo, match: Match, think: float | None = None) -> str:
+    """The computer's move for the seat to move (a bot error falls back to a random move)."""
+    prompt = match.prompt
+    assert prompt is not None
+    kind = info.seats[prompt.seat].kind
+    bot: Any = make_bot(
+        kind, match.game, seed=info.seed * 31 + prompt.seat + match.cursor, think=think
+    )
+    try:
+        return bot.choose(match.game.clone(match.state), prompt)
+    except Exception:  # a bot bug must not stop the table
+        return random.Random(match.cursor).choice(prompt.moves).id
+
+
+def play_computers(
+    store: TableStore, table_id: str, owner: str, think: float | None = None, limit: int = 10_000
+) -> int:
+    """Play the table's computer moves while a computer is to move and this process holds
+    the lease; returns how many were played (another holder or a race ends it early)."""
+    played = 0
+    while played < limit:
+        info, match = store.load(table_id)
+        if not computer_to_move(info, match):
+            break
+        if not store.take_lease(table_id, owner):
+            break  # another process plays the computers
+        move_id = choose(info, match, think)
+        try:
+            store.append(table_id, None, move_id, info.moves, lease=owner)
+        except Refused:
+            break
+        played += 1
+    return played

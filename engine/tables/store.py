@@ -1,0 +1,391 @@
+"""Shared tables: what a table is, the store interface, and the rules every backend enforces.
+
+A table is one match played by several people, each from their own terminal: a game, its
+options and seed, the seats (a user, an open seat, or a computer level), and the ordered list
+of moves (the same move ids as saves). The store keeps tables; a backend (SQLite now, a server
+database later) only has to provide the methods of `TableStore` with one guarantee: `append`
+and `undo` are transactions that check the move number, so racing terminals can never lose,
+duplicate or reorder a move. What makes a move acceptable is decided here, by `check_append`
+and `check_undo`, the same for every backend.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import BOT_LEVELS, HUMAN, Match, Seat
+from ..core.protocol import IllegalMove, SetupError
+from ..core.saves import saves_dir
+
+OPEN = "open"
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken over after this
+ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
+ID_LENGTH = 5
+USER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$")
+RESERVED = {OPEN, *BOT_LEVELS, "human"}
+
+
+class StoreError(Exception):
+    """Anything a table command cannot do, as one sentence for the user."""
+
+
+class StoreUnavailable(StoreError):
+    """The store itself: missing, unwritable, locked for too long, or not a table store."""
+
+
+class UnknownTable(StoreError):
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"no table {table_id!r} (see `table list`)")
+        self.table_id = table_id
+
+
+class Refused(StoreError):
+    """A move, undo or join the rules of the table do not allow (not your seat, not your
+    turn, an illegal move, the table is over)."""
+
+
+class Stale(Refused):
+    """The caller's picture of the table is out of date: someone else moved first."""
+
+    def __init__(self, table_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"table {table_id} has moved on: {actual} moves played, not {expected} (reload it)"
+        )
+        self.expected, self.actual = expected, actual
+
+
+def default_user() -> str:
+    """The login name, as a valid user name ("player" if there is none)."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name (a container without a passwd entry)
+        name = ""
+    name = re.sub(r"[^A-Za-z0-9._-]", "", name)[:16].lstrip("._-")
+    return name if name and name.lower() not in RESERVED else "player"
+
+
+def check_user(name: str) -> str:
+    """A user name as given, or StoreError saying what a user name may be."""
+    if not USER_RE.match(name or ""):
+        raise StoreError(
+            f"user name {name!r}: 1-16 letters, digits, '.', '_' or '-', starting with a letter or digit"
+        )
+    if name.lower() in RESERVED:
+        raise StoreError(f"user name {name!r} is reserved (open and the computer levels)")
+    return name
+
+
+def default_store_path() -> Path:
+    """`tables.sqlite` in the app's data folder (the parent of the saves folder)."""
+    return saves_dir(None).parent / "tables.sqlite"
+
+
+def store_path(override: str | os.PathLike[str] | None = None) -> Path:
+    """--store PATH, else $BOARDGAMES_STORE, else the default in the data folder."""
+    chosen = override or os.environ.get("BOARDGAMES_STORE")
+    return Path(chosen).expanduser() if chosen else default_store_path()
+
+
+def new_table_id() -> str:
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def normalize_id(table_id: str) -> str:
+    return table_id.strip().lower()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat at a table: a person's seat (`user` None while it is open) or a computer."""
+
+    seat: int
+    kind: str = HUMAN  # HUMAN or a computer level
+    user: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == HUMAN and self.user is None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind != HUMAN
+
+    @property
+    def label(self) -> str:
+        """The user, the computer level, or "open"."""
+        return self.user or (self.kind if self.is_bot else OPEN)
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as listed: everything but the moves themselves."""
+
+    id: str
+    game: str
+    seed: int
+    options: dict[str, str]
+    settings: dict[str, bool]
+    creator: str
+    created: str
+    updated: str
+    status: str  # WAITING (open seats), PLAYING or FINISHED
+    moves: int
+    rev: int  # bumped by every change (move, undo, join): a cheap "anything new?"
+    to_move_seat: int | None
+    seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
+
+    @property
+    def strict(self) -> bool:
+        return bool(self.settings.get("strict"))
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def to_move(self) -> str | None:
+        """Whose turn: the user, the computer level, "open"; None when the game is over."""
+        if self.to_move_seat is None or self.finished:
+            return None
+        return self.seats[self.to_move_seat].label
+
+    def seat_of(self, user: str) -> int | None:
+        for s in self.seats:
+            if s.user == user:
+                return s.seat
+        return None
+
+    def first_open(self) -> int | None:
+        return next((s.seat for s in self.seats if s.is_open), None)
+
+    def your_turn(self, user: str) -> bool:
+        return self.status == PLAYING and self.to_move == user
+
+
+def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
+    """The players' names inside the match: users, "Greedy bot", "Seat 2" while open."""
+    names = []
+    for s in seats:
+        if s.user:
+            name = s.user
+        elif s.is_bot:
+            name = f"{s.kind.capitalize()} bot"
+            k = 2
+            while name in names:
+                name = f"{s.kind.capitalize()} bot {k}"
+                k += 1
+        else:
+            name = f"Seat {s.seat + 1}"
+        names.append(name)
+    return names
+
+
+def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
+    """The table's match, replayed through the rules (StoreError if a move does not replay)."""
+    names = seat_names(info.seats)
+    seats = [Seat(n, s.kind) for n, s in zip(names, info.seats, strict=True)]
+    try:
+        match = Match.new(info.game, seats, info.options, info.seed)
+    except (SetupError, KeyError) as exc:
+        raise StoreError(f"table {info.id} cannot be set up: {exc}") from None
+    match.settings.update({"handover": False, "strict": info.strict})
+    match.created = info.created
+    extend_match(match, info, move_ids)
+    return match
+
+
+def extend_match(match: Match, info: TableInfo, move_ids: Sequence[str]) -> None:
+    for n in range(match.cursor, len(move_ids)):
+        try:
+            match.play(move_ids[n])
+        except IllegalMove as exc:
+            raise StoreError(
+                f"table {info.id}: move {n + 1} ({move_ids[n]}) does not replay: {exc}"
+            ) from None
+
+
+def parse_seats(text: str, creator: str) -> list[SeatInfo]:
+    """`alice,bob,open,greedy` -> seats; a user may sit once; `me` is the creator."""
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in parts):
+        raise StoreError(f"seats {text!r}: give users, open or levels separated by commas")
+    seats: list[SeatInfo] = []
+    users: set[str] = set()
+    for i, part in enumerate(parts):
+        low = part.lower()
+        if low == OPEN:
+            seats.append(SeatInfo(i))
+        elif low in BOT_LEVELS:
+            seats.append(SeatInfo(i, low))
+        else:
+            user = creator if low == "me" else check_user(part)
+            if user in users:
+                raise StoreError(f"seats: {user} can sit at a table only once")
+            users.add(user)
+            seats.append(SeatInfo(i, HUMAN, user))
+    return seats
+
+
+def check_append(
+    info: TableInfo, match: Match, user: str | None, move_id: str, lease_ok: bool
+) -> int:
+    """The seat that plays `move_id` now, or Refused saying why it may not.
+
+    `user` None with `lease_ok` True: a process holding the table's computer lease plays a
+    computer seat. The move number is checked by the backend before this is called.
+    """
+    if info.finished or match.prompt is None:
+        raise Refused(f"table {info.id} is over: no more moves")
+    if info.status == WAITING:
+        raise Refused(f"table {info.id} is waiting for players to join (open seats)")
+    prompt = match.prompt
+    seat = info.seats[prompt.seat]
+    if seat.is_bot:
+        if user is not None or not lease_ok:
+            raise Refused(f"not your turn at table {info.id}: the computer ({seat.kind}) plays")
+    else:
+        mine = info.seat_of(user) if user else None
+        if mine is None:
+            raise Refused(f"you ({user}) have no seat at table {info.id}")
+        if seat.user != user:
+            raise Refused(f"not your turn at table {info.id}: {seat.label} is to move")
+    try:
+        prompt.move(move_id)
+    except IllegalMove:
+        raise Refused(
+            f"{move_id!r} is not a legal move at table {info.id} now (see `table show {info.id}`)"
+        ) from None
+    return prompt.seat
+
+
+def check_undo(info: TableInfo, match: Match, user: str) -> None:
+    """Undo on a table: only your own last move, while nobody has moved since, and only if
+    it revealed nothing; never at a strict table."""
+    if info.strict:
+        raise Refused(f"table {info.id} is strict: no undo")
+    if not match.steps:
+        raise Refused("nothing to undo")
+    last = match.steps[-1]
+    owner = info.seats[last.seat]
+    if owner.user != user:
+        raise Refused("only your own last move can be taken back (someone has moved since)")
+    if last.reveal:
+        raise Refused("that move revealed hidden information or drew by chance: it stands")
+
+
+def public_view(match: Match, state: Any = None) -> dict[str, Any]:
+    """What a spectator may see: only what every seat sees alike.
+
+    Built from the seats' own views, so it can never show more than the seat that sees
+    least: a value that differs between seats is hidden (None), a key some seat lacks is
+    dropped, and a part about the viewing seat itself (a dict with its own `seat`) goes.
+    """
+    game = match.game
+    state = match.state if state is None else state
+    views = [game.view(state, s) for s in range(len(match.seats))]
+    return _common(views)
+
+
+def _common(values: list[Any]) -> Any:
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if all(isinstance(v, dict) for v in values):
+        if all("seat" in v for v in values) and len({repr(v["seat"]) for v in values}) > 1:
+            return _DROP
+        keys = [k for k in first if all(k in v for v in values)]
+        out = {}
+        for k in keys:
+            c = _common([v[k] for v in values])
+            if c is not _DROP:
+                out[k] = c
+        return out
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        items = [_common([v[i] for v in values]) for i in range(len(first))]
+        return [None if x is _DROP else x for x in items]
+    return None
+
+
+_DROP = object()
+
+
+def view_for(info: TableInfo, match: Match, user: str, state: Any = None) -> dict[str, Any]:
+    """The view of `user`'s seat, or the public view for a spectator."""
+    seat = info.seat_of(user)
+    state = match.state if state is None else state
+    if seat is not None:
+        return match.game.view(state, seat)
+    return public_view(match, state)
+
+
+class TableStore(ABC):
+    """Where tables live. Every method is one transaction; errors are StoreError."""
+
+    path: str
+
+    @abstractmethod
+    def create(
+        self,
+        game: str,
+        seats: Sequence[SeatInfo],
+        options: Mapping[str, str],
+        seed: int,
+        creator: str,
+        settings: Mapping[str, bool] | None = None,
+    ) -> TableInfo:
+        """A new table (the game set up and checked); its id is short and unique."""
+
+    @abstractmethod
+    def info(self, table_id: str) -> TableInfo:
+        """The table's row; UnknownTable if there is none."""
+
+    @abstractmethod
+    def load(self, table_id: str) -> tuple[TableInfo, Match]:
+        """The table and its match replayed to the last move (cached between calls)."""
+
+    @abstractmethod
+    def tables(self) -> list[TableInfo]:
+        """Every table, the most recently changed first."""
+
+    @abstractmethod
+    def join(self, table_id: str, user: str) -> int | None:
+        """Take the first open seat (or keep the one `user` has); None if there is none."""
+
+    @abstractmethod
+    def append(
+        self, table_id: str, user: str | None, move_id: str, expected: int, lease: str | None = None
+    ) -> TableInfo:
+        """Play `move_id` as move number `expected + 1`, in one transaction: Stale if the
+        table has another number of moves, Refused if `check_append` says no."""
+
+    @abstractmethod
+    def undo(self, table_id: str, user: str, expected: int) -> TableInfo:
+        """Take back the last move if `check_undo` allows it (and the number still fits)."""
+
+    @abstractmethod
+    def take_lease(self, table_id: str, owner: str, seconds: float = LEASE_SECONDS) -> bool:
+        """Hold (or renew) the right to play the table's computer seats for `seconds`."""
+
+    @abstractmethod
+    def release_lease(self, table_id: str, owner: str) -> None:
+        """Give the computer seats back at once (the screen closed)."""
+
+    @abstractmethod
+    def version(self) -> int:
+        """A number that changes when anything in the store may have changed (cheap)."""
+
+    @abstractmethod
+    def move_ids(self, table_id: str) -> list[str]:
+        """The table's moves in order."""
+
+    @abstractmethod
+    def close(self) -> None: ...

@@ -1,0 +1,331 @@
+"""`boardgames-tui table …`: shared tables from the command line (scriptable).
+
+new, list, show, play, undo, join, export. Exit codes: 0 done; 1 refused (not your seat, not
+your turn, an illegal move, the table is over, an unknown table) or a store that cannot be
+used; 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from typing import Any
+
+from engine.core import get_game
+from engine.core import saves as saves_mod
+from engine.tables import (
+    FINISHED,
+    WAITING,
+    StoreError,
+    StoreUnavailable,
+    TableInfo,
+    TableStore,
+    UnknownTable,
+    open_store,
+    parse_seats,
+    store_path,
+    view_for,
+)
+from engine.tables.computer import computer_to_move, lease_owner, play_computers
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+
+class TableUsage(Exception):
+    """A table command line that cannot be carried out as written (exit 2)."""
+
+
+def add_table_parser(sub: Any, options: Any) -> None:
+    """The `table` subcommand and its actions (`options`: parses K=V lists)."""
+    t = sub.add_parser("table", help="shared tables: one match, each player on their own terminal")
+    ts = t.add_subparsers(dest="action", metavar="ACTION", parser_class=type(t))
+    ts.required = True
+    n = ts.add_parser("new", help="create a table; prints its id as the last line")
+    n.add_argument("game")
+    n.add_argument(
+        "--seats",
+        required=True,
+        help="per seat: a user, me, open (first to join) or a level (random, greedy, strong)",
+    )
+    n.add_argument("--seed", type=int, default=None)
+    n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    n.add_argument("--strict", action="store_true", help="no undo at this table")
+    ls = ts.add_parser("list", help="your tables (your turn first), open tables, others")
+    ls.add_argument("--json", action="store_true")
+    sh = ts.add_parser("show", help="the table from your seat")
+    sh.add_argument("id")
+    sh.add_argument("--json", action="store_true")
+    p = ts.add_parser("play", help="play a move (its id, as `show` lists them)")
+    p.add_argument("id")
+    p.add_argument("move")
+    p.add_argument(
+        "--expect", type=int, default=None, help="refuse unless exactly this many moves are played"
+    )
+    u = ts.add_parser("undo", help="take back your own last move (if nothing happened since)")
+    u.add_argument("id")
+    j = ts.add_parser("join", help="sit down (at an open seat) and play in the app")
+    j.add_argument("id")
+    e = ts.add_parser("export", help="write the table as a save file (review, check, load)")
+    e.add_argument("id")
+    e.add_argument("file")
+    t.set_defaults(parse_options=options)
+
+
+def run_table(args: argparse.Namespace, user: str) -> int:
+    """Carry out `table ACTION`; StoreError becomes one line and exit 1."""
+    try:
+        return _run(args, user)
+    except StoreError as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except TableUsage as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace, user: str) -> int:
+    action = args.action
+    if action == "new":
+        return _new(args, user)
+    if action == "list":
+        try:
+            store = open_store(args.store, create_file=False, shared_cache=True)
+        except StoreUnavailable:
+            if store_path(args.store).exists():
+                raise
+            if args.json:
+                print("[]")
+            else:
+                print("No tables yet: create one with `boardgames-tui table new GAME --seats …`.")
+            return 0
+        with _closing(store):
+            return _list(store, user, args.json)
+    store = open_store(args.store, create_file=False, shared_cache=True)
+    with _closing(store):
+        if action == "show":
+            return _show(store, args.id, user, args.json)
+        if action == "play":
+            return _play(store, args.id, user, args.move, args.expect)
+        if action == "undo":
+            info, _ = store.load(args.id)
+            info = store.undo(args.id, user, info.moves)
+            print(f"took back move {info.moves + 1} at table {info.id}")
+            return 0
+        if action == "export":
+            return _export(store, args.id, user, args.file)
+        if action == "join":
+            return _join(store, args, user)
+    raise TableUsage(f"unknown table action {action!r}")
+
+
+class _closing:
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+
+    def __enter__(self) -> TableStore:
+        return self.store
+
+    def __exit__(self, *exc: object) -> None:
+        self.store.close()
+
+
+def _new(args: argparse.Namespace, user: str) -> int:
+    try:
+        game = get_game(args.game)
+    except KeyError as exc:
+        raise TableUsage(str(exc)) from None
+    try:
+        seats = parse_seats(args.seats, user)
+        options = game.check_options(args.parse_options(args.option))
+        game.check_players(len(seats))
+    except (StoreError, ValueError) as exc:
+        raise TableUsage(str(exc)) from None
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    with _closing(open_store(args.store, shared_cache=True)) as store:
+        info = store.create(game.id, seats, options, seed, user, {"strict": args.strict})
+        if info.status != WAITING:
+            play_computers(store, info.id, lease_owner(), None)
+        seats_text = ", ".join(s.label for s in info.seats)
+        print(f"{game.title} for {seats_text} (seed {seed})")
+        print(info.id)
+    return 0
+
+
+def _group(info: TableInfo, user: str) -> str:
+    if info.seat_of(user) is not None:
+        return "yours"
+    if info.status == WAITING:
+        return "open"
+    return "others"
+
+
+def _list(store: TableStore, user: str, as_json: bool) -> int:
+    infos = store.tables()
+    order = {"yours": 0, "open": 1, "others": 2}
+    infos.sort(key=lambda i: (order[_group(i, user)], not i.your_turn(user), i.finished))
+    rows = [
+        {
+            "id": i.id,
+            "game": i.game,
+            "group": _group(i, user),
+            "status": i.status,
+            "moves": i.moves,
+            "to_move": i.to_move,
+            "your_turn": i.your_turn(user),
+            "seats": [s.label for s in i.seats],
+            "updated": i.updated,
+        }
+        for i in infos
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    if not rows:
+        print("No tables yet: create one with `boardgames-tui table new GAME --seats …`.")
+        return 0
+    heads = {"yours": "Your tables", "open": "Open tables (join)", "others": "Other tables"}
+    last = ""
+    for r in rows:
+        if r["group"] != last:
+            print(f"{heads[r['group']]}:")
+            last = r["group"]
+        if r["your_turn"]:
+            state = "YOUR TURN"
+        elif r["status"] == FINISHED:
+            state = "finished"
+        elif r["status"] == WAITING:
+            state = "waiting for players"
+        else:
+            state = f"{r['to_move']} to move"
+        title = get_game(r["game"]).title
+        print(f"  {r['id']}  {title:<28} {', '.join(r['seats']):<32} move {r['moves']:<4} {state}")
+    return 0
+
+
+def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any]:
+    """What `table show --json` prints: the table from `user`'s seat."""
+    info, match = store.load(table_id)
+    if computer_to_move(info, match) and play_computers(store, table_id, lease_owner(), None):
+        info, match = store.load(table_id)
+    seat = info.seat_of(user)
+    prompt = match.prompt
+    mine = prompt is not None and seat == prompt.seat and info.status != WAITING
+    doc: dict[str, Any] = {
+        "id": info.id,
+        "game": info.game,
+        "title": match.game.title,
+        "status": info.status,
+        "moves": info.moves,
+        "to_move": info.to_move,
+        "your_seat": seat,
+        "seats": [s.label for s in info.seats],
+        "strict": info.strict,
+        "finished": info.finished,
+        "legal": [m.id for m in prompt.moves] if mine and prompt else [],
+        "prompt": prompt.text if mine and prompt else None,
+        "moves_offered": [
+            {"id": m.id, "label": m.label, "preview": m.preview} for m in prompt.moves
+        ]
+        if mine and prompt
+        else [],
+        "view": view_for(info, match, user),
+        "log": [line for _, line in match.events(seat)][-12:],
+    }
+    if info.finished:
+        res = match.game.result(match.state)
+        doc["result"] = {
+            "summary": res.summary,
+            "winners": [info.seats[w].label for w in res.winners],
+        }
+    return doc
+
+
+def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
+    doc = table_document(store, table_id, user)
+    if as_json:
+        print(json.dumps(doc, indent=1, default=str))
+        return 0
+    from rich.console import Console
+
+    from .games import ui_for
+
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    ui = ui_for(doc["game"])
+    with console.capture() as cap:
+        for panel in ui.panels(doc["view"], doc["your_seat"], False):
+            console.rule(panel.title)
+            console.print(panel.body)
+    who = "a spectator" if doc["your_seat"] is None else f"seat {doc['your_seat'] + 1}"
+    print(cap.get().rstrip())
+    print(f"\nTable {doc['id']} · {doc['title']} · you ({user}) are {who}")
+    print(f"Seats: {', '.join(doc['seats'])} · {doc['moves']} moves played")
+    for line in doc["log"][-5:]:
+        print(f"  ▸ {line}")
+    if doc["finished"]:
+        print(f"Game over: {doc['result']['summary']}")
+    elif doc["status"] == WAITING:
+        print("Waiting for players to join the open seats.")
+    elif doc["legal"]:
+        print(f"YOUR TURN: {doc['prompt']}")
+        for m in doc["moves_offered"]:
+            print(f"  {m['id']:<24} {m['label']}")
+        print(f"Play one with: boardgames-tui table play {doc['id']} MOVE_ID")
+    else:
+        print(f"{doc['to_move']} to move")
+    return 0
+
+
+def _play(store: TableStore, table_id: str, user: str, move: str, expect: int | None) -> int:
+    info, match = store.load(table_id)
+    expected = info.moves if expect is None else expect
+    label = move
+    if match.prompt is not None:
+        label = next((m.label for m in match.prompt.moves if m.id == move), move)
+    info = store.append(table_id, user, move, expected)
+    print(f"played {label} (move {info.moves}) at table {info.id}")
+    _, match = store.load(table_id)
+    if computer_to_move(info, match):
+        play_computers(store, table_id, lease_owner(), None)
+        info = store.info(table_id)
+    if info.finished:
+        print("the game is over")
+    elif info.your_turn(user):
+        print("your turn again")
+    else:
+        print(f"{info.to_move} to move")
+    return 0
+
+
+def _export(store: TableStore, table_id: str, user: str, path: str) -> int:
+    info, match = store.load(table_id)
+    if not info.finished and match.game.has_private_info:
+        raise StoreError(
+            f"table {info.id} is still being played: a save would show every seat's hidden "
+            "cards (export it when the game is over)"
+        )
+    try:
+        target = saves_mod.save(match, path)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(target)
+    return 0
+
+
+def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    info = store.info(args.id)
+    seat = store.join(info.id, user)
+    if seat is None:
+        print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)
+    from .app import BoardgamesApp, Launch
+
+    launch = Launch(saves_dir=args.saves, user=user, store=args.store, table=info.id)
+    app = BoardgamesApp(launch)
+    app.run()
+    return app.return_code or 0
+
+
+__all__ = ["UnknownTable", "add_table_parser", "run_table", "table_document"]
