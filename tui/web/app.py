@@ -43,9 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--store", default=None)
     args = p.parse_args(argv)
 
-    from tui.app import BoardgamesApp, Launch
-
     from engine.tables.store import default_user
+    from tui.app import BoardgamesApp, Launch
 
     launch = Launch(saves_dir=args.saves, user=args.user or default_user(), store=args.store)
     if args.think is not None:
