@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.match import Match
+from ..core.protocol import Game
 from .coach import OptionValue, option_values
 
 # (tag, largest drop in winning chance it covers); a drop beyond the last is a blunder.
@@ -124,20 +125,33 @@ def rate_move(
 ) -> Rating:
     """Rate move `n` of `match` from its seat's view before it was played."""
     step = match.steps[n - 1]
-    state = match.state_at(n - 1)
-    game = match.game
-    prompt = game.prompt(state)
-    assert prompt is not None
-    values = option_values(
-        game,
-        state,
-        prompt,
-        seed=decision_seed(match, n),
+    return rate_position(
+        match.game,
+        match.state_at(n - 1),
+        n,
+        step.move_id,
+        decision_seed(match, n),
         think=think,
         iterations=iterations,
-        pinned=[step.move_id],
     )
-    return rate(n, step.seat, step.move_id, values)
+
+
+def rate_position(
+    game: Game,
+    state: Any,
+    n: int,
+    played: str,
+    seed: int,
+    think: float | None = None,
+    iterations: int | None = None,
+) -> Rating:
+    """Rate move `played`, taken as move `n` at `state`, from the view of the seat to move."""
+    prompt = game.prompt(state)
+    assert prompt is not None, "no decision to rate: the game is over"
+    values = option_values(
+        game, state, prompt, seed=seed, think=think, iterations=iterations, pinned=[played]
+    )
+    return rate(n, prompt.seat, played, values)
 
 
 def analyse(
@@ -146,10 +160,14 @@ def analyse(
     iterations: int | None = None,
     seats: Iterable[int] | None = None,
     progress: Callable[[int, int], bool | None] | None = None,
+    numbers: Iterable[int] | None = None,
 ) -> list[Rating]:
-    """Rate every decision of the rated seats; `progress(done, total)` after each one
-    (returning False stops early)."""
+    """Rate every decision of the rated seats (or only those among move `numbers`);
+    `progress(done, total)` after each one (returning False stops early)."""
     todo = decisions(match, seats)
+    if numbers is not None:
+        wanted = set(numbers)
+        todo = [n for n in todo if n in wanted]
     out = []
     if progress is not None:
         progress(0, len(todo))
