@@ -33,7 +33,7 @@ async def test_h_shows_a_hint_and_the_save_records_it(tmp_path: Path) -> None:
         panel = screen.query_one(HintPanel)
         assert not panel.display or not panel.shown
         await pilot.press("h")
-        for _ in range(200):  # the search runs in a worker: wait for its last report
+        for _ in range(600):  # the search runs in a worker: wait for its last report
             await pilot.pause(0.05)
             if panel.border_subtitle != "thinking…":
                 break
@@ -110,7 +110,7 @@ async def test_review_m_rates_the_moves_in_the_background(tmp_path: Path) -> Non
         review = app.screen
         assert isinstance(review, ReviewScreen)
         await pilot.press("m")
-        for _ in range(400):
+        for _ in range(600):
             await pilot.pause(0.05)
             if review._analysing is None:
                 break
