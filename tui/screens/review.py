@@ -103,7 +103,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         who = self.match.seats[step.seat].name
         line = self._step_text(i) or step.label
         t = Text(f"{i:>3} ", overflow="ellipsis", no_wrap=True)
-        rating = self.ratings.get(i)
+        rating = self._rating(i)
         mark = analysis.MARKS[rating.tag] if rating is not None else ""
         if mark:
             t.append(mark, style=MARK_STYLE[rating.tag])  # type: ignore[union-attr]
@@ -159,25 +159,29 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         moves.highlighted = self.index
 
     def _verdict(self, i: int) -> str:
-        """The analysis of move `i` and whether a hint was used, in words. The best move of
-        another seat's decision is named only once the game is over (it may be private)."""
+        """The analysis of move `i` and whether a hint was used, in words."""
         parts = []
-        rating = self.ratings.get(i)
-        if rating is not None:
-            if rating.tag == "best":
-                parts.append(f"best move ({rating.played_value:.0%})")
-            elif self.viewer is None or rating.seat == self.viewer:
-                parts.append(
-                    f"{rating.tag}: played {rating.played_value:.0%}, "
-                    f"best {rating.best_label} {rating.best_value:.0%}"
-                )
-            else:
-                parts.append(rating.tag)
+        rating = self._rating(i)
+        if rating is not None and rating.tag == "best":
+            parts.append(f"best move ({rating.played_value:.0%})")
+        elif rating is not None:
+            parts.append(
+                f"{rating.tag}: played {rating.played_value:.0%}, "
+                f"best {rating.best_label} {rating.best_value:.0%}"
+            )
         if i in self.match.hints:
             parts.append("hint used")
         return " · ".join(parts)
 
     # ---- analysis ----------------------------------------------------------------------
+    def _rating(self, i: int) -> Rating | None:
+        """Move `i`'s rating if this viewer may see it: during a game only your own (the
+        best move of another seat's decision may name its private cards)."""
+        rating = self.ratings.get(i)
+        if rating is None or (self.viewer is not None and rating.seat != self.viewer):
+            return None
+        return rating
+
     def action_analyse(self) -> None:
         """Rate the decisions in a background worker; marks appear as they come in."""
         if self._analysing is not None:
@@ -224,13 +228,17 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         )
         self._analysing = None if done >= total else (done, total)
         if self._analysing is None:
-            flaws = sum(1 for r in self.ratings.values() if r.tag in analysis.FLAWS)
+            flaws = sum(
+                1 for n in self.ratings if (r := self._rating(n)) and r.tag in analysis.FLAWS
+            )
             self.notify(f"Analysis done: {flaws} inaccuracies, mistakes or blunders (n / p).")
         self.show_index(self.index)
 
     def action_mistake(self, delta: int) -> None:
         """Jump to the next (or previous) move rated an inaccuracy, mistake or blunder."""
-        flawed = sorted(n for n, r in self.ratings.items() if r.tag in analysis.FLAWS)
+        flawed = sorted(
+            n for n in self.ratings if (r := self._rating(n)) and r.tag in analysis.FLAWS
+        )
         if not self.ratings:
             self.notify("No analysis yet: press m to rate the moves.")
             return
