@@ -1,4 +1,4 @@
-"""Computer players decide from their seat's view only (issue 6: fair play).
+"""Computer players, hints and analysis decide from their seat's view only (issues 6, 19).
 
 Two states that differ only in what the deciding seat cannot see (other hands, face-down
 tokens, deck and bag order, future chance) must give the same decision for the same bot seed,
@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from engine.bots.analysis import rate_position
+from engine.bots.coach import option_values
 from engine.bots.players import LEVELS, make_bot
 from engine.core.protocol import Game, Prompt
 from engine.core.registry import catalog, get_game
@@ -161,3 +163,38 @@ def test_same_decision_whatever_the_seat_cannot_see(gid: str, players: int, leve
         assert bot_a.choose(game.clone(a), p) == bot_b.choose(game.clone(b), p), p.text
         checked += 1
     assert checked >= POSITIONS
+
+
+@pytest.mark.parametrize("gid, players", GAMES)
+def test_hint_and_analysis_see_only_the_seat_s_view(gid: str, players: int) -> None:
+    """The coach's values (the hint) and a move's rating (analysis) are the same for two
+    states the seat to move cannot tell apart."""
+    game = get_game(gid)
+    checked = 0
+    for a, b, p in _twins(game, players, seed=29):
+        seed = 2000 + checked
+        if checked % 2 == 0:  # the hint: every option's value
+            hint_a = option_values(game, game.clone(a), p, seed=seed, iterations=8)
+            hint_b = option_values(game, game.clone(b), p, seed=seed, iterations=8)
+            assert hint_a == hint_b, p.text
+        else:  # analysis: the rating (with every option's value) of a move that was played
+            played = p.moves[-1].id  # pinned, and not the first option
+            rate_a = rate_position(game, game.clone(a), 1, played, seed, iterations=8)
+            rate_b = rate_position(game, game.clone(b), 1, played, seed, iterations=8)
+            assert rate_a == rate_b, p.text
+        checked += 1
+    assert checked >= POSITIONS
+
+
+def test_the_hint_check_catches_a_coach_that_reads_the_real_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """If the coach saw the real state (a determinize that copies it), twins would differ."""
+    game = get_game("rattus-cartus")
+    monkeypatch.setattr(type(game), "determinize", lambda self, s, seat, rng: self.clone(s))
+    differ = (
+        option_values(game, game.clone(a), p, seed=3, iterations=8)
+        != option_values(game, game.clone(b), p, seed=3, iterations=8)
+        for a, b, p in _twins(game, 3, seed=29)
+    )
+    assert any(differ)

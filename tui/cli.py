@@ -132,6 +132,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--save-dir", help="keep every finished game as a save file here")
     s.add_argument("--think", type=float, default=None, help="seconds per decision for strong")
 
+    a = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="rate every decision of a saved game's people with the strong player",
+    )
+    a.add_argument("file")
+    a.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    a.add_argument("--think", type=float, default=None, help="seconds of search per decision (0.6)")
+    a.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="a fixed search budget per decision instead (reproducible ratings)",
+    )
+
     b = sub.add_parser("bench", help="measure start-up, move latency, throughput, saves, memory")
     b.add_argument("--quick", action="store_true")
     b.add_argument("--json", metavar="FILE")
@@ -220,6 +235,89 @@ def cmd_web(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from engine.bots import analysis
+
+    if args.think is not None and args.think <= 0:
+        raise UsageError("--think must be more than 0 seconds")
+    if args.iterations is not None and args.iterations < 1:
+        raise UsageError("--iterations must be at least 1")
+    match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
+    bar = _ProgressBar(sys.stderr)
+    ratings = analysis.analyse(
+        match, think=args.think, iterations=args.iterations, progress=bar.update
+    )
+    bar.close()
+    if args.json:
+        print(json.dumps(analysis.to_json(match, ratings), indent=2))
+    else:
+        print(analysis_report(match, ratings))
+    return 0
+
+
+class _ProgressBar:
+    """`analysing ▕████░░░░▏ 12/40 decisions` on a terminal, rewritten in place."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.shown = stream.isatty()
+
+    def update(self, done: int, total: int) -> None:
+        if not self.shown:
+            return
+        filled = self.WIDTH * done // max(1, total)
+        bar = "█" * filled + "░" * (self.WIDTH - filled)
+        self.stream.write(f"\ranalysing ▕{bar}▏ {done}/{total} decisions")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def analysis_report(match: Any, ratings: list[Any]) -> str:
+    """The analysis as text: one line per rated decision, then a summary per player."""
+    from engine.bots import analysis
+
+    game = match.game
+    scale = "chance the team wins" if game.cooperative else "estimated winning chance"
+    lines = [
+        f"{game.title} · {len(match.seats)} players · {len(match.steps)} moves · values: {scale}",
+        "",
+    ]
+    if not any(not s.is_bot for s in match.seats):
+        lines[1:1] = ["(no person at this table: every seat is rated)"]
+    width = max((len(r.played_label) for r in ratings), default=10)
+    width = min(max(width, 10), 38)
+    lines.append(f"{'move':>5}  {'player':<12} {'played':<{width}}  value  best")
+    for r in ratings:
+        name = match.seats[r.seat].name[:12]
+        played = _cut(r.played_label, width)
+        line = f"{r.n:>5}  {name:<12} {played:<{width}}  {r.played_value:>4.0%}  "
+        if r.best != r.played:
+            line += f"{_cut(r.best_label, width)} {r.best_value:.0%}"
+        else:
+            line += "(this)"
+        if r.tag != "best":
+            line += f"  {r.tag}"
+        lines.append(line)
+    lines += ["", "player        decisions  accuracy  inaccuracies  mistakes  blunders"]
+    for p in analysis.summary(match, ratings):
+        acc = "-" if p["accuracy"] is None else f"{p['accuracy']:.0f}%"
+        lines.append(
+            f"{p['name'][:12]:<12}  {p['decisions']:>9}  {acc:>8}  {p['inaccuracies']:>12}"
+            f"  {p['mistakes']:>8}  {p['blunders']:>8}"
+        )
+    return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def make_new_spec(args: argparse.Namespace) -> dict[str, Any]:
     game = get_game(args.game)
     names = parse_players(args.players)
@@ -288,6 +386,8 @@ def _run(args: argparse.Namespace) -> int:
         return cmd_check(args.files)
     if cmd == "simulate":
         return cmd_simulate(args)
+    if cmd in ("analyse", "analyze"):
+        return cmd_analyse(args)
     if cmd == "rules":
         print(get_game(args.game).rules_reference())
         return 0

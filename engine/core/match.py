@@ -87,6 +87,8 @@ class Match:
     save_path: str | None = None
     # table settings that are not rules: hand-over screens, strict (no undo)
     settings: dict[str, bool] = field(default_factory=lambda: {"handover": True, "strict": False})
+    # move numbers (1 = the first move) decided after the seat asked the computer for a hint
+    hints: set[int] = field(default_factory=set)
 
     @classmethod
     def new(
@@ -194,6 +196,7 @@ class Match:
         del self.snaps[self.cursor + 1 :]
         del self.steps[self.cursor :]
         self._recent.clear()
+        self.hints = {n for n in self.hints if n <= self.cursor + 1}  # not the dropped branch's
         self.snaps.append(_dump(state))
         self.steps.append(step)
         self.cursor += 1
@@ -229,6 +232,7 @@ class Match:
         del self.snaps[self.cursor + 1 :]
         del self.steps[self.cursor :]
         self._recent.clear()
+        self.hints = {n for n in self.hints if n <= self.cursor}
 
     def undo_warning(self, viewer: int | None) -> str | None:
         """Why undoing the last move needs confirmation, or None.

@@ -54,7 +54,7 @@ def saves_dir(override: str | os.PathLike[str] | None = None) -> Path:
 def to_dict(match: Match) -> dict[str, Any]:
     """The save document of a match (the whole history, including a redo branch)."""
     final = match.state_at(len(match.steps))
-    return {
+    doc: dict[str, Any] = {
         "format": FORMAT,
         "app_version": __version__,
         "game": match.game.id,
@@ -69,6 +69,9 @@ def to_dict(match: Match) -> dict[str, Any]:
         "seats": [{"name": s.name, "kind": s.kind} for s in match.seats],
         "moves": [s.move_id for s in match.steps],
     }
+    if match.hints:  # only then: saves of games without hints stay as they were
+        doc["hints"] = sorted(match.hints)
+    return doc
 
 
 def dumps(match: Match) -> str:
@@ -212,6 +215,12 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
                 p,
                 "the moves do not lead to the recorded final state (digest mismatch: edited or damaged)",
             )
+    hints = doc.get("hints", [])
+    if not isinstance(hints, list) or not all(
+        isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= len(moves) for h in hints
+    ):
+        raise SaveError(p, f"'hints' should be a list of move numbers from 1 to {len(moves)}")
+    match.hints = set(hints)
     cursor = doc.get("cursor", len(moves))
     if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(moves):
         raise SaveError(p, f"'cursor' should be a move number from 0 to {len(moves)}")

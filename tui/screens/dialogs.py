@@ -141,6 +141,7 @@ KEY_ROWS = [
     ("s", "save as…  (every move is autosaved anyway)"),
     ("v", "review every move of the game"),
     ("g", "rules reference of this game"),
+    ("h", "hint: the computer's three best moves for you (not in strict games)"),
     ("Tab / ] / [", "switch board views (80×24)"),
     ("?", "this help"),
     ("q", "back to the menu (the game stays autosaved)"),

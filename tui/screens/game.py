@@ -16,12 +16,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from engine.bots import make_bot
+from engine.bots.analysis import decision_seed
+from engine.bots.coach import Coach, OptionValue
+from engine.bots.search import default_think
 from engine.core import PUBLIC, Match, saves
 from engine.core.protocol import IllegalMove, Move, Prompt
 
 from ..games import ui_for
 from ..games.base import seat_tag
 from ..widgets.board import BoardView
+from ..widgets.hint import HintPanel
 from ..widgets.picker import MovePicker
 from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
 
@@ -32,6 +36,7 @@ COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 34
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
+HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
 
 
 def thinking_line(match: Match, prompt: Prompt) -> str:
@@ -50,6 +55,7 @@ class GameScreen(Screen[None]):
         Binding("s", "save", "Save"),
         Binding("v", "review", "Review"),
         Binding("g", "rules", "Rules"),
+        Binding("h", "hint", "Hint"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "leave", "Menu"),
         Binding("slash", "filter", "Filter", show=False),
@@ -97,6 +103,8 @@ class GameScreen(Screen[None]):
         self.bots: dict[int, Any] = {}
         self._bot_token = 0
         self._bot_lock = threading.Lock()
+        self._hint_token = 0
+        self._hint_at: tuple[int, tuple[str, ...]] | None = None  # (cursor, option ids)
         self._log_cursor = -1
         self._log_viewer: int | None = -2
         self._end_shown = False
@@ -110,6 +118,7 @@ class GameScreen(Screen[None]):
         yield BoardView(self.ui, id="board")
         with Horizontal(id="bottom"):
             yield MovePicker(id="picker")
+            yield HintPanel(id="hint")
             yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_KEEP, min_width=10)
         yield Static("", id="lastlog")
         yield Footer()
@@ -200,6 +209,8 @@ class GameScreen(Screen[None]):
         status.truncate(max(20, self.app.size.width - 1), overflow="ellipsis")
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
         self._render_tabs(board)
+        if self._hint_at is not None and self._hint_at != self._position():
+            self._hide_hint()  # the hint was for another decision
         picker = self.query_one(MovePicker)
         if prompt is None:
             res = game.result(match.state)
@@ -359,6 +370,75 @@ class GameScreen(Screen[None]):
         self.autosave()
         self.refresh_game()
 
+    # ---- hints -------------------------------------------------------------------------
+    def _position(self) -> tuple[int, tuple[str, ...]]:
+        prompt = self.match.prompt
+        return (self.match.cursor, tuple(prompt.ids()) if prompt else ())
+
+    def _hide_hint(self) -> None:
+        self._hint_token += 1  # a search still running stops at its next report
+        self._hint_at = None
+        self.query_one(HintPanel).hide()
+
+    def action_hint(self) -> None:
+        """Show (or hide) the strong player's suggestion for the seat to move."""
+        m = self.match
+        prompt = m.prompt
+        if self._hint_at is not None:
+            self._hide_hint()
+            return
+        if self.strict:
+            self.notify("Hints are off in this game (strict rules).", severity="warning")
+            return
+        if prompt is None:
+            self.notify("The game is over: no decision to hint at.")
+            return
+        if m.seats[prompt.seat].is_bot or self._waiting_handover or prompt.seat != self.viewer:
+            self.notify("A hint is for your own decision: wait for your turn.")
+            return
+        self._hint_token += 1
+        token = self._hint_token
+        self._hint_at = self._position()
+        self.query_one(HintPanel).show_thinking(m.seats[prompt.seat].name)
+        game = m.game
+        number = m.cursor + 1
+        coach = Coach(
+            game,
+            seed=decision_seed(m, number),
+            think=HINT_THINK * (default_think() if self.think is None else self.think),
+        )
+        state = game.clone(m.state)  # the live state moves on with the next move
+
+        def progress(values: list[OptionValue], done: int) -> bool:
+            if token != self._hint_token:
+                return False
+            try:
+                self.app.call_from_thread(self._hint_update, token, values, done, False)
+            except RuntimeError:  # the app is closing
+                return False
+            return True
+
+        def think() -> None:
+            try:
+                values = coach.values(state, prompt, progress=progress)
+            except Exception as exc:  # a search bug must not end the game
+                self.app.call_from_thread(self.notify, f"hint failed: {exc}", severity="warning")
+                return
+            self.app.call_from_thread(self._hint_update, token, values, coach.last_iterations, True)
+
+        self.run_worker(think, thread=True, exclusive=False, group="hint")
+
+    def _hint_update(self, token: int, values: list[OptionValue], done: int, final: bool) -> None:
+        if token != self._hint_token or not self.is_attached or not values:
+            return
+        prompt = self.match.prompt
+        if prompt is None:
+            return
+        self.match.hints.add(self.match.cursor + 1)  # this decision was taken with help
+        self.query_one(HintPanel).show_values(
+            values, prompt.ids(), self.match.game.cooperative, done, final
+        )
+
     # ---- actions -----------------------------------------------------------------------
     def action_undo(self) -> None:
         m = self.match
@@ -465,6 +545,7 @@ class GameScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self._bot_token += 1
+        self._hint_token += 1
         self.autosave()
         self.app_.autosaver.flush()  # the menu's "continue" must find this game
         self.app.pop_screen()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pickle
+import weakref
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -11,12 +14,37 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
+from engine.bots import analysis
+from engine.bots.analysis import Rating
 from engine.core import Match
 
 from ..games import ui_for
 from ..widgets.board import BoardView
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import ConfirmScreen, ScreenHelp
+
+# analyses kept while their match lives, so reopening review shows them again:
+# id(match) -> (the match, the move ids they were made for, ratings by move number)
+_ANALYSES: dict[int, tuple[weakref.ref[Match], list[str], dict[int, Rating]]] = {}
+
+
+def stored_analysis(match: Match) -> dict[int, Rating]:
+    """The ratings made for `match` so far that still fit its history (a move changed after
+    an undo makes the ratings from there on stale)."""
+    ids = [st.move_id for st in match.steps]
+    entry = _ANALYSES.get(id(match))
+    if entry is None or entry[0]() is not match:
+        ratings: dict[int, Rating] = {}
+    else:
+        old_ids, ratings = entry[1], entry[2]
+        same = 0
+        while same < min(len(ids), len(old_ids)) and ids[same] == old_ids[same]:
+            same += 1
+        ratings = {n: r for n, r in ratings.items() if n <= same}
+    for key in [k for k, (ref, _, _) in _ANALYSES.items() if ref() is None]:
+        del _ANALYSES[key]
+    _ANALYSES[id(match)] = (weakref.ref(match), ids, ratings)
+    return ratings
 
 
 class ReviewScreen(ScreenHelp, Screen[int | None]):
@@ -25,10 +53,14 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
-        Binding("left,p,h", "step(-1)", "Prev"),
-        Binding("right,n,l", "step(1)", "Next"),
-        Binding("home,a", "jump(0)", "Start", priority=True),
-        Binding("end,z", "jump(-1)", "End", priority=True),
+        Binding("left,h", "step(-1)", "Prev"),
+        Binding("right,l", "step(1)", "Next"),
+        Binding("m", "analyse", "Analyse"),
+        Binding("n", "mistake(1)", "Mistake"),
+        Binding("p", "mistake(-1)", "Previous mistake", show=False),
+        # Home / End hidden from the footer (so that 80 columns hold the rest), as usual
+        Binding("home,a", "jump(0)", "Start", priority=True, show=False),
+        Binding("end,z", "jump(-1)", "End", priority=True, show=False),
         Binding("c", "continue_here", "Continue from here"),
         Binding("tab,right_square_bracket", "cycle(1)", "View", show=False, priority=True),
         Binding("left_square_bracket", "cycle(-1)", show=False),
@@ -42,6 +74,9 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.index = match.cursor
         self.allow_continue = allow_continue
         self.compact = False
+        self.ratings = stored_analysis(match)
+        self._analysis_token = 0
+        self._analysing: tuple[int, int] | None = None  # (done, total) while it runs
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
@@ -57,14 +92,27 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.set_class(self.compact, "compact")
         moves = self.query_one("#review-moves", OptionList)
         opts = [Option(Text("  0 setup"), id="0")]
-        for i, step in enumerate(self.match.steps, start=1):
-            who = self.match.seats[step.seat].name
-            line = self.match.move_line(i, self.viewer)
-            opts.append(
-                Option(Text(f"{i:>3} {who}: {line}", overflow="ellipsis", no_wrap=True), id=str(i))
-            )
+        for i in range(1, len(self.match.steps) + 1):
+            opts.append(Option(self._move_line(i), id=str(i)))
         moves.add_options(opts)
         self.show_index(self.index)
+
+    def _move_line(self, i: int) -> Text:
+        """Move `i` in the list: number, marks (analysis, hint used), who and what."""
+        step = self.match.steps[i - 1]
+        who = self.match.seats[step.seat].name
+        line = self.match.move_line(i, self.viewer)
+        t = Text(f"{i:>3} ", overflow="ellipsis", no_wrap=True)
+        rating = self._rating(i)
+        mark = analysis.MARKS[rating.tag] if rating is not None else ""
+        if mark:
+            t.append(mark, style=MARK_STYLE[rating.tag])  # type: ignore[union-attr]
+            t.append(" ")
+        if i in self.match.hints:
+            t.append("hint", style="italic reverse")
+            t.append(" ")
+        t.append(f"{who}: {line}")
+        return t
 
     def on_resize(self) -> None:
         w, h = self.app.size
@@ -82,6 +130,11 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.query_one(BoardView).show(view, self.viewer, self.compact, highlight=False)
         ui = ui_for(game.id)
         status = Text(f" Review · {game.title} · move {self.index}/{n}", style="bold")
+        verdict = self._verdict(self.index)
+        if verdict:
+            status.append(f" · {verdict}", style="")
+        if self._analysing is not None:
+            status.append(f" · analysing {self._analysing[0]}/{self._analysing[1]}", style="italic")
         st = ui.status(view)
         if st:
             status.append(f" · {st}", style="")
@@ -96,6 +149,99 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         )
         moves = self.query_one("#review-moves", OptionList)
         moves.highlighted = self.index
+
+    def _verdict(self, i: int) -> str:
+        """The analysis of move `i` and whether a hint was used, in words."""
+        parts = []
+        rating = self._rating(i)
+        if rating is not None and rating.tag == "best":
+            parts.append(f"best move ({rating.played_value:.0%})")
+        elif rating is not None:
+            parts.append(
+                f"{rating.tag}: played {rating.played_value:.0%}, "
+                f"best {rating.best_label} {rating.best_value:.0%}"
+            )
+        if i in self.match.hints:
+            parts.append("hint used")
+        return " · ".join(parts)
+
+    # ---- analysis ----------------------------------------------------------------------
+    def _rating(self, i: int) -> Rating | None:
+        """Move `i`'s rating if this viewer may see it: during a game only your own (the
+        best move of another seat's decision may name its private cards)."""
+        rating = self.ratings.get(i)
+        if rating is None or (self.viewer is not None and rating.seat != self.viewer):
+            return None
+        return rating
+
+    def action_analyse(self) -> None:
+        """Rate the decisions in a background worker; marks appear as they come in."""
+        if self._analysing is not None:
+            self.notify("Already analysing: marks appear as each move is rated.")
+            return
+        match = self.match
+        seats = analysis.rated_seats(match)
+        if self.viewer is not None:  # during a game: only your own decisions
+            seats = [s for s in seats if s == self.viewer]
+        todo = [n for n in analysis.decisions(match, seats) if n not in self.ratings]
+        if not todo:
+            self.notify("Every decision is rated." if seats else "No decisions of yours to rate.")
+            return
+        self._analysis_token += 1
+        token = self._analysis_token
+        game = match.game
+        think = getattr(self.app, "think", None)
+        jobs = [
+            (n, match.snaps[n - 1], match.steps[n - 1].move_id, analysis.decision_seed(match, n))
+            for n in todo
+        ]
+        self._analysing = (0, len(jobs))
+        self.show_index(self.index)
+
+        def work() -> None:
+            for k, (n, blob, played, seed) in enumerate(jobs, start=1):
+                if token != self._analysis_token:
+                    return
+                state = pickle.loads(blob)  # its own copy: the screen reads the match meanwhile
+                rating = analysis.rate_position(game, state, n, played, seed, think=think)
+                try:
+                    self.app.call_from_thread(self._rated, token, rating, k, len(jobs))
+                except RuntimeError:  # the app is closing
+                    return
+
+        self.run_worker(work, thread=True, exclusive=False, group="analysis")
+
+    def _rated(self, token: int, rating: Rating, done: int, total: int) -> None:
+        if token != self._analysis_token or not self.is_attached:
+            return
+        self.ratings[rating.n] = rating
+        self.query_one("#review-moves", OptionList).replace_option_prompt_at_index(
+            rating.n, self._move_line(rating.n)
+        )
+        self._analysing = None if done >= total else (done, total)
+        if self._analysing is None:
+            flaws = sum(
+                1 for n in self.ratings if (r := self._rating(n)) and r.tag in analysis.FLAWS
+            )
+            self.notify(f"Analysis done: {flaws} inaccuracies, mistakes or blunders (n / p).")
+        self.show_index(self.index)
+
+    def action_mistake(self, delta: int) -> None:
+        """Jump to the next (or previous) move rated an inaccuracy, mistake or blunder."""
+        flawed = sorted(
+            n for n in self.ratings if (r := self._rating(n)) and r.tag in analysis.FLAWS
+        )
+        if not self.ratings:
+            self.notify("No analysis yet: press m to rate the moves.")
+            return
+        after = [n for n in flawed if n > self.index] if delta > 0 else []
+        before = [n for n in flawed if n < self.index] if delta < 0 else []
+        target = after[0] if after else before[-1] if before else None
+        if target is None:
+            where = "after" if delta > 0 else "before"
+            self.notify(f"No mistake {where} this move{' yet' if self._analysing else ''}.")
+            return
+        self.show_index(target)
 
     @on(OptionList.OptionHighlighted, "#review-moves")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -142,3 +288,9 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        self._analysis_token += 1  # a running analysis stops after its current move
+
+
+MARK_STYLE = {"inaccuracy": "bold yellow", "mistake": "bold dark_orange", "blunder": "bold red"}

@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from textual.widgets.option_list import Option
 
-from engine.core import Match, all_games, get_game
+from engine.core import PUBLIC, Match, all_games, get_game
 from engine.core.protocol import Move
 from engine.tables import (
     FINISHED,
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from ..app import BoardgamesApp
 
 POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (microseconds each)
-SPECTATOR = -1  # the log's reader for a spectator: every private line reads as its public text
+SPECTATOR = PUBLIC  # the log's reader for a spectator: every private line reads as its public text
 
 
 def table_store(app: BoardgamesApp) -> TableStore:
@@ -320,27 +320,6 @@ class TableReviewScreen(ReviewScreen):
         self.info = info
         self.spectator = viewer == SPECTATOR
 
-    def on_mount(self, event: events.Mount) -> None:
-        # instead of the parent's (which is not called): another seat's move is named by
-        # its visible events only
-        event.prevent_default()
-        w, h = self.app.size
-        self.compact = w < 110 or h < 34
-        self.set_class(self.compact, "compact")
-        moves = self.query_one("#review-moves", OptionList)
-        opts = [Option(Text("  0 setup"), id="0")]
-        for i, step in enumerate(self.match.steps, start=1):
-            who = self.match.seats[step.seat].name
-            mine = self.viewer is None or step.seat == self.viewer
-            # another seat's move is named by what its events say, never by its label
-            # (a label may name a hidden card)
-            line = self._step_text(i) or (step.label if mine else "played")
-            opts.append(
-                Option(Text(f"{i:>3} {who}: {line}", overflow="ellipsis", no_wrap=True), id=str(i))
-            )
-        moves.add_options(opts)
-        self.show_index(self.index)
-
     def show_index(self, index: int) -> None:
         if not self.spectator:
             super().show_index(index)
@@ -356,7 +335,8 @@ class TableReviewScreen(ReviewScreen):
         if st:
             status.append(f" · {st}", style="")
         self.query_one("#status", Static).update(status)
-        text = self._step_text(self.index) if self.index else "setup"
+        step = self.match.steps[self.index - 1] if self.index else None
+        text = " · ".join(step.lines_for(self.viewer)) if step else "setup"
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {text}", overflow="ellipsis", no_wrap=True)
         )
