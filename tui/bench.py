@@ -481,7 +481,7 @@ def bench_bots(quick: bool) -> list[dict[str, Any]]:
 def _bench_tables(quick: bool) -> list[dict[str, Any]]:
     from .bench_tables import bench_tables
 
-    return bench_tables(quick)
+    return bench_tables(quick, _row)
 
 
 def run_bench(quick: bool = False, json_path: str | None = None) -> int:

@@ -18,11 +18,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
 from engine.tables import SQLiteStore, parse_seats
+
+Row = Callable[..., dict[str, Any]]  # bench's row maker: (name, value, ref, unit, target)
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(rb"\x1b\[[0-9;?<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07")
@@ -33,12 +36,6 @@ def _pct(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
     return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
-
-
-def _row(name: str, value: float, ref: float, unit: str, target: str = "") -> dict[str, Any]:
-    from .bench import _row as row
-
-    return row(name, value, ref, unit, target)
 
 
 def _play_one(store: SQLiteStore, tid: str, rng: random.Random) -> bool:
@@ -196,7 +193,8 @@ def screen_latency(tmp: str, moves: int) -> tuple[list[float], list[float]]:
     return seen, keys
 
 
-def bench_tables(quick: bool) -> list[dict[str, Any]]:
+def bench_tables(quick: bool, _row: Row) -> list[dict[str, Any]]:
+    """The rows; `_row` makes one (bench's own, passed in: this module imports no bench)."""
     rows = []
     with TemporaryDirectory() as tmp:
         times, ref = append_latency(tmp, 40 if quick else 400)

@@ -14,6 +14,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..core import HUMAN, Match
 from ..core.match import now_iso
@@ -236,7 +237,7 @@ class SQLiteStore(TableStore):
     @staticmethod
     def _move_ids(c: sqlite3.Connection, tid: str) -> list[str]:
         rows = c.execute("SELECT n, move_id FROM bg_moves WHERE table_id = ? ORDER BY n", (tid,))
-        out = []
+        out: list[str] = []
         for n, mid in rows:
             if n != len(out) + 1:
                 raise StoreError(f"table {tid}: move {len(out) + 1} is missing")
@@ -441,20 +442,20 @@ class SQLiteStore(TableStore):
             return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-def _row_info(row: Sequence[object], seats: Sequence[Sequence[object]]) -> TableInfo:
+def _row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
     (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row
     return TableInfo(
         id=str(tid),
         game=str(game),
-        seed=int(seed),  # type: ignore[arg-type]
+        seed=int(seed),
         options=json.loads(str(options)),
         settings=json.loads(str(settings)),
         creator=str(creator),
         created=str(created),
         updated=str(updated),
         status=str(status),
-        moves=int(moves),  # type: ignore[arg-type]
-        rev=int(rev),  # type: ignore[arg-type]
-        to_move_seat=None if tm is None else int(tm),  # type: ignore[arg-type]
-        seats=tuple(SeatInfo(int(s), str(k), u) for s, k, u in seats),  # type: ignore[arg-type]
+        moves=int(moves),
+        rev=int(rev),
+        to_move_seat=None if tm is None else int(tm),
+        seats=tuple(SeatInfo(int(s), str(k), u) for s, k, u in seats),
     )
