@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Static
 
 from engine.bots import make_bot
 from engine.core import Match, saves
@@ -22,6 +22,7 @@ from engine.core.protocol import IllegalMove, Move
 from ..games import ui_for
 from ..games.base import seat_tag
 from ..widgets.board import BoardView
+from ..widgets.log import GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
 from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
 
@@ -42,9 +43,12 @@ class GameScreen(Screen[None]):
         Binding("r", "redo", "Redo"),
         Binding("s", "save", "Save"),
         Binding("v", "review", "Review"),
+        Binding("l", "log", "Log"),
         Binding("g", "rules", "Rules"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "leave", "Menu"),
+        Binding("pageup", "log_page(-1)", "Scroll log", key_display="PgUp/PgDn", priority=True),
+        Binding("pagedown", "log_page(1)", "Scroll log", show=False, priority=True),
         Binding("slash", "filter", "Filter", show=False),
         Binding("escape", "back", "Back", show=False),
         Binding("tab,right_square_bracket", "cycle(1)", "Next view", show=False, priority=True),
@@ -90,6 +94,7 @@ class GameScreen(Screen[None]):
         self._bot_lock = threading.Lock()
         self._log_cursor = -1
         self._log_viewer: int | None = -2
+        self._log_fresh = -1  # where the marked (computer) lines began at the last write
         self._end_shown = False
         self._waiting_handover = False
         self.compact = False
@@ -101,7 +106,7 @@ class GameScreen(Screen[None]):
         yield BoardView(self.ui, id="board")
         with Horizontal(id="bottom"):
             yield MovePicker(id="picker")
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_KEEP, min_width=10)
+            yield GameLog(id="log", max_lines=LOG_KEEP)
         yield Static("", id="lastlog")
         yield Footer()
 
@@ -113,12 +118,16 @@ class GameScreen(Screen[None]):
         self._apply_size()
         # panels are pre-rendered at the column width, so any new size redraws them
         if not self._waiting_handover:
+            self._log_cursor = -1  # so is the log: write it again at the new width
             self.call_after_refresh(self.render_board, False)
 
     def _apply_size(self) -> None:
         w, h = self.app.size
-        self.compact = w < COMPACT_WIDTH or h < COMPACT_HEIGHT
-        self.set_class(self.compact, "compact")
+        compact = w < COMPACT_WIDTH or h < COMPACT_HEIGHT
+        if compact != self.compact:
+            self.refresh_bindings()
+        self.compact = compact
+        self.set_class(compact, "compact")
 
     @property
     def app_(self) -> BoardgamesApp:
@@ -221,44 +230,37 @@ class GameScreen(Screen[None]):
         t.truncate(self.app.size.width, overflow="ellipsis")
         tabs.update(t, layout=False)
 
-    def _log_window(self, cursor: int, viewer: int | None) -> list[tuple[int, str]]:
-        """(move number, line) of the last LOG_REWRITE moves before `cursor`, as `viewer`
-        reads them."""
-        steps = self.match.steps
-        return [
-            (i + 1, line)
-            for i in range(max(0, cursor - LOG_REWRITE), cursor)
-            for ev in steps[i].events
-            if (line := ev.for_seat(viewer))
-        ]
-
     def _render_log(self) -> None:
-        log = self.query_one(RichLog)
+        log = self.query_one(GameLog)
         cursor, viewer = self.match.cursor, self.viewer
         steps = self.match.steps
-        # one move on: append its lines, unless the new reader reads the earlier lines
-        # differently (private events); then the recent moves are written again for them
-        append = 0 <= self._log_cursor == cursor - 1 and (
-            viewer == self._log_viewer
-            or self._log_window(cursor - 1, viewer)
-            == self._log_window(cursor - 1, self._log_viewer)
+        fresh = fresh_from(self.match)
+        # one move on: append its lines, unless the earlier lines now read differently: for
+        # a new reader (private events) or because a decision ended the computers' marks
+        append = (
+            0 <= self._log_cursor == cursor - 1
+            and (fresh == self._log_fresh or not any(e.fresh for e in log.entries))
+            and (
+                viewer == self._log_viewer
+                or log_entries(self.match, viewer, cursor - 1 - LOG_REWRITE, cursor - 1)
+                == log_entries(self.match, self._log_viewer, cursor - 1 - LOG_REWRITE, cursor - 1)
+            )
         )
         if append:
-            entries = [(cursor, x) for ev in steps[cursor - 1].events if (x := ev.for_seat(viewer))]
+            entries = log_entries(self.match, viewer, cursor - 1, cursor)
         else:
-            log.clear()
-            entries = self._log_window(cursor, viewer)
+            entries = log_entries(self.match, viewer, cursor - LOG_REWRITE, cursor)
+        log.show(entries, append=append)
         last = ""
-        if entries:  # one write: every write to a RichLog costs a layout
-            log.write(Text("\n".join(f"{n:>3} {line}" for n, line in entries)))
-            last = entries[-1][1]
+        if entries:
+            last = entries[-1].text
         else:  # the last visible line for the one-line log (compact layout)
             for i in range(cursor - 1, max(-1, cursor - 30), -1):
                 found = [x for e in steps[i].events if (x := e.for_seat(viewer))]
                 if found:
                     last = found[-1]
                     break
-        self._log_cursor, self._log_viewer = cursor, viewer
+        self._log_cursor, self._log_viewer, self._log_fresh = cursor, viewer, fresh
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
@@ -443,22 +445,49 @@ class GameScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.match.game, self.match.options))
 
     def action_help(self) -> None:
+        from .rules import phase_help
+
         prompt = self.match.prompt
-        phase = ""
+        phase = explanation = ""
         if prompt is not None:
-            phase = f"Now: {prompt.phase or 'play'} — {self.match.seats[prompt.seat].name}: {prompt.text}"
+            name = self.match.seats[prompt.seat].name
+            text = prompt.text if prompt.text.startswith(name) else f"{name}: {prompt.text}"
+            phase = f"Now: {prompt.phase or 'play'} — {text}"
+            if self.viewer != prompt.seat and prompt.private:
+                phase = f"Now: {prompt.phase or 'play'} — {name} decides"
+            status = self.ui.status(self.current_view()) or ""
+            terms = [prompt.phase, *status.split(" · ")]
+            explanation = phase_help(
+                self.match.game.rules_reference(self.match.options), [t for t in terms if t]
+            )
 
         def after(result: str | None) -> None:
             if result == "rules":
                 self.action_rules()
 
-        self.app.push_screen(HelpScreen(self.match.game.title, phase), after)
+        self.app.push_screen(
+            HelpScreen(self.match.game.title, phase, explanation=explanation), after
+        )
 
     def action_leave(self) -> None:
         self._bot_token += 1
         self.autosave()
         self.app_.autosaver.flush()  # the menu's "continue" must find this game
         self.app.pop_screen()
+
+    def action_log(self) -> None:
+        from .log import LogScreen
+
+        self.app.push_screen(LogScreen(self.match, self.viewer))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # the compact layout has no log panel: PgUp/PgDn page the move list there
+        if action == "log_page":
+            return not self.compact
+        return True
+
+    def action_log_page(self, delta: int) -> None:
+        self.query_one(GameLog).page(delta)
 
     def action_filter(self) -> None:
         self.query_one(MovePicker).start_filter()
@@ -477,8 +506,8 @@ class GameScreen(Screen[None]):
     def action_cycle(self, delta: int) -> None:
         board = self.query_one(BoardView)
         if not self.compact:
-            # in the wide layout Tab moves focus between the picker and the log
-            self.focus_next() if delta > 0 else self.focus_previous()
+            # every panel is on screen: nothing to switch, and the move picker keeps the focus
+            self.query_one(MovePicker).options.focus()
             return
         board.cycle(delta)
         self._render_tabs(board)

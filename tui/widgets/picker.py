@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from engine.core.protocol import Move, Prompt
 
 # Letters that the game screen uses as global keys are never move hotkeys.
-GLOBAL_LETTERS = set("urgsvq")
+GLOBAL_LETTERS = set("urgsvql")
 HOTKEYS = [str(d) for d in range(1, 10)] + [
     c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
 ]
