@@ -39,6 +39,7 @@ class GameScreen(Screen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
+        Binding("escape", "back", "Step back"),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("s", "save", "Save"),
@@ -50,7 +51,6 @@ class GameScreen(Screen[None]):
         Binding("pageup", "log_page(-1)", "Scroll log", key_display="PgUp/PgDn", priority=True),
         Binding("pagedown", "log_page(1)", "Scroll log", show=False, priority=True),
         Binding("slash", "filter", "Filter", show=False),
-        Binding("escape", "back", "Back", show=False),
         Binding("tab,right_square_bracket", "cycle(1)", "Next view", show=False, priority=True),
         Binding(
             "shift+tab,left_square_bracket", "cycle(-1)", "Prev view", show=False, priority=True
@@ -98,6 +98,7 @@ class GameScreen(Screen[None]):
         self._end_shown = False
         self._waiting_handover = False
         self.compact = False
+        self._could_step_back = False
 
     # ---- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -209,11 +210,20 @@ class GameScreen(Screen[None]):
             picker.set_prompt(prompt, f"{name} (computer) is thinking: {prompt.text}", False)
         else:
             name = match.seats[prompt.seat].name
-            back = "  (Esc: step back)" if prompt.step else ""
             text = prompt.text if prompt.text.startswith(name) else f"{name}: {prompt.text}"
-            picker.set_prompt(prompt, f"{text}{back}", True)
+            picker.set_prompt(prompt, text, True)
             picker.options.focus()
         self._render_log()
+        can_back = self._can_step_back()
+        if can_back != self._could_step_back:  # the footer shows "Esc Step back" only then
+            self._could_step_back = can_back
+            self.refresh_bindings()
+
+    def _can_step_back(self) -> bool:
+        prompt = self.match.prompt
+        return (
+            prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot
+        )
 
     def _render_tabs(self, board: BoardView) -> None:
         tabs = self.query_one("#tabs", Static)
@@ -484,6 +494,8 @@ class GameScreen(Screen[None]):
         # the compact layout has no log panel: PgUp/PgDn page the move list there
         if action == "log_page":
             return not self.compact
+        if action == "back":  # Esc steps back out of a multi-part move, or clears a filter
+            return self._can_step_back() or self.query_one(MovePicker).has_class("filtering")
         return True
 
     def action_log_page(self, delta: int) -> None:
@@ -491,6 +503,7 @@ class GameScreen(Screen[None]):
 
     def action_filter(self) -> None:
         self.query_one(MovePicker).start_filter()
+        self.refresh_bindings()
 
     def action_back(self) -> None:
         picker = self.query_one(MovePicker)
