@@ -221,9 +221,7 @@ class GameScreen(Screen[None]):
 
     def _can_step_back(self) -> bool:
         prompt = self.match.prompt
-        return (
-            prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot
-        )
+        return prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot
 
     def _render_tabs(self, board: BoardView) -> None:
         tabs = self.query_one("#tabs", Static)
