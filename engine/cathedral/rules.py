@@ -878,7 +878,9 @@ class CathedralGame(Game):
         ]
         details = [f"Cathedral sections built: {s.sections} of {D.SECTIONS}"]
         details += [f"Section {i + 1}: {src}" for i, src in enumerate(s.section_log)]
-        if s.sections < D.SECTIONS:
+        if s.sections == D.SECTIONS - 1:
+            details.append(f"Missing: section {D.SECTIONS}")
+        elif s.sections < D.SECTIONS:
             details.append(f"Missing: sections {s.sections + 1}-{D.SECTIONS}")
         done = [D.WORKSHOP_BY_KEY[w.key].name for w in s.workshops if w.done]
         open_ = [D.WORKSHOP_BY_KEY[w.key].name for w in s.workshops if not w.done]

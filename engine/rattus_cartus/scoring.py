@@ -76,18 +76,18 @@ def compute(s: RattusState, final: bool) -> Scores:
         values = [p.track[ci] for p in s.players]
         for seat, (pts, place, tied) in enumerate(shared_places(values, TRACK_PAYOUT, 1)):
             if pts:
-                tag = f"{PLACE_NAMES[place - 1]}{' (tied)' if tied else ''}"
-                brk[seat].append((f"{CLASS_NAMES[cls]} track {tag}", pts))
+                tag = f"{PLACE_NAMES[place - 1]}{', tied' if tied else ''}"
+                brk[seat].append((f"{CLASS_NAMES[cls]} track ({tag})", pts))
                 totals[seat] += pts
     for seat, p in enumerate(s.players):
         if p.vp:
-            brk[seat].append((f"VP tokens {p.vp} x {VP_TOKEN_VALUE}", p.vp * VP_TOKEN_VALUE))
+            brk[seat].append((f"VP tokens ({p.vp} × {VP_TOKEN_VALUE})", p.vp * VP_TOKEN_VALUE))
             totals[seat] += p.vp * VP_TOKEN_VALUE
     golds = [p.gold for p in s.players]
     for seat, (pts, place, tied) in enumerate(shared_places(golds, GOLD_PAYOUT, 1)):
         if pts:
-            tag = f"{PLACE_NAMES[place - 1]}{' (tied)' if tied else ''}"
-            brk[seat].append((f"Gold {tag} ({golds[seat]} Gold)", pts))
+            tag = f"{PLACE_NAMES[place - 1]}{', tied' if tied else ''}"
+            brk[seat].append((f"Gold ({tag}: {golds[seat]} Gold)", pts))
             totals[seat] += pts
     dead = [False] * n
     nuns = 0
