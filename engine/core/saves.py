@@ -240,7 +240,7 @@ class SaveInfo:
 
     path: Path
     game: str  # the game's title
-    players: list[str]  # names, a computer's with its level: "Bob (greedy)"
+    seats: list[tuple[str, str]]  # (name, kind): "person" or a computer's level
     moves: int  # the cursor: moves played up to where the game stands
     finished: bool
     updated: str  # ISO date and time of the last write
@@ -252,10 +252,7 @@ def info(path: str | os.PathLike[str]) -> SaveInfo | None:
         doc = read_document(path)
         game = get_game(str(doc["game"])).title
         seats = doc["seats"]
-        players = [
-            s["name"] if s.get("kind", HUMAN) == HUMAN else f"{s['name']} ({s['kind']})"
-            for s in seats
-        ]
+        players = [(str(s["name"]), str(s.get("kind", HUMAN))) for s in seats]
         moves = doc.get("moves", [])
         return SaveInfo(
             Path(path),
