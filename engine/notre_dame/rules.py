@@ -114,8 +114,8 @@ class NotreDame(Game):
         Option(
             "rules",
             "Rules",
-            (("seed", "as described"), ("published", "published 2007 rulebook")),
-            "seed",
+            (("standard", "standard (this edition)"), ("published", "published 2007 rulebook")),
+            "standard",
             "Hotel thresholds, message rewards and where the trusted friend may go.",
         ),
         Option(
@@ -126,6 +126,15 @@ class NotreDame(Game):
             "Hidden: each player sees only their own prestige until the game ends.",
         ),
     )
+
+    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """As the protocol's; `rules=seed`, the standard rules' name in saves written before
+        they were called "standard", is kept as written (the saves' digests include it)."""
+        legacy = options.get("rules") == "seed"
+        out = super().check_options({**options, "rules": "standard"} if legacy else options)
+        if legacy:
+            out["rules"] = "seed"
+        return out
 
     # ================================================================== setup ============
     def new_state(
