@@ -229,7 +229,11 @@ class CathedralGame(Game):
                 n = sum(s.bags[bag].values())
                 if n:
                     moves.append(
-                        Move(f"draw:{bag}", f"Draw from the {bag} bag", f"{n} tokens inside")
+                        Move(
+                            f"draw:{bag}",
+                            f"Draw from the {bag} bag",
+                            f"{n} token{'' if n == 1 else 's'} inside",
+                        )
                     )
             if self._full(s, b) and not s.rested:
                 moves.append(self._rest_move())
@@ -270,7 +274,13 @@ class CathedralGame(Game):
         if st == "market":
             moves = self._market_moves(s)
             done_label = "Decline the market" if s.market_left == 2 else "End the market"
-            moves.append(Move("done", done_label, f"{s.market_left} deliveries left"))
+            moves.append(
+                Move(
+                    "done",
+                    done_label,
+                    f"{s.market_left} {'delivery' if s.market_left == 1 else 'deliveries'} left",
+                )
+            )
             return Prompt(
                 seat,
                 f"{who}: Market — deliver a token ({s.market_left} of 2 left)",

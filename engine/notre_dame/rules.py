@@ -204,7 +204,10 @@ class NotreDame(Game):
         st.phase = DRAFT
         st.draft_step = 0
         st.pos = st.lap = st.step = 0
-        people = ", ".join(f"{_PERSONS[k].name} ({_PERSONS[k].rats} rats)" for k in st.persons)
+        people = ", ".join(
+            f"{_PERSONS[k].name} ({_PERSONS[k].rats} rat{'' if _PERSONS[k].rats == 1 else 's'})"
+            for k in st.persons
+        )
         period = D.PERIOD_LETTERS[(st.round - 1) // D.ROUNDS_PER_PERIOD]
         ev.append(
             Event(
@@ -349,7 +352,8 @@ class NotreDame(Game):
         if key == "minstrel":
             return "move 1-3 pieces between sectors"
         if key == "monk":
-            return f"+{min(2, st.general[s])} markers, " + self._prestige_preview(st, s, 1)
+            n = min(2, st.general[s])
+            return f"+{n} marker{'' if n == 1 else 's'}, " + self._prestige_preview(st, s, 1)
         if key == "fool":
             return "move a marker or the friend, then that sector's action"
         if key == "moneylender":
@@ -429,7 +433,7 @@ class NotreDame(Game):
             text = f"{name}: where does the trusted friend go?"
         elif k == "carriage":
             moves = self._carriage_moves(st, s, p["n"])
-            text = f"{name}: move the carriage up to {p['n']} steps"
+            text = f"{name}: move the carriage up to {p['n']} step{'' if p['n'] == 1 else 's'}"
         elif k == "message":
             code = st.board_msg[p["node"]]
             if st.published:
@@ -1095,7 +1099,9 @@ class NotreDame(Game):
             return
         share = pool // total
         ev.append(
-            Event(f"Notre Dame scoring: {pool} prestige ÷ {total} markers = {share} per marker")
+            Event(
+                f"Notre Dame scoring: {pool} prestige ÷ {total} marker{'' if total == 1 else 's'} = {share} per marker"
+            )
         )
         for s in range(st.n):
             c = counts[s]

@@ -109,6 +109,10 @@ def compute(s: RattusState, final: bool) -> Scores:
     return Scores(totals, brk, dead, nuns)
 
 
+def _rats(n: int) -> str:
+    return f"{n} rat" if n == 1 else f"{n} rats"
+
+
 def result(s: RattusState) -> Result:
     """Winners and score lines (provisional while the game is running)."""
     final = s.phase == "over"
@@ -134,7 +138,7 @@ def result(s: RattusState) -> Result:
             note = (
                 "died of the plague"
                 if sc.dead[seat]
-                else f"survived with {s.players[seat].rats} rats"
+                else f"survived with {_rats(s.players[seat].rats)}"
             )
         lines.append(ScoreLine(seat, sc.totals[seat], sc.breakdowns[seat], ranks[seat], note))
     if not final:
@@ -145,7 +149,7 @@ def result(s: RattusState) -> Result:
     elif len(winners) == 1:
         w = winners[0]
         summary = (
-            f"{names[w]} wins with {sc.totals[w]} VP ({s.players[w].rats} rats, {sc.nuns} nuns)"
+            f"{names[w]} wins with {sc.totals[w]} VP ({_rats(s.players[w].rats)}, {sc.nuns} nuns)"
         )
     else:
         summary = (

@@ -389,9 +389,9 @@ class GameScreen(Screen[None]):
                 self.refresh_game(highlight=False)
 
         if reasons:
-            self.app.push_screen(
-                ConfirmScreen("Undo? " + "; ".join(sorted(reasons)).capitalize() + "."), do
-            )
+            why = "; ".join(sorted(reasons))
+            # only the first letter up: "It takes back Ann's move", never "ann's"
+            self.app.push_screen(ConfirmScreen(f"Undo? {why[0].upper()}{why[1:]}."), do)
         else:
             do()
 
