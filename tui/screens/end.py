@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from rich.console import Group
@@ -31,17 +32,32 @@ def split_label(label: str) -> tuple[str, str]:
 
 def merged_order(lists: list[list[str]]) -> list[str]:
     """One order of the categories that keeps each player's order (each lists its categories
-    in the rulebook's order, leaving out those it scored nothing in)."""
-    order: list[str] = []
+    in the rulebook's order, leaving out those it scored nothing in). Where the players'
+    lists leave two categories unordered, the one that stands earlier in them comes first."""
+    after: dict[str, set[str]] = {}
+    before_count: dict[str, int] = {}
+    where: dict[str, list[float]] = {}
     for cats in lists:
-        after = -1
-        for c in cats:
-            if c in order:
-                after = order.index(c)
-            else:
-                after += 1
-                order.insert(after, c)
-    return order
+        for i, c in enumerate(cats):
+            after.setdefault(c, set())
+            before_count.setdefault(c, 0)
+            where.setdefault(c, []).append(i / max(1, len(cats)))
+        for a, b in itertools.pairwise(cats):
+            if b not in after[a]:
+                after[a].add(b)
+                before_count[b] += 1
+    order: list[str] = []
+    ready = [c for c, n in before_count.items() if n == 0]
+    while ready:
+        ready.sort(key=lambda c: sum(where[c]) / len(where[c]))
+        c = ready.pop(0)
+        order.append(c)
+        for d in sorted(after[c]):
+            before_count[d] -= 1
+            if before_count[d] == 0:
+                ready.append(d)
+    # players that disagree (a cycle) cannot happen with one rulebook order; keep the rest
+    return order + [c for c in before_count if c not in order]
 
 
 def result_renderable(match: Match) -> Group:
