@@ -273,6 +273,13 @@ class GameScreen(Screen[None]):
             Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The move list keeps the focus (a click on the board must not take the keys away
+        from it); the filter's input may have it while filtering."""
+        picker = self.query_one(MovePicker)
+        if event.widget is not picker.options and not picker.has_class("filtering"):
+            picker.options.focus()
+
     # ---- moves -------------------------------------------------------------------------
     @on(MovePicker.Chosen)
     def _chosen(self, event: MovePicker.Chosen) -> None:
