@@ -96,7 +96,8 @@ def message_label(st: NotreDameState, code: int) -> str:
 
 
 def _plus(n: int, what: str) -> str:
-    return f"+{n} {what}"
+    """`+2 markers`, `+1 marker`, `+3 gold`."""
+    return f"+{n} {what[:-1] if n == 1 and what.endswith('s') else what}"
 
 
 class NotreDame(Game):
