@@ -45,6 +45,11 @@ def test_version_and_help() -> None:
         (["new", "notre-dame", "--players", "A,B", "--option", "rules=moon"], "must be one of"),
         (["simulate", "chess", "--players", "2"], "unknown game"),
         (["frobnicate"], "invalid choice"),
+        (["new", "1347", "--players", "9"], "between 2 and 6 players"),
+        (
+            ["new", "notre-dame", "--players", "2", "--option", "foo=bar"],
+            "rules=standard|published",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(args: list[str], words: str) -> None:
@@ -133,3 +138,44 @@ def test_computer_flags_on_load_and_continue(
     assert main(["--saves", str(tmp_path), "continue", "--think", "1.5"]) == 0
     assert launched[-1].match is not None and launched[-1].think == 1.5
     assert default_think() == DEFAULT_THINK  # the flag leaves the environment alone
+
+
+def test_global_options_after_the_command_and_continue_skips_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--saves` works after the command too; `continue` opens the latest unfinished game."""
+    import os
+
+    import tui.app
+
+    launched: list[tui.app.Launch] = []
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, launch: tui.app.Launch) -> None:
+            launched.append(launch)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    open_game = Match.new("toy", ["Ann", "Bob"], seed=4)
+    saves.save(open_game, tmp_path / "open.toml")
+    done = Match.new("toy", ["Ann", "Bob"], seed=5)
+    rng = random.Random(1)
+    while done.prompt:
+        done.play(rng.choice(done.prompt.moves).id)
+    later = saves.save(done, tmp_path / "done.toml")
+    os.utime(later, (os.path.getmtime(later) + 60,) * 2)  # the finished one is the newest
+    assert main(["continue", "--saves", str(tmp_path)]) == 0
+    assert launched[-1].saves_dir == str(tmp_path)
+    assert launched[-1].match is not None and launched[-1].match.seed == 4
+    assert saves.latest(tmp_path) == later and saves.latest(tmp_path, unfinished=True) != later
+
+
+def test_a_toml_file_that_is_not_a_save(tmp_path: Path) -> None:
+    other = tmp_path / "pyproject.toml"
+    other.write_text('[project]\nname = "x"\n')
+    out = run("load", str(other))
+    assert out.returncode == 1 and "not a saved game" in out.stderr

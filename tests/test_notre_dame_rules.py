@@ -79,7 +79,9 @@ def test_player_count_limits(n: int) -> None:
 
 def test_options_rules_and_scores() -> None:
     """Spec: Seed and published rulebook — seed is the default; scores hidden by default."""
-    assert GAME.check_options({}) == {"rules": "seed", "scores": "hidden"}
+    assert GAME.check_options({}) == {"rules": "standard", "scores": "hidden"}
+    # saves written before the rename keep their value (and so their digest)
+    assert GAME.check_options({"rules": "seed"}) == {"rules": "seed", "scores": "hidden"}
     st = GAME.new_state(["A", "B"], {"rules": "published", "scores": "open"}, 3)
     assert st.published and st.open_scores
     with pytest.raises(SetupError):
@@ -890,6 +892,6 @@ def test_rules_reference_lists_every_table_rule_and_rule_set() -> None:
     assert {source for source, _, _ in D.TABLE_RULES} == {D.SEED, D.PUBLISHED, D.EDITION}
     for p in D.PERSONS:
         assert p.name in text
-    assert "as described" in text and "4 or more: two" in text
+    assert "standard rules of this edition" in text and "4 or more: two" in text
     pub = GAME.rules_reference({"rules": "published"})
     assert "published 2007 rulebook" in pub and "the 7 borough sectors" in pub

@@ -36,7 +36,7 @@ def test_track_payout_10_5_2() -> None:
     for seat, v in enumerate([5, 3, 1, 0]):
         s.players[seat].track[0] = v
     assert totals(s) == [10, 5, 2, 0]
-    assert points(s, 0, "Peasantry track 1st") == 10
+    assert points(s, 0, "Peasantry track (1st") == 10
 
 
 def test_track_start_space_scores_nothing() -> None:

@@ -14,7 +14,7 @@ from tui.screens.dialogs import ConfirmScreen, HandoverScreen
 from tui.screens.end import EndScreen
 from tui.screens.game import GameScreen
 from tui.screens.review import ReviewScreen
-from tui.widgets.picker import HOTKEYS
+from tui.widgets.picker import HOTKEYS, MovePicker
 
 GAMES = game_ids()  # every installed title
 
@@ -61,7 +61,8 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
                     continue
                 # the first option mostly, any other now and then
                 i = 0 if rng.random() < 0.6 else rng.randrange(min(len(prompt.moves), len(HOTKEYS)))
-                await press(app, pilot, HOTKEYS[i])
+                # the key the picker shows for that move (kept through a multi-part choice)
+                await press(app, pilot, screen.query_one(MovePicker).keys[prompt.moves[i].id])
             else:
                 pytest.fail(f"unexpected screen {screen!r}")
         assert isinstance(app.screen, EndScreen), "the game did not end"

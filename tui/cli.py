@@ -16,6 +16,7 @@ from typing import Any
 from engine import __version__
 from engine.core import BOT_LEVELS, HUMAN, Seat, SetupError, UnknownGame, game_ids, get_game
 from engine.core import saves as saves_mod
+from engine.core.protocol import Game
 
 EXIT_BAD_FILE = 1
 EXIT_USAGE = 2
@@ -30,13 +31,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message}\n(see {self.prog} --help)\n")
 
 
-def parse_players(text: str) -> list[str]:
-    """`Ann,Bob,Cy` -> names; a number N -> Player 1..N."""
+def parse_players(text: str, low: int = 1, high: int = 8) -> list[str]:
+    """`Ann,Bob,Cy` -> names; a number N (from `low` to `high`: the game's range) ->
+    Player 1..N."""
     text = text.strip()
     if text.isdigit():
         n = int(text)
-        if not 1 <= n <= 8:
-            raise UsageError(f"--players {n}: give between 1 and 8 players")
+        if not low <= n <= high:
+            raise UsageError(f"--players {n}: give between {low} and {high} players")
         return [f"Player {i + 1}" for i in range(n)]
     names = [n.strip() for n in text.split(",")]
     if not text or any(not n for n in names):
@@ -116,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     lp.add_argument("file")
     _computer_flags(lp)
     sub.add_parser("review", help="step through a saved game").add_argument("file")
-    _computer_flags(sub.add_parser("continue", help="continue the latest autosave"))
+    _computer_flags(sub.add_parser("continue", help="continue the latest unfinished game"))
 
     c = sub.add_parser("check", help="validate save files without the UI")
     c.add_argument("files", nargs="+")
@@ -208,7 +210,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         seed=args.seed,
         seats=seats,
         policy=args.policy,
-        options=game.check_options(parse_options(args.option)),
+        options=check_options(game, args.option),
         save_dir=args.save_dir,
         think=args.think,
     )
@@ -318,12 +320,30 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def check_options(game: Game, items: Sequence[str] | None) -> dict[str, str]:
+    """The game's options from `--option KEY=VALUE`; a bad one lists the valid ones."""
+    try:
+        return game.check_options(parse_options(items))
+    except SetupError as exc:
+        valid = "; ".join(
+            f"{o.key}={'|'.join(v for v, _ in o.choices)} ({o.label.lower()}, default {o.default})"
+            for o in game.options
+        )
+        raise UsageError(
+            f"--option: {exc}. "
+            + (f"Options of {game.title}: {valid}" if valid else f"{game.title} has no options")
+        ) from None
+
+
 def make_new_spec(args: argparse.Namespace) -> dict[str, Any]:
     game = get_game(args.game)
-    names = parse_players(args.players)
-    game.check_players(len(names))
+    names = parse_players(args.players, game.min_players, game.max_players)
+    try:
+        game.check_players(len(names))
+    except SetupError as exc:
+        raise UsageError(f"--players: {exc}") from None
     bots = parse_bots(args.bots, len(names))
-    options = game.check_options(parse_options(args.option))
+    options = check_options(game, args.option)
     seats = [Seat(nm, bots.get(i, HUMAN)) for i, nm in enumerate(names)]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     return {"game": game.id, "seats": seats, "options": options, "seed": seed}
@@ -343,10 +363,31 @@ def tune_for_remote(env: dict[str, str] | os._Environ[str] = os.environ) -> bool
     return True
 
 
+def global_options_first(argv: Sequence[str]) -> list[str]:
+    """`boardgames-tui new … --saves DIR` works as `boardgames-tui --saves DIR new …`: the
+    global options may stand anywhere (up to a `--`)."""
+    args = list(argv)
+    front: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            break
+        if a == "--saves" and i + 1 < len(args):
+            front += args[i : i + 2]
+            del args[i : i + 2]
+            continue
+        if a.startswith("--saves="):
+            front.append(args.pop(i))
+            continue
+        i += 1
+    return front + args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     tune_for_remote()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(global_options_first(sys.argv[1:] if argv is None else argv))
     try:
         return _run(args)
     except UsageError as exc:
@@ -420,9 +461,12 @@ def _run(args: argparse.Namespace) -> int:
         launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
         launch.review = cmd == "review"
     elif cmd == "continue":
-        path = saves_mod.latest(args.saves)
+        path = saves_mod.latest(args.saves, unfinished=True)
         if path is None:
-            print("boardgames-tui: no saved game to continue", file=sys.stderr)
+            print(
+                "boardgames-tui: no unfinished game to continue (load or review a finished one)",
+                file=sys.stderr,
+            )
             return EXIT_BAD_FILE
         launch.match = saves_mod.load(path)
     app = BoardgamesApp(launch)

@@ -210,7 +210,11 @@ class CathedralGame(Game[CathedralState]):
                 n = sum(s.bags[bag].values())
                 if n:
                     moves.append(
-                        Move(f"draw:{bag}", f"Draw from the {bag} bag", f"{n} tokens inside")
+                        Move(
+                            f"draw:{bag}",
+                            f"Draw from the {bag} bag",
+                            f"{n} token{'' if n == 1 else 's'} inside",
+                        )
                     )
             if self._may_rest(s):
                 moves.append(self._rest_move())
@@ -255,7 +259,13 @@ class CathedralGame(Game[CathedralState]):
         if st == "market":
             moves = self._market_moves(s)
             done_label = "Decline the market" if s.market_left == 2 else "End the market"
-            moves.append(Move("done", done_label, f"{s.market_left} deliveries left"))
+            moves.append(
+                Move(
+                    "done",
+                    done_label,
+                    f"{s.market_left} {'delivery' if s.market_left == 1 else 'deliveries'} left",
+                )
+            )
             if self._may_rest(s):
                 moves.append(self._rest_move())
             return Prompt(
@@ -894,7 +904,9 @@ class CathedralGame(Game[CathedralState]):
         ]
         details = [f"Cathedral sections built: {s.sections} of {D.SECTIONS}"]
         details += [f"Section {i + 1}: {src}" for i, src in enumerate(s.section_log)]
-        if s.sections < D.SECTIONS:
+        if s.sections == D.SECTIONS - 1:
+            details.append(f"Missing: section {D.SECTIONS}")
+        elif s.sections < D.SECTIONS:
             details.append(f"Missing: sections {s.sections + 1}-{D.SECTIONS}")
         done = [D.WORKSHOP_BY_KEY[w.key].name for w in s.workshops if w.done]
         open_ = [D.WORKSHOP_BY_KEY[w.key].name for w in s.workshops if not w.done]

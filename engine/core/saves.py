@@ -6,6 +6,7 @@ import contextlib
 import os
 import tempfile
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,10 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
 def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") -> Match:
     """Rebuild a match by replaying the document's moves; SaveError for anything wrong."""
     p = Path(path)
+    if "format" not in doc and "moves" not in doc:
+        raise SaveError(
+            p, "is a TOML file but not a saved game (it has no 'format' and no 'moves')"
+        )
     fmt = _need(doc, "format", int, p)
     if fmt > FORMAT:
         raise SaveError(
@@ -240,13 +245,48 @@ def load(path: str | os.PathLike[str]) -> Match:
         raise SaveError(path, f"could not be replayed ({type(exc).__name__}: {exc})") from None
 
 
-def latest(folder: str | os.PathLike[str] | None = None) -> Path | None:
-    """The most recently written save in the user's saves folder."""
-    d = saves_dir(folder)
-    if not d.is_dir():
+def latest(folder: str | os.PathLike[str] | None = None, unfinished: bool = False) -> Path | None:
+    """The most recently written save in the user's saves folder (`unfinished`: the most
+    recent one whose game is not over)."""
+    for f in list_saves(folder):
+        if not unfinished:
+            return f
+        meta = info(f)
+        if meta is not None and not meta.finished:
+            return f
+    return None
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    """What a save's header says, read without replaying it (for lists of saves)."""
+
+    path: Path
+    game: str  # the game's title
+    seats: list[tuple[str, str]]  # (name, kind): "person" or a computer's level
+    moves: int  # the cursor: moves played up to where the game stands
+    finished: bool
+    updated: str  # ISO date and time of the last write
+
+
+def info(path: str | os.PathLike[str]) -> SaveInfo | None:
+    """The header of a save, or None if the file is not a readable save."""
+    try:
+        doc = read_document(path)
+        game = get_game(str(doc["game"])).title
+        seats = doc["seats"]
+        players = [(str(s["name"]), str(s.get("kind", HUMAN))) for s in seats]
+        moves = doc.get("moves", [])
+        return SaveInfo(
+            Path(path),
+            game,
+            players,
+            int(doc.get("cursor", len(moves))),
+            bool(doc.get("finished", False)) and doc.get("cursor", len(moves)) == len(moves),
+            str(doc.get("updated", doc.get("created", ""))),
+        )
+    except (SaveError, UnknownGame, KeyError, TypeError, ValueError, AttributeError):
         return None
-    files = [f for f in d.glob("*.toml") if f.is_file()]
-    return max(files, key=lambda f: f.stat().st_mtime, default=None)
 
 
 def list_saves(folder: str | os.PathLike[str] | None = None) -> list[Path]:

@@ -14,8 +14,8 @@ def _hotel(rules: str) -> str:
 
 def rules_reference(options: Mapping[str, str]) -> str:
     """Markdown: the rules in short, every table, and the table rules of this edition."""
-    rules = options.get("rules", "seed")
-    published = rules == "published"
+    published = options.get("rules") == "published"
+    rules = "published" if published else "seed"  # the data's keys: seed text or rulebook
     scores = options.get("scores", "hidden")
     lines: list[str] = []
     add = lines.append
@@ -27,7 +27,7 @@ def rules_reference(options: Mapping[str, str]) -> str:
         "the rats of the plague away."
     )
     add("")
-    in_force = "published 2007 rulebook" if published else "as described (seed text)"
+    in_force = "the published 2007 rulebook" if published else "the standard rules of this edition"
     add(
         f"**Rules in force: {in_force}.** Prestige: {'open' if scores == 'open' else 'hidden until the end'}."
     )

@@ -70,7 +70,8 @@ def message_label(st: NotreDameState, code: int) -> str:
 
 
 def _plus(n: int, what: str) -> str:
-    return f"+{n} {what}"
+    """`+2 markers`, `+1 marker`, `+3 gold`."""
+    return f"+{n} {what[:-1] if n == 1 and what.endswith('s') else what}"
 
 
 class NotreDame(Game[NotreDameState]):
@@ -85,8 +86,8 @@ class NotreDame(Game[NotreDameState]):
         Option(
             "rules",
             "Rules",
-            (("seed", "as described"), ("published", "published 2007 rulebook")),
-            "seed",
+            (("standard", "standard (this edition)"), ("published", "published 2007 rulebook")),
+            "standard",
             "Hotel thresholds, message rewards and where the trusted friend may go.",
         ),
         Option(
@@ -97,6 +98,15 @@ class NotreDame(Game[NotreDameState]):
             "Hidden: each player sees only their own prestige until the game ends.",
         ),
     )
+
+    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """As the protocol's; `rules=seed`, the standard rules' name in saves written before
+        they were called "standard", is kept as written (the saves' digests include it)."""
+        legacy = options.get("rules") == "seed"
+        out = super().check_options({**options, "rules": "standard"} if legacy else options)
+        if legacy:
+            out["rules"] = "seed"
+        return out
 
     # ================================================================== setup ============
     def new_state(
@@ -168,7 +178,10 @@ class NotreDame(Game[NotreDameState]):
         st.phase = DRAFT
         st.draft_step = 0
         st.pos = st.lap = st.step = 0
-        people = ", ".join(f"{_PERSONS[k].name} ({_PERSONS[k].rats} rats)" for k in st.persons)
+        people = ", ".join(
+            f"{_PERSONS[k].name} ({_PERSONS[k].rats} rat{'' if _PERSONS[k].rats == 1 else 's'})"
+            for k in st.persons
+        )
         period = D.PERIOD_LETTERS[(st.round - 1) // D.ROUNDS_PER_PERIOD]
         ev.append(
             Event(
@@ -313,7 +326,8 @@ class NotreDame(Game[NotreDameState]):
         if key == "minstrel":
             return "move 1-3 pieces between sectors"
         if key == "monk":
-            return f"+{min(2, st.general[s])} markers, " + self._prestige_preview(st, s, 1)
+            n = min(2, st.general[s])
+            return f"+{n} marker{'' if n == 1 else 's'}, " + self._prestige_preview(st, s, 1)
         if key == "fool":
             return "move a marker or the friend, then that sector's action"
         if key == "moneylender":
@@ -393,7 +407,7 @@ class NotreDame(Game[NotreDameState]):
             text = f"{name}: where does the trusted friend go?"
         elif k == "carriage":
             moves = self._carriage_moves(st, s, p["n"])
-            text = f"{name}: move the carriage up to {p['n']} steps"
+            text = f"{name}: move the carriage up to {p['n']} step{'' if p['n'] == 1 else 's'}"
         elif k == "message":
             code = st.board_msg[p["node"]]
             if st.published:
@@ -1063,7 +1077,9 @@ class NotreDame(Game[NotreDameState]):
             return
         share = pool // total
         ev.append(
-            Event(f"Notre Dame scoring: {pool} prestige ÷ {total} markers = {share} per marker")
+            Event(
+                f"Notre Dame scoring: {pool} prestige ÷ {total} marker{'' if total == 1 else 's'} = {share} per marker"
+            )
         )
         for s in range(st.n):
             c = counts[s]

@@ -83,7 +83,7 @@ def view(game: Game, st: NotreDameState, seat: int | None) -> dict[str, Any]:
         "game": "notre-dame",
         "names": list(st.names),
         "players_count": st.n,
-        "rules": "published" if st.published else "seed",
+        "rules": "published" if st.published else "standard",
         "scores": "open" if st.open_scores else "hidden",
         "round": st.round,
         "rounds": D.ROUNDS,

@@ -39,9 +39,6 @@ def _devs_table() -> str:
 
 def rules_reference() -> str:
     """Markdown: the rules in short, every card table, and the table rules of this edition."""
-    areas = "\n".join(
-        f"{i + 1}. **{D.AREA_NAMES[k]}** — {D.AREA_ACTIONS[k]}." for i, k in enumerate(D.AREAS)
-    )
     table_rules = "\n".join(f"- *({src})* {text}" for src, text in D.TABLE_RULES)
     tokens = "-".join(map(str, D.START_TOKENS))
     return f"""# {D.TITLE}
@@ -61,26 +58,25 @@ The resource deck lies with its top card face up.
    influence token face down in an area (optionally reinforced by any number of grave-diggers
    from your reserve, +1 each), or play a resource card instead (saving the token for later).
    Turns go round until every token is invested; players with more tokens go on alone.
-2. **Actions.** The areas are activated in order:
-{areas}
-
-   Reveal the tokens. The highest total (tokens + reinforcements + development base points +
+2. **Actions.** The six areas are activated one after the other, in the order below. In each:
+   reveal the tokens. The highest total (tokens + reinforcements + development base points +
    bonuses) is the active player, if it is at least 1. Ties: the First Player, else the nearest
    to the First Player's left (6 players, Period III: the most subject cards and developments
    first). The losers convert each token: its value in coins, or 1 grave-digger from the docks
    of their colour (a 0-point token: a grave-digger only; nothing if the docks are empty); each
    of their reinforcements converts into 1 coin. The active player's points are used up. Every
-   invested grave-digger goes back to the docks; tokens go back to their owners.
-   - Schola Medica: build one development, or buy the top resource for {D.SCHOLA_PRICE} coins,
+   invested grave-digger goes back to the docks; tokens go back to their owners. Then the
+   active player takes the area's action:
+   1. **Schola Medica**: build one development, or buy the top resource for {D.SCHOLA_PRICE} coins,
      or send a grave-digger from your reserve to Agrus.
-   - Burgus: take face-up subjects whose total cost is at most your points (taken infected; at
+   2. **Burgus**: take face-up subjects whose total cost is at most your points (taken infected; at
      most one card of each type).
-   - Mercatus: buy the top resource card for {D.MERCATUS_PRICE} coins.
-   - Agrus: send one more grave-digger from your reserve to Agrus.
-   - Portus: build any number of developments: each takes 1 grave-digger from your reserve
+   3. **Mercatus**: buy the top resource card for {D.MERCATUS_PRICE} coins.
+   4. **Agrus**: send one more grave-digger from your reserve to Agrus.
+   5. **Portus**: build any number of developments: each takes 1 grave-digger from your reserve
      onto it, plus 1 resource card or {D.DEVELOPMENT_GD_COST} grave-diggers from your reserve
      to the docks.
-   - Suburbium: rob the player with the least influence invested there (non-investors count 0;
+   6. **Suburbium**: rob the player with the least influence invested there (non-investors count 0;
      on a tie you choose) of goods worth up to your points: 1 coin = {D.ROB_COIN} point, 1
      grave-digger = {D.ROB_GRAVE_DIGGER} points, 1 resource card = {D.ROB_RESOURCE} points.
 3. **Upkeep.** The Burgus subjects are discarded and {D.BURGUS_SUBJECTS} new ones laid out.

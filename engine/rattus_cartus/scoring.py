@@ -76,18 +76,18 @@ def compute(s: RattusState, final: bool) -> Scores:
         values = [p.track[ci] for p in s.players]
         for seat, (pts, place, tied) in enumerate(shared_places(values, TRACK_PAYOUT, 1)):
             if pts:
-                tag = f"{PLACE_NAMES[place - 1]}{' (tied)' if tied else ''}"
-                brk[seat].append((f"{CLASS_NAMES[cls]} track {tag}", pts))
+                tag = f"{PLACE_NAMES[place - 1]}{', tied' if tied else ''}"
+                brk[seat].append((f"{CLASS_NAMES[cls]} track ({tag})", pts))
                 totals[seat] += pts
     for seat, p in enumerate(s.players):
         if p.vp:
-            brk[seat].append((f"VP tokens {p.vp} x {VP_TOKEN_VALUE}", p.vp * VP_TOKEN_VALUE))
+            brk[seat].append((f"VP tokens ({p.vp} × {VP_TOKEN_VALUE})", p.vp * VP_TOKEN_VALUE))
             totals[seat] += p.vp * VP_TOKEN_VALUE
     golds = [p.gold for p in s.players]
     for seat, (pts, place, tied) in enumerate(shared_places(golds, GOLD_PAYOUT, 1)):
         if pts:
-            tag = f"{PLACE_NAMES[place - 1]}{' (tied)' if tied else ''}"
-            brk[seat].append((f"Gold {tag} ({golds[seat]} Gold)", pts))
+            tag = f"{PLACE_NAMES[place - 1]}{', tied' if tied else ''}"
+            brk[seat].append((f"Gold ({tag}: {golds[seat]} Gold)", pts))
             totals[seat] += pts
     dead = [False] * n
     nuns = 0
@@ -107,6 +107,10 @@ def compute(s: RattusState, final: bool) -> Scores:
                  f"{'dies of the plague' if dead[seat] else 'survives'}")
             )  # fmt: skip
     return Scores(totals, brk, dead, nuns)
+
+
+def _rats(n: int) -> str:
+    return f"{n} rat" if n == 1 else f"{n} rats"
 
 
 def result(s: RattusState) -> Result:
@@ -134,7 +138,7 @@ def result(s: RattusState) -> Result:
             note = (
                 "died of the plague"
                 if sc.dead[seat]
-                else f"survived with {s.players[seat].rats} rats"
+                else f"survived with {_rats(s.players[seat].rats)}"
             )
         lines.append(ScoreLine(seat, sc.totals[seat], sc.breakdowns[seat], ranks[seat], note))
     if not final:
@@ -145,7 +149,7 @@ def result(s: RattusState) -> Result:
     elif len(winners) == 1:
         w = winners[0]
         summary = (
-            f"{names[w]} wins with {sc.totals[w]} VP ({s.players[w].rats} rats, {sc.nuns} nuns)"
+            f"{names[w]} wins with {sc.totals[w]} VP ({_rats(s.players[w].rats)}, {sc.nuns} nuns)"
         )
     else:
         summary = (

@@ -9,9 +9,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Input, Markdown, Static
 
 from ..games.base import seat_tag
 
@@ -140,9 +140,15 @@ KEY_ROWS = [
     ("r", "redo"),
     ("s", "save as…  (every move is autosaved anyway)"),
     ("v", "review every move of the game"),
+    ("l", "the whole log on the full screen (▸ marks the computers' moves since your turn)"),
+    ("PgUp / PgDn", "scroll the log panel (where it is shown; else they page the moves)"),
     ("g", "rules reference of this game"),
     ("h", "hint: the computer's three best moves for you (not in strict games)"),
-    ("Tab / ] / [", "switch board views (80×24)"),
+    (
+        "Tab / ] / [",
+        "next / previous board view when the board is shown as tabs (small "
+        "terminals); the move list keeps the keys",
+    ),
     ("?", "this help"),
     ("q", "back to the menu (the game stays autosaved)"),
 ]
@@ -192,23 +198,40 @@ class HelpScreen(DismissOnce, ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape,q,question_mark", "close", "Close"),
         Binding("g,enter", "rules", "Rules reference"),
+        Binding("up,k", "scroll(-1)", show=False),
+        Binding("down,j", "scroll(1)", show=False),
+        Binding("pageup,b", "scroll(-8)", show=False),
+        Binding("pagedown,space", "scroll(8)", show=False),
     ]
 
     def __init__(
-        self, title: str, phase_text: str, rows: list[tuple[str, str]] | None = None
+        self,
+        title: str,
+        phase_text: str,
+        rows: list[tuple[str, str]] | None = None,
+        explanation: str = "",
     ) -> None:
         super().__init__()
         self.title_text = title
         self.phase_text = phase_text
         self.rows = rows
+        self.explanation = explanation  # Markdown from the rules reference
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog wide"):
+        with VerticalScroll(classes="dialog wide", id="help-body"):
+            if self.phase_text:
+                yield Static(Text(self.phase_text, style="bold"), classes="dialog-title")
+            if self.explanation:
+                yield Markdown(self.explanation, id="help-phase")
             yield Static(f"[b]{self.title_text} — keys[/]", classes="dialog-title")
             yield Static(keys_table(self.rows or KEY_ROWS))
-            if self.phase_text:
-                yield Static(Text(self.phase_text), classes="dialog-text")
-            yield Static("g / Enter: open the rules reference    Esc: close", classes="dialog-keys")
+            yield Static(
+                "g / Enter: open the rules reference    ↑ ↓: scroll    Esc: close",
+                classes="dialog-keys",
+            )
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-body", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

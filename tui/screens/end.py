@@ -1,6 +1,9 @@
-"""End of game: each player's score breakdown (co-op: what was built and what was missing)."""
+"""End of game: one score sheet (co-op: what was built and what was missing)."""
 
 from __future__ import annotations
+
+import itertools
+import re
 
 from rich.console import Group
 from rich.table import Table
@@ -16,9 +19,51 @@ from engine.core import Match
 from ..games.base import seat_tag
 from .dialogs import ScreenHelp
 
+_DETAIL = re.compile(r"^(.*?)\s*\(([^()]*\d[^()]*)\)$")  # "coins (39 / 10)": a trailing count
+
+
+def split_label(label: str) -> tuple[str, str]:
+    """A breakdown label as (scoring category, this player's detail): the detail is a trailing
+    parenthesis with a number in it ("Peasantry track (1st, tied)" → "Peasantry track",
+    "1st, tied"), so that every player's line lands on the category's one row."""
+    m = _DETAIL.match(label)
+    return (m.group(1), m.group(2)) if m and m.group(1) else (label, "")
+
+
+def merged_order(lists: list[list[str]]) -> list[str]:
+    """One order of the categories that keeps each player's order (each lists its categories
+    in the rulebook's order, leaving out those it scored nothing in). Where the players'
+    lists leave two categories unordered, the one that stands earlier in them comes first."""
+    after: dict[str, set[str]] = {}
+    before_count: dict[str, int] = {}
+    where: dict[str, list[float]] = {}
+    for cats in lists:
+        for i, c in enumerate(cats):
+            after.setdefault(c, set())
+            before_count.setdefault(c, 0)
+            where.setdefault(c, []).append(i / max(1, len(cats)))
+        for a, b in itertools.pairwise(cats):
+            if b not in after[a]:
+                after[a].add(b)
+                before_count[b] += 1
+    order: list[str] = []
+    ready = [c for c, n in before_count.items() if n == 0]
+    while ready:
+        ready.sort(key=lambda c: sum(where[c]) / len(where[c]))
+        c = ready.pop(0)
+        order.append(c)
+        for d in sorted(after[c]):
+            before_count[d] -= 1
+            if before_count[d] == 0:
+                ready.append(d)
+    # players that disagree (a cycle) cannot happen with one rulebook order; keep the rest
+    return order + [c for c in before_count if c not in order]
+
 
 def result_renderable(match: Match) -> Group:
-    """The result as Rich renderables (also used by tests and screenshots)."""
+    """The result as Rich renderables (also used by tests and screenshots): the headline, one
+    score sheet (a column per player, a row per scoring category, the total, the places), and
+    the tie-breaks and notes beneath it; co-op games: what was built, once."""
     game = match.game
     res = game.result(match.state)
     names = [s.name for s in match.seats]
@@ -35,47 +80,85 @@ def result_renderable(match: Match) -> Group:
         )
     parts.append(Text(headline, style="bold"))
     parts.append(Text(res.summary))
-    labels: list[str] = []
-    for line in res.lines:
-        for label, _ in line.breakdown:
-            if label not in labels:
-                labels.append(label)
-    if res.lines and labels and not game.cooperative:
-        t = Table(title="Score breakdown", expand=False)
-        t.add_column("")
-        ordered = sorted(res.lines, key=lambda sl: sl.seat)
+    if res.cooperative or game.cooperative:
+        parts.append(_team_sheet(res.lines, res.details))
+        return Group(*parts)
+    ordered = sorted(res.lines, key=lambda sl: sl.seat)
+    cells: list[dict[str, tuple[object, str]]] = []
+    tie_breaks: dict[str, list[str]] = {}
+    for sl in ordered:
+        row: dict[str, tuple[object, str]] = {}
+        for label, v in sl.breakdown:
+            if label.lower().startswith("tie-break"):
+                tie_breaks.setdefault(label, []).append(f"{names[sl.seat]}: {_fmt(v)}")
+                continue
+            cat, detail = split_label(label)
+            row[cat] = (v, detail)
+        cells.append(row)
+    cats = merged_order([list(r) for r in cells])
+    if cats:
+        t = Table(title="Score sheet", expand=False)
+        t.add_column("", no_wrap=True)
         for sl in ordered:
             mark = " ★" if sl.seat in res.winners else ""
             t.add_column(
                 Text.from_markup(seat_tag(sl.seat, names[sl.seat]) + mark), justify="right"
             )
-        for label in labels:
-            row = [label]
-            for sl in ordered:
-                d = dict(sl.breakdown)
-                v = d.get(label, "")
-                row.append(_fmt(v))
-            t.add_row(*row)
+        for cat in cats:
+            row_cells: list[Text] = []
+            for r in cells:
+                v, detail = r.get(cat, ("", ""))
+                cell = Text(_fmt(v) if v != "" else "–")
+                if detail:
+                    cell.append(f" ({detail})", style="dim")
+                row_cells.append(cell)
+            t.add_row(cat, *row_cells)
+        t.add_section()
         t.add_row(
             Text("Total", style="bold"), *[Text(_fmt(sl.score), style="bold") for sl in ordered]
         )
-        notes = [f"{names[sl.seat]}: {sl.note}" for sl in ordered if sl.note]
+        t.add_row(
+            "Place",
+            *[
+                Text(_ordinal(sl.rank) + (" ★ wins" if sl.seat in res.winners else ""))
+                for sl in ordered
+            ],
+        )
         parts.append(t)
-        for n in notes:
-            parts.append(Text(n, style="italic"))
-    elif res.lines:
-        for sl in res.lines:
-            for label, v in sl.breakdown:
-                parts.append(Text(f"{label}: {_fmt(v)}"))
+    for label, values in tie_breaks.items():
+        parts.append(Text(f"{label}: " + " · ".join(values), style="italic"))
+    notes = [f"{names[sl.seat]} {sl.note}" for sl in ordered if sl.note]
+    if notes:
+        parts.append(Text(" · ".join(notes), style="italic"))
     for d in res.details:
         parts.append(Text(d))
     return Group(*parts)
+
+
+def _team_sheet(lines: list, details: list[str]) -> Table:
+    """A co-op result: what the team built, each fact once."""
+    t = Table(title="What the team built", expand=False, show_header=False)
+    t.add_column(style="bold")
+    t.add_column()
+    if lines and lines[0].breakdown:  # the same for every seat: the team's
+        t.add_row(
+            "Sections by source",
+            ", ".join(f"{label} {_fmt(v)}" for label, v in lines[0].breakdown),
+        )
+    for d in details:
+        key, sep, value = d.partition(": ")
+        t.add_row(key, value) if sep else t.add_row(d, "")
+    return t
 
 
 def _fmt(v: object) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 class EndScreen(ScreenHelp, Screen[str | None]):

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Static
 
 from engine.bots import make_bot
 from engine.bots.analysis import decision_seed
@@ -26,6 +26,7 @@ from ..games import ui_for
 from ..games.base import seat_tag
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
+from ..widgets.log import GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
 from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
 
@@ -50,16 +51,19 @@ class GameScreen(Screen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
+        Binding("escape", "back", "Step back"),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("s", "save", "Save"),
         Binding("v", "review", "Review"),
+        Binding("l", "log", "Log"),
         Binding("g", "rules", "Rules"),
         Binding("h", "hint", "Hint"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "leave", "Menu"),
+        Binding("pageup", "log_page(-1)", "Scroll log", key_display="PgUp/PgDn", priority=True),
+        Binding("pagedown", "log_page(1)", "Scroll log", show=False, priority=True),
         Binding("slash", "filter", "Filter", show=False),
-        Binding("escape", "back", "Back", show=False),
         Binding("tab,right_square_bracket", "cycle(1)", "Next view", show=False, priority=True),
         Binding(
             "shift+tab,left_square_bracket", "cycle(-1)", "Prev view", show=False, priority=True
@@ -107,9 +111,11 @@ class GameScreen(Screen[None]):
         self._hint_at: tuple[int, tuple[str, ...]] | None = None  # (cursor, option ids)
         self._log_cursor = -1
         self._log_viewer: int | None = -2
+        self._log_fresh = -1  # where the marked (computer) lines began at the last write
         self._end_shown = False
         self._waiting_handover = False
         self.compact = False
+        self._could_step_back = False
 
     # ---- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -119,7 +125,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield MovePicker(id="picker")
             yield HintPanel(id="hint")
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=LOG_KEEP, min_width=10)
+            yield GameLog(id="log", max_lines=LOG_KEEP)
         yield Static("", id="lastlog")
         yield Footer()
 
@@ -131,12 +137,16 @@ class GameScreen(Screen[None]):
         self._apply_size()
         # panels are pre-rendered at the column width, so any new size redraws them
         if not self._waiting_handover:
+            self._log_cursor = -1  # so is the log: write it again at the new width
             self.call_after_refresh(self.render_board, False)
 
     def _apply_size(self) -> None:
         w, h = self.app.size
-        self.compact = w < COMPACT_WIDTH or h < COMPACT_HEIGHT
-        self.set_class(self.compact, "compact")
+        compact = w < COMPACT_WIDTH or h < COMPACT_HEIGHT
+        if compact != self.compact:
+            self.refresh_bindings()
+        self.compact = compact
+        self.set_class(compact, "compact")
 
     @property
     def app_(self) -> BoardgamesApp:
@@ -219,11 +229,18 @@ class GameScreen(Screen[None]):
             picker.set_prompt(prompt, thinking_line(match, prompt), False)
         else:
             name = match.seats[prompt.seat].name
-            back = "  (Esc: step back)" if prompt.step else ""
             text = prompt.text if prompt.text.startswith(name) else f"{name}: {prompt.text}"
-            picker.set_prompt(prompt, f"{text}{back}", True)
+            picker.set_prompt(prompt, text, True)
             picker.options.focus()
         self._render_log()
+        can_back = self._can_step_back()
+        if can_back != self._could_step_back:  # the footer shows "Esc Step back" only then
+            self._could_step_back = can_back
+            self.refresh_bindings()
+
+    def _can_step_back(self) -> bool:
+        prompt = self.match.prompt
+        return prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot
 
     def _render_tabs(self, board: BoardView) -> None:
         tabs = self.query_one("#tabs", Static)
@@ -240,47 +257,47 @@ class GameScreen(Screen[None]):
         t.truncate(self.app.size.width, overflow="ellipsis")
         tabs.update(t, layout=False)
 
-    def _log_window(self, cursor: int, viewer: int | None) -> list[tuple[int, str]]:
-        """(move number, line) of the last LOG_REWRITE moves before `cursor`, as `viewer`
-        reads them."""
-        steps = self.match.steps
-        return [
-            (i + 1, line)
-            for i in range(max(0, cursor - LOG_REWRITE), cursor)
-            for ev in steps[i].events
-            if (line := ev.for_seat(viewer))
-        ]
-
     def _render_log(self) -> None:
-        log = self.query_one(RichLog)
+        log = self.query_one(GameLog)
         cursor, viewer = self.match.cursor, self.viewer
         steps = self.match.steps
-        # one move on: append its lines, unless the new reader reads the earlier lines
-        # differently (private events); then the recent moves are written again for them
-        append = 0 <= self._log_cursor == cursor - 1 and (
-            viewer == self._log_viewer
-            or self._log_window(cursor - 1, viewer)
-            == self._log_window(cursor - 1, self._log_viewer)
+        fresh = fresh_from(self.match)
+        # one move on: append its lines, unless the earlier lines now read differently: for
+        # a new reader (private events) or because a decision ended the computers' marks
+        append = (
+            0 <= self._log_cursor == cursor - 1
+            and (fresh == self._log_fresh or not any(e.fresh for e in log.entries))
+            and (
+                viewer == self._log_viewer
+                or log_entries(self.match, viewer, cursor - 1 - LOG_REWRITE, cursor - 1)
+                == log_entries(self.match, self._log_viewer, cursor - 1 - LOG_REWRITE, cursor - 1)
+            )
         )
         if append:
-            entries = [(cursor, x) for ev in steps[cursor - 1].events if (x := ev.for_seat(viewer))]
+            entries = log_entries(self.match, viewer, cursor - 1, cursor)
         else:
-            log.clear()
-            entries = self._log_window(cursor, viewer)
+            entries = log_entries(self.match, viewer, cursor - LOG_REWRITE, cursor)
+        log.show(entries, append=append)
         last = ""
-        if entries:  # one write: every write to a RichLog costs a layout
-            log.write(Text("\n".join(f"{n:>3} {line}" for n, line in entries)))
-            last = entries[-1][1]
+        if entries:
+            last = entries[-1].text
         else:  # the last visible line for the one-line log (compact layout)
             for i in range(cursor - 1, max(-1, cursor - 30), -1):
                 found = [x for e in steps[i].events if (x := e.for_seat(viewer))]
                 if found:
                     last = found[-1]
                     break
-        self._log_cursor, self._log_viewer = cursor, viewer
+        self._log_cursor, self._log_viewer, self._log_fresh = cursor, viewer, fresh
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The move list keeps the focus (a click on the board must not take the keys away
+        from it); the filter's input may have it while filtering."""
+        picker = self.query_one(MovePicker)
+        if event.widget is not picker.options and not picker.has_class("filtering"):
+            picker.options.focus()
 
     # ---- moves -------------------------------------------------------------------------
     @on(MovePicker.Chosen)
@@ -467,9 +484,9 @@ class GameScreen(Screen[None]):
                 self.refresh_game(highlight=False)
 
         if reasons:
-            self.app.push_screen(
-                ConfirmScreen("Undo? " + "; ".join(sorted(reasons)).capitalize() + "."), do
-            )
+            why = "; ".join(sorted(reasons))
+            # only the first letter up: "It takes back Ann's move", never "ann's"
+            self.app.push_screen(ConfirmScreen(f"Undo? {why[0].upper()}{why[1:]}."), do)
         else:
             do()
 
@@ -531,17 +548,28 @@ class GameScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.match.game, self.match.options))
 
     def action_help(self) -> None:
+        from .rules import phase_help
+
         prompt = self.match.prompt
-        phase = ""
+        phase = explanation = ""
         if prompt is not None:
             name = self.match.seats[prompt.seat].name
-            phase = f"Now: {prompt.phase or 'play'} — {name}: {prompt.text_for(self.viewer)}"
+            asked = prompt.text_for(self.viewer)
+            text = asked if asked.startswith(name) else f"{name}: {asked}"
+            phase = f"Now: {prompt.phase or 'play'} — {text}"
+            status = self.ui.status(self.current_view()) or ""
+            terms = [prompt.phase, *status.split(" · ")]
+            explanation = phase_help(
+                self.match.game.rules_reference(self.match.options), [t for t in terms if t]
+            )
 
         def after(result: str | None) -> None:
             if result == "rules":
                 self.action_rules()
 
-        self.app.push_screen(HelpScreen(self.match.game.title, phase), after)
+        self.app.push_screen(
+            HelpScreen(self.match.game.title, phase, explanation=explanation), after
+        )
 
     def action_leave(self) -> None:
         self._bot_token += 1
@@ -550,8 +578,25 @@ class GameScreen(Screen[None]):
         self.app_.autosaver.flush()  # the menu's "continue" must find this game
         self.app.pop_screen()
 
+    def action_log(self) -> None:
+        from .log import LogScreen
+
+        self.app.push_screen(LogScreen(self.match, self.viewer))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # the compact layout has no log panel: PgUp/PgDn page the move list there
+        if action == "log_page":
+            return not self.compact
+        if action == "back":  # Esc steps back out of a multi-part move, or clears a filter
+            return self._can_step_back() or self.query_one(MovePicker).has_class("filtering")
+        return True
+
+    def action_log_page(self, delta: int) -> None:
+        self.query_one(GameLog).page(delta)
+
     def action_filter(self) -> None:
         self.query_one(MovePicker).start_filter()
+        self.refresh_bindings()
 
     def action_back(self) -> None:
         picker = self.query_one(MovePicker)
@@ -567,8 +612,8 @@ class GameScreen(Screen[None]):
     def action_cycle(self, delta: int) -> None:
         board = self.query_one(BoardView)
         if not self.compact:
-            # in the wide layout Tab moves focus between the picker and the log
-            self.focus_next() if delta > 0 else self.focus_previous()
+            # every panel is on screen: nothing to switch, and the move picker keeps the focus
+            self.query_one(MovePicker).options.focus()
             return
         board.cycle(delta)
         self._render_tabs(board)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,15 +15,29 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.widgets.option_list import Option
 
-from engine.core import all_games, saves
+from engine.core import HUMAN, all_games, saves
 
+from ..games import ui_for
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import ScreenHelp
+from .menu import short_date
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "saves"
+
+
+def players_text(seats: list[tuple[str, str]]) -> str:
+    """`5 players: Ann + 4 computers (greedy)`; people by name, computers counted."""
+    people = [name for name, kind in seats if kind == HUMAN]
+    levels = sorted({kind for _, kind in seats if kind != HUMAN})
+    bots = len(seats) - len(people)
+    who = ", ".join(people)
+    if bots:
+        computers = f"{bots} computer{'s' if bots > 1 else ''} ({', '.join(levels)})"
+        who = f"{who} + {computers}" if who else computers
+    return f"{len(seats)} players: {who}"
 
 
 class LoadScreen(ScreenHelp, Screen[None]):
@@ -37,6 +52,7 @@ class LoadScreen(ScreenHelp, Screen[None]):
         super().__init__()
         self.review = review
         self.files: list[Path] = []
+        self.infos: list[saves.SaveInfo | None] = []
 
     def compose(self) -> ComposeResult:
         verb = "Review" if self.review else "Load"
@@ -54,15 +70,52 @@ class LoadScreen(ScreenHelp, Screen[None]):
         own = saves.list_saves(self.app_.saves_dir)
         examples = sorted(EXAMPLES.glob("*.toml")) if EXAMPLES.is_dir() else []
         self.files = own + [e for e in examples if e not in own]
+        self.infos = [saves.info(f) for f in self.files]
         ol = self.query_one(OptionList)
-        for i, f in enumerate(self.files):
-            where = "example" if f.parent == EXAMPLES else "saved"
-            ol.add_option(Option(Text(f"{f.name}  ({where})"), id=str(i)))
+        for i in range(len(self.files)):
+            ol.add_option(Option(self._row(i), id=str(i)))
         if not self.files:
             ol.add_option(
                 Option(Text("no saves yet — type a path with /"), id="none", disabled=True)
             )
         ol.focus()
+        if self.files:  # where each unfinished game stands needs a replay: in the background
+            self.run_worker(self._find_positions, thread=True, group="positions")
+
+    def _row(self, i: int, where: str = "") -> Text:
+        """One save in two lines: game, where it stands, date; then who plays."""
+        f, meta = self.files[i], self.infos[i]
+        origin = "  (example)" if f.parent == EXAMPLES else ""
+        t = Text()
+        if meta is None:
+            t.append(f.name, style="bold")
+            t.append("  not a readable save", style="italic")
+            return t
+        t.append(meta.game, style="bold")
+        t.append(" · ")
+        t.append("finished" if meta.finished else f"unfinished, {where or f'move {meta.moves}'}")
+        t.append(f" · {short_date(meta.updated)}{origin}")
+        t.append(f"\n    {players_text(meta.seats)}", style="dim")
+        return t
+
+    def _find_positions(self) -> None:
+        """Replay each unfinished save to say its round (runs in a worker thread)."""
+        for i, meta in enumerate(self.infos):
+            if meta is None or meta.finished:
+                continue
+            try:
+                match = saves.load(self.files[i])
+                view = match.game.view(match.state, None)
+                parts = ui_for(match.game.id).status(view).split(" · ")
+            except Exception:  # the row keeps its move number; opening it shows the problem
+                continue
+            where = " · ".join(p for p in parts if re.search(r"round|period", p, re.I))
+            if where and self.is_attached:
+                self.app.call_from_thread(self._show_position, i, where)
+
+    def _show_position(self, i: int, where: str) -> None:
+        if self.is_attached:
+            self.query_one(OptionList).replace_option_prompt_at_index(i, self._row(i, where))
 
     @on(OptionList.OptionSelected, "#load-files")
     def _picked(self, event: OptionList.OptionSelected) -> None:

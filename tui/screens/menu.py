@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,13 +28,21 @@ LOGO = "♜ boardgames-tui"
 
 ITEMS = [
     ("new", "n", "New game"),
-    ("continue", "c", "Continue the latest game"),
+    ("continue", "c", "Continue"),
     ("load", "l", "Load a saved game"),
     ("review", "v", "Review a saved game"),
     ("tables", "t", "Shared tables (each player on their own terminal)"),
     ("rules", "g", "Rules references"),
     ("quit", "q", "Quit"),
 ]
+
+
+def short_date(iso: str, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """`2026-11-29T21:54:17+00:00` → `2026-11-29 21:54` (local time)."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime(fmt)
+    except ValueError:
+        return iso[:16].replace("T", " ")
 
 
 class MenuScreen(Screen[None]):
@@ -68,14 +77,19 @@ class MenuScreen(Screen[None]):
         ol = self.query_one(OptionList)
         highlighted = ol.highlighted or 0
         ol.clear_options()
-        latest = saves.latest(self.app_.saves_dir)
+        latest = saves.latest(self.app_.saves_dir, unfinished=True)
+        meta = saves.info(latest) if latest else None
         for item, key, label in ITEMS:
-            t = Text()
+            t = Text(no_wrap=True, overflow="ellipsis")
             t.append(f" {key} ", style="bold reverse")
             t.append(f"  {label}")
             if item == "continue":
                 t.append(
-                    f"  ({latest.name})" if latest else "  (no saved game yet)", style="italic"
+                    f"  {meta.game} · {len(meta.seats)} players · "
+                    f"{short_date(meta.updated, '%d %b %H:%M')}"
+                    if meta
+                    else "  (no unfinished game)",
+                    style="italic",
                 )
             ol.add_option(Option(t, id=item))
         ol.highlighted = highlighted
@@ -111,10 +125,13 @@ class MenuScreen(Screen[None]):
 
             app.push_screen(SetupScreen())
         elif item == "continue":
-            path = saves.latest(app.saves_dir)
+            path = saves.latest(app.saves_dir, unfinished=True)
             if path is None:
                 app.push_screen(
-                    MessageScreen("Nothing to continue", "No saved game yet: start a new one.")
+                    MessageScreen(
+                        "Nothing to continue",
+                        "No unfinished game: start a new one (l loads or v reviews a finished one).",
+                    )
                 )
                 return
             app.open_file(Path(path), review=False)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pickle
 import weakref
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Container
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
@@ -47,6 +48,18 @@ def stored_analysis(match: Match) -> dict[int, Rating]:
     return ratings
 
 
+BESIDE_WIDTH = 170  # from this width the move list stands beside the board, else below it
+
+
+def _numbered(n: int, line: str | Text) -> Table:
+    """A move of the list: its number, and its text wrapped in a column of its own."""
+    row = Table.grid(padding=(0, 1))
+    row.add_column(justify="right", min_width=4, no_wrap=True)
+    row.add_column(ratio=1)
+    row.add_row(str(n), line)
+    return row
+
+
 class ReviewScreen(ScreenHelp, Screen[int | None]):
     HELP_TITLE = "Review"
     """Dismisses with the move index to continue from, or None to go back unchanged."""
@@ -80,29 +93,36 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
-        with Horizontal(id="review-body"):
+        yield Static("", id="tabs")
+        with Container(id="review-body"):
             yield BoardView(ui_for(self.match.game.id), id="board")
             yield OptionList(id="review-moves")
         yield Static("", id="lastlog")
         yield Footer()
 
-    def on_mount(self) -> None:
+    def _apply_size(self) -> None:
         w, h = self.app.size
         self.compact = w < 110 or h < 34
         self.set_class(self.compact, "compact")
+        self.set_class(w >= BESIDE_WIDTH, "beside")
+
+    def on_mount(self) -> None:
+        self._apply_size()
         moves = self.query_one("#review-moves", OptionList)
-        opts = [Option(Text("  0 setup"), id="0")]
+        opts = [Option(_numbered(0, "setup"), id="0")]
         for i in range(1, len(self.match.steps) + 1):
             opts.append(Option(self._move_line(i), id=str(i)))
         moves.add_options(opts)
         self.show_index(self.index)
 
-    def _move_line(self, i: int) -> Text:
+    def _move_line(self, i: int) -> Table:
         """Move `i` in the list: number, marks (analysis, hint used), who and what."""
         step = self.match.steps[i - 1]
         who = self.match.seats[step.seat].name
         line = self.match.move_line(i, self.viewer)
-        t = Text(f"{i:>3} ", overflow="ellipsis", no_wrap=True)
+        if not line.startswith(who):  # "Ann plays Park", not "Ann: Ann plays Park"
+            line = f"{who}: {line}"
+        t = Text()
         rating = self._rating(i)
         mark = analysis.MARKS[rating.tag] if rating is not None else ""
         if mark:
@@ -111,13 +131,11 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         if i in self.match.hints:
             t.append("hint", style="italic reverse")
             t.append(" ")
-        t.append(f"{who}: {line}")
-        return t
+        t.append(line)
+        return _numbered(i, t)
 
     def on_resize(self) -> None:
-        w, h = self.app.size
-        self.compact = w < 110 or h < 34
-        self.set_class(self.compact, "compact")
+        self._apply_size()
         # the index when the redraw runs: a key may have moved it since the resize
         self.call_after_refresh(lambda: self.show_index(self.index))
 
@@ -139,6 +157,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         if st:
             status.append(f" · {st}", style="")
         self.query_one("#status", Static).update(status)
+        self._render_tabs()
         lines = []
         if self.index > 0:
             step = self.match.steps[self.index - 1]
@@ -262,9 +281,23 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
     def action_jump(self, where: int) -> None:
         self.show_index(len(self.match.steps) if where < 0 else where)
 
+    def _render_tabs(self) -> None:
+        """The board's views as tabs (compact layout), as on the game screen."""
+        board = self.query_one(BoardView)
+        titles = board.tab_titles()
+        t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
+        for i, title in enumerate(titles):
+            if i == board.tab:
+                t.append(f" {title} ", style="reverse bold")
+            else:
+                t.append(f" {title.split()[0]} ")
+        t.truncate(self.app.size.width, overflow="ellipsis")
+        self.query_one("#tabs", Static).update(t if self.compact else "")
+
     def action_cycle(self, delta: int) -> None:
         if self.compact:
             self.query_one(BoardView).cycle(delta)
+            self._render_tabs()
 
     def action_continue_here(self) -> None:
         if not self.allow_continue:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,7 +16,17 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from engine.bots.search import DEFAULT_THINK, default_think
-from engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, get_game
+from engine.core import (
+    BOT_LEVELS,
+    HUMAN,
+    Match,
+    Seat,
+    SetupError,
+    UnknownGame,
+    all_games,
+    get_game,
+    saves,
+)
 from engine.core.protocol import PICK_VALUE, Option
 
 from .dialogs import MessageScreen, ScreenHelp
@@ -37,12 +50,29 @@ def think_choices(now: float | None = None) -> tuple[list[tuple[str, float]], fl
     return choices, now
 
 
+LAST_SETUP = ".last-setup.json"  # in the saves folder; not a .toml, so never listed as a save
+
+
+def last_setup_path(folder: str | None) -> Path:
+    return saves.saves_dir(folder) / LAST_SETUP
+
+
+def read_last_setup(folder: str | None) -> dict[str, Any]:
+    """The seats of the last game started from this screen ({} if none or unreadable)."""
+    try:
+        data = json.loads(last_setup_path(folder).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 class SetupScreen(ScreenHelp, Screen[None]):
     HELP_TITLE = "New game"
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
         Binding("escape", "close", "Back"),
         Binding("ctrl+s,f2", "start", "Start"),
+        Binding("ctrl+b,f3", "versus_computers", "Me vs computers"),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
@@ -50,7 +80,27 @@ class SetupScreen(ScreenHelp, Screen[None]):
         games = all_games()
         self.game = get_game(game_id) if game_id else games[0]
         self.count = min(max(self.game.min_players, 3), self.game.max_players)
+        # the last game's seats, until this screen knows the app (on mount)
+        self.remembered: list[tuple[str, str]] = []
+        self.game_id = game_id
         self.building = True  # seat and option rows are being (re)built (tests wait for it)
+
+    def _remember(self) -> None:
+        """Take the game, player count and seats of the last game started here."""
+        last = read_last_setup(self.app_.saves_dir)
+        seats = last.get("seats")
+        if isinstance(seats, list):
+            self.remembered = [
+                (str(x[0])[:16], str(x[1]))
+                for x in seats
+                if isinstance(x, list) and len(x) == 2 and (x[1] == HUMAN or x[1] in BOT_LEVELS)
+            ]
+        if self.game_id is None and isinstance(last.get("game"), str):
+            with contextlib.suppress(UnknownGame):
+                self.game = get_game(last["game"])
+        n = last.get("count")
+        if isinstance(n, int):
+            self.count = min(max(self.game.min_players, n), self.game.max_players)
 
     @property
     def app_(self) -> BoardgamesApp:
@@ -59,7 +109,8 @@ class SetupScreen(ScreenHelp, Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup"):
             yield Static(
-                "[b]New game[/]   Tab / Shift+Tab move · Enter or Space changes · Ctrl+S starts"
+                "[b]New game[/]   Tab / Shift+Tab move · Enter or Space changes · Ctrl+S starts · "
+                "Ctrl+B: you against computers"
             )
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
@@ -85,10 +136,12 @@ class SetupScreen(ScreenHelp, Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Hand-over screens", classes="label")
                 yield Switch(value=True, id="handover")
-                yield Static("  between people sharing the screen (off: open play)", classes="hint")
+                yield Static(" on ", id="handover-state", classes="state")
+                yield Static("between people sharing the screen (off: open play)", classes="hint")
             with Horizontal(classes="row"):
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="strict")
+                yield Static(" off ", id="strict-state", classes="state")
             with Horizontal(classes="row"):
                 yield Label("Computer thinking", classes="label")
                 choices, now = think_choices(self.app_.think)
@@ -102,6 +155,13 @@ class SetupScreen(ScreenHelp, Screen[None]):
         return [(str(n), n) for n in range(g.min_players, g.max_players + 1)]
 
     async def on_mount(self) -> None:
+        game_id = self.game.id
+        self._remember()
+        if self.game.id != game_id:
+            self.query_one("#game", Select).value = self.game.id
+        count = self.query_one("#count", Select)
+        count.set_options(self._count_options())
+        count.value = self.count
         await self._rebuild()
         self.query_one("#game", Select).focus()
 
@@ -120,7 +180,8 @@ class SetupScreen(ScreenHelp, Screen[None]):
         await seats.remove_children()
         rows = []
         for i in range(self.count):
-            name, kind = old.get(i, (DEFAULT_NAMES[i], HUMAN))
+            default = self.remembered[i] if i < len(self.remembered) else (DEFAULT_NAMES[i], HUMAN)
+            name, kind = old.get(i, default)
             rows.append(
                 Horizontal(
                     Label(f"Seat {i + 1}", classes="label"),
@@ -209,6 +270,27 @@ class SetupScreen(ScreenHelp, Screen[None]):
         self.count = int(event.value)  # type: ignore[arg-type]
         await self._rebuild()
 
+    @on(Switch.Changed)
+    def _switched(self, event: Switch.Changed) -> None:
+        """A switch says on or off in words too (its colour alone is not enough)."""
+        state = self.query_one(f"#{event.switch.id}-state", Static)
+        state.update(" on " if event.value else " off ")
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        """Enter in a name or the seed moves on to the next field."""
+        event.stop()
+        self.focus_next()
+
+    def action_versus_computers(self) -> None:
+        """Seat 1 a person, every other seat a computer (at the level already chosen for a
+        computer seat, else greedy); then the Start button has the focus."""
+        kinds = [self.query_one(f"#kind-{i}", Select) for i in range(self.count)]
+        level = next((str(k.value) for k in kinds if k.value in BOT_LEVELS), "greedy")
+        for i, k in enumerate(kinds):
+            k.value = HUMAN if i == 0 else level
+        self.query_one("#start", Button).focus()
+
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
@@ -234,7 +316,22 @@ class SetupScreen(ScreenHelp, Screen[None]):
         handover = self.query_one("#handover", Switch).value
         strict = self.query_one("#strict", Switch).value
         think = float(self.query_one("#think", Select).value)  # type: ignore[arg-type]
+        self._save_last(seats)
         self.app_.start_match(match, handover=handover, strict=strict, think=think, replace=self)
+
+    def _save_last(self, seats: list[Seat]) -> None:
+        """Remember this game's seats for the next time (a failure only loses the memory)."""
+        path = last_setup_path(self.app_.saves_dir)
+        data = {
+            "game": self.game.id,
+            "count": self.count,
+            "seats": [[s.name, s.kind] for s in seats],
+        }
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            saves.atomic_write(path, json.dumps(data))
+        except OSError:
+            pass
 
     def action_close(self) -> None:
         self.dismiss(None)

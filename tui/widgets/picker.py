@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,7 +21,8 @@ from textual.widgets.option_list import Option
 from engine.core.protocol import Move, Prompt
 
 # Letters that the game screen uses as global keys are never move hotkeys.
-GLOBAL_LETTERS = set("urgsvqh")
+# l: the full-screen log; h: a hint
+GLOBAL_LETTERS = set("urgsvqlh")
 HOTKEYS = [str(d) for d in range(1, 10)] + [
     c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
 ]
@@ -50,7 +52,7 @@ class MovePicker(Vertical):
 
     DEFAULT_CSS = """
     MovePicker { height: auto; }
-    MovePicker > #picker-title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    MovePicker > #picker-title { height: auto; max-height: 3; padding: 0 1; background: $boost; text-style: bold; }
     MovePicker > Input { display: none; height: 3; }
     MovePicker.filtering > Input { display: block; }
     MovePicker > OptionList, MovePicker > OptionList:focus { height: auto; max-height: 100%; border: none; padding: 0; background: $surface; }
@@ -70,6 +72,10 @@ class MovePicker(Vertical):
         self.shown: list[Move] = []
         self.filter = ""
         self.enabled = True
+        # hotkey of each move id: kept while one multi-part choice goes on, so that the keys
+        # of the moves still offered do not change under a quick second press
+        self.keys: dict[str, str] = {}
+        self._title_lines = 0
 
     def compose(self) -> ComposeResult:
         yield Static("", id="picker-title")
@@ -82,15 +88,40 @@ class MovePicker(Vertical):
 
     def set_prompt(self, prompt: Prompt | None, title: str, enabled: bool = True) -> None:
         """Show the moves of `prompt` (or just `title` when nothing is to be decided here)."""
+        previous = self.prompt if self.moves else None
         self.prompt = prompt
         self.enabled = enabled
         self.moves = list(prompt.moves) if (prompt and enabled) else []
+        self._assign_keys(previous)
+        # a long question wraps; the layout is redone only when its number of lines changes
+        width = max(1, self.size.width - 4)
+        lines = min(3, -(-len(title) // width)) if self.size.width else 0
         self.query_one("#picker-title", Static).update(
-            Text(title, overflow="ellipsis", no_wrap=True),
-            layout=False,  # one line, always
+            Text(title), layout=not lines or lines != self._title_lines
         )
+        self._title_lines = lines
         self.clear_filter(refresh=False)
         self._fill()
+
+    def _assign_keys(self, previous: Prompt | None) -> None:
+        """Hotkeys by position, unless this prompt goes on with the previous one's choice (the
+        same seat, a later step, mostly the same moves): then each move keeps its key."""
+        ids = [m.id for m in self.moves]
+        prompt = self.prompt
+        same = (
+            previous is not None
+            and prompt is not None
+            and prompt.seat == previous.seat
+            and prompt.step > 0
+            and 2 * sum(1 for i in ids if i in self.keys) >= len(ids)
+        )
+        if not same:
+            self.keys = {}
+        taken = {self.keys[i] for i in ids if i in self.keys}
+        free = (k for k in HOTKEYS if k not in taken)
+        for i in ids:
+            if i not in self.keys:
+                self.keys[i] = next(free, " ")
 
     def _fill(self) -> None:
         needle = self.filter.lower()
@@ -98,18 +129,19 @@ class MovePicker(Vertical):
             m for m in self.moves if not needle or needle in (m.label + " " + m.preview).lower()
         ]
         width = max((len(m.label) for m in self.shown), default=0)
-        width = min(width, 34)
+        width = min(width, 38)
         opts = []
         for i, m in enumerate(self.shown):
-            key = HOTKEYS[self.moves.index(m)] if self.moves.index(m) < len(HOTKEYS) else " "
-            line = Text(no_wrap=True, overflow="ellipsis")
-            line.append(f"{key} ", style="bold reverse" if key != " " else "")
-            line.append(" ")
-            line.append(m.label.ljust(width), style="bold")
-            if m.preview:
-                line.append("  ")
-                line.append(m.preview, style="italic")
-            opts.append(Option(line, id=str(i)))
+            key = self.keys.get(m.id, " ")
+            # a grid, so that a long label or preview wraps within its own column
+            row = Table.grid(padding=(0, 1))
+            row.add_column(width=2, no_wrap=True)
+            row.add_column(width=width + 1, style="bold")
+            row.add_column(ratio=1, style="italic")
+            row.add_row(
+                Text(f"{key} ", style="bold reverse" if key != " " else ""), m.label, m.preview
+            )
+            opts.append(Option(row, id=str(i)))
         ol = self.options
         if opts and len(opts) == ol.option_count:
             # as many rows as before: new prompts in place, no new layout of the screen
@@ -126,8 +158,7 @@ class MovePicker(Vertical):
         """The move a hotkey stands for, if any."""
         if not self.enabled or key not in HOTKEYS:
             return None
-        i = HOTKEYS.index(key)
-        return self.moves[i] if i < len(self.moves) else None
+        return next((m for m in self.moves if self.keys.get(m.id) == key), None)
 
     def start_filter(self) -> None:
         if not self.moves:

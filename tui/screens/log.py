@@ -1,0 +1,68 @@
+"""The whole log of a game on the full screen, at any terminal size."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine.core import Match
+
+from ..widgets.log import FRESH_MARK, GameLog, log_entries
+from .dialogs import ScreenHelp
+
+
+class LogScreen(ScreenHelp, Screen[None]):
+    """Every line of the game so far as the reader may read it; the newest at the bottom."""
+
+    HELP_TITLE = "Game log"
+    BINDINGS = [
+        Binding("question_mark", "help", "Help"),
+        Binding("escape,l,q", "close", "Back"),
+        Binding("up,k", "scroll(-1)", "Up", show=False),
+        Binding("down,j", "scroll(1)", "Down", show=False),
+        Binding("pageup,b", "page(-1)", "Page up"),
+        Binding("pagedown,space", "page(1)", "Page down"),
+        Binding("home", "edge(0)", "First move"),
+        Binding("end", "edge(1)", "Latest"),
+    ]
+
+    def __init__(self, match: Match, viewer: int | None) -> None:
+        super().__init__()
+        self.match = match
+        self.viewer = viewer
+
+    def compose(self) -> ComposeResult:
+        title = Text(f" Log · {self.match.game.title} · {self.match.cursor} moves", style="bold")
+        title.append(f"   {FRESH_MARK} the computers' moves since your last decision")
+        yield Static(title, id="status")
+        yield GameLog(id="full-log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._write()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # the lines are wrapped at the width they were written at: write them again
+        self.call_after_refresh(self._write)
+
+    def _write(self) -> None:
+        log = self.query_one(GameLog)
+        log.show(log_entries(self.match, self.viewer, 0, self.match.cursor))
+        log.scroll_end(animate=False)
+
+    def action_scroll(self, delta: int) -> None:
+        self.query_one(GameLog).scroll_relative(y=delta, animate=False)
+
+    def action_page(self, delta: int) -> None:
+        self.query_one(GameLog).page(delta)
+
+    def action_edge(self, end: int) -> None:
+        log = self.query_one(GameLog)
+        log.scroll_end(animate=False) if end else log.scroll_home(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
