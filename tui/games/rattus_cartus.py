@@ -12,6 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..widgets.elements import Column, Fit, counted, player_table
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 
 PHASE_TITLES = {
@@ -92,10 +93,11 @@ class RattusCartusUI:
                   self._influence(view, compact)),
             Panel("players", "Players", self._players(view, compact), area="side"),
             Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact), area="side"),
-            Panel("supply", "Round & supplies", self._supplies(view), area="side"),
         ]  # fmt: skip
-        if view.get("final"):
+        if view.get("final"):  # the supplies matter no more: the plague's reckoning instead
             out.append(Panel("end", "The plague comes", self._final(view), area="side"))
+        else:
+            out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
         return out
 
     def _buildings(self, view: dict[str, Any], compact: bool) -> RenderableType:
@@ -120,22 +122,27 @@ class RattusCartusUI:
             head = Text.assemble((b["name"], "bold"), f" · {cls}", (f" · supply: {sup}", "dim"))
             lines: list[RenderableType] = [
                 head,
-                Text(f"premium {b['premium']} / standard {b['standard']}"),
+                Text.assemble(
+                    ("premium: ", "dim"), b["premium"], ("  standard: ", "dim"), b["standard"]
+                ),
             ]
-            discs = Text()
-            if not b["discs"]:
-                discs.append("no discs yet", style="dim")
-            for d in b["discs"]:
-                if len(discs):
-                    discs.append("  ")
-                discs.append(f"{d['space']}:")
-                discs.append_text(tag(d["seat"], None if compact else names[d["seat"]]))
-                if d["revealed"] is not None:
-                    discs.append(f" [{kinds_text(d['revealed'])}]")
-                else:
-                    n = d["cards"]
-                    discs.append(f" {n} card{'' if n == 1 else 's'}")
-            lines.append(discs)
+
+            def discs(b: dict[str, Any], with_names: bool) -> Text:
+                t = Text()
+                if not b["discs"]:
+                    t.append("no discs yet", style="dim")
+                for d in b["discs"]:
+                    if len(t):
+                        t.append(" · ")
+                    t.append(f"space {d['space']} ")
+                    t.append_text(tag(d["seat"], names[d["seat"]] if with_names else None))
+                    if d["revealed"] is not None:
+                        t.append(f": {kinds_text(d['revealed'])}")
+                    else:
+                        t.append(f": {counted(d['cards'], 'card')}")
+                return t
+
+            lines.append(Fit(discs(b, True), discs(b, False), max_lines=1))
             table.add_row(Text(f"[{b['pos']}]", style="bold"), Group(*lines))
         return table
 
@@ -199,13 +206,19 @@ class RattusCartusUI:
             if key in by_class:
                 if cards:
                     cards.append(" · ")
-                cards.append(f"{cname} {len(by_class[key])}", style="bold")
-                cards.append(f" (nuns {' '.join(str(n) for n in by_class[key])})", style="dim")
+                nuns = by_class[key]
+                cards.append(f"{len(nuns)} {cname}", style="bold")
+                if any(nuns):
+                    listed = ", ".join(map(str, nuns[:-1])) + " and " if len(nuns) > 1 else ""
+                    cards.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
+                else:
+                    cards.append(" (no nuns)", style="dim")
         for k in ("joker", "sword", "flute", "pass"):
             if you["hand"].get(k):
                 if cards:
                     cards.append(" · ")
-                cards.append(f"{KIND_LABELS[k]} {you['hand'][k]}", style="bold")
+                n = you["hand"][k]
+                cards.append(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold")
         if not cards:
             cards.append("no cards", style="dim")
         tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
@@ -223,23 +236,32 @@ class RattusCartusUI:
         return Group(*lines)
 
     def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("")
-        table.add_column("Hand", justify="right")
-        table.add_column("Rats", justify="right")
-        table.add_column("Gold", justify="right")
-        table.add_column("VP", justify="right")
-        table.add_column("In")
         final = view.get("final")
-        for p in view["players"]:
-            name = tag(p["seat"], p["name"][:10])
+
+        def who(p: dict[str, Any]) -> Text:
+            t = tag(p["seat"], p["name"])
             if p["start_player"] and not final:
-                name.append(" S", style="bold")
-            rats = f"{p['rats']}" if "rats" in p else f"{p['rat_tokens']} tok"
-            where = f"[{p['entered']}]" if p["entered"] else ("Pass" if p["passed"] else "-")
-            table.add_row(name, str(p["hand"]), rats, str(p["gold"]), str(p["vp_tokens"]), where)
-        note = Text("S start player · tok: rat tokens", style="dim")
-        return Group(table, note)
+                t.append(" start", style="bold")
+            return t
+
+        def rats(p: dict[str, Any]) -> str:
+            return str(p["rats"]) if "rats" in p else f"{p['rat_tokens']} tokens"
+
+        def where(p: dict[str, Any]) -> str:
+            if p["entered"]:
+                return f"[{p['entered']}]"
+            return "passed" if p["passed"] else "–"
+
+        columns = [
+            Column("cards", "cards", "", lambda p: p["hand"]),
+            Column("rats", "rats", "", rats),
+            Column("gold", "gold", "", lambda p: p["gold"]),
+            Column("VP", "VP", "", lambda p: p["vp_tokens"]),
+            Column("in", "in", "", where),
+        ]
+        return player_table(
+            view["players"], who, columns, note="in: the building entered this round"
+        )
 
     def _supplies(self, view: dict[str, Any]) -> RenderableType:
         r, total = view["round"], view["rounds"]

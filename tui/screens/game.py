@@ -185,10 +185,14 @@ class GameScreen(Screen[None]):
                 status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")
         else:
             status.append(" · game over", style="bold")
-        st = self.ui.status(view)
-        if st:
-            status.append(f" · {st}")
-        status.truncate(max(20, self.app.size.width - 1), overflow="ellipsis")
+        # the status's parts go from the last while the line is too long: never a cut word
+        width = max(20, self.app.size.width - 1)
+        parts = [x for x in self.ui.status(view).split(" · ") if x]
+        while parts and len(status) + sum(len(x) + 3 for x in parts) > width:
+            parts.pop()
+        for part in parts:
+            status.append(f" · {part}")
+        status.truncate(width, overflow="ellipsis")
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
         self._render_tabs(board)
         picker = self.query_one(MovePicker)
