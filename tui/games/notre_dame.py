@@ -125,7 +125,8 @@ class NotreDameUI:
             body = self._all_hands(view)
             out.append(Panel("hand", "Cards (all players)", body, area="side"))
         out.append(
-            Panel("players", f"Players · bank {view['bank']} gold", self._players(view, compact),
+            Panel("players", f"Players · ★ prestige · bank {view['bank']} gold",
+                  self._players(view, compact),
                   area="side")
         )  # fmt: skip
         out.append(
@@ -147,9 +148,6 @@ class NotreDameUI:
         for i, p in enumerate(view["persons"], start=1):
             t = Text(f"{i} {p['name']}", style="bold")
             t.append(f" ({counted(p['rats'], 'rat') if p['rats'] else 'no rat'})", style="dim")
-            for seat in hired.get(p["key"], []):
-                t.append(" hired by ")
-                t.append_text(tag(seat))
             t.append(f": {p['text']}")
             lines.append(t)
         return Group(*lines)
@@ -232,7 +230,7 @@ class NotreDameUI:
     def _hand(self, view: dict[str, Any], you: dict[str, Any]) -> RenderableType:
         lines: list[RenderableType] = []
         if you["choose"]:
-            lines.append(Text("Choose from: ", style="bold").append(self._cards(you["choose"])))
+            lines.append(Text("Choose: ", style="bold").append(self._cards(you["choose"])))
         lines.append(Text("Hand: ", style="bold").append(self._cards(you["hand"]) or "–"))
         if you["passed"]:
             n = len(view["names"])
@@ -243,7 +241,7 @@ class NotreDameUI:
                 text += f"; {verb} {self._cards(you['passed_on'])}"
             lines.append(Text(text, style="dim"))
         if you["thirds"]:
-            lines.append(Text("Unplayed this period: " + self._cards(you["thirds"]), style="dim"))
+            lines.append(Text("Not played: " + self._cards(you["thirds"]), style="dim"))
         return Group(*lines)
 
     def _all_hands(self, view: dict[str, Any]) -> RenderableType:
@@ -283,10 +281,20 @@ class NotreDameUI:
             Column("prestige", "★", "", prestige),
             Column("park", "park", "", lambda p: f"+{p['park_bonus']}★"),
         ]
-        note = "own/gen: markers in own/general supply · ★ prestige · park: its bonus"
+        note = "own/gen: markers in own/general supply"
         if view["scores"] == "hidden" and not view["over"]:
-            note += " (? hidden)"
-        return player_table(view["players"], who, columns, note=note)
+            note += "\n? hidden until the end · park: bonus ★"
+        table = player_table(view["players"], who, columns, note=note)
+        hired = [(pl["seat"], pl["hired"]) for pl in view["players"] if pl["hired"]]
+        if not hired:
+            return table
+        t = Text("Hired: ", style="bold")
+        for j, (seat, key) in enumerate(hired):
+            if j:
+                t.append(", ")
+            t.append_text(tag(seat))
+            t.append(" " + next((p["name"] for p in view["persons"] if p["key"] == key), key))
+        return Group(table, t)
 
     def _plague(self, view: dict[str, Any]) -> RenderableType:
         table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
@@ -301,10 +309,7 @@ class NotreDameUI:
             if pl["doctor"]:
                 nxt.append(" doctor", style="green")
             table.add_row(tag(pl["seat"]), line, nxt)
-        return Group(
-            table,
-            Text(f"plague: rats move {view['plague_value']} − hospital markers", style="dim"),
-        )
+        return table
 
 
 UI = NotreDameUI()

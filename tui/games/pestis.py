@@ -219,7 +219,7 @@ class PestisUI:
             Column("tokens", "tk", "tokens in hand", lambda p: p["tokens_in_hand"]),
             Column("cards", "rs", "resource cards", lambda p: p["resource_count"]),
             Column("wealth", "WP", "wealth points", lambda p: p["wealth"]),
-            Column("subjects healed/ill", "healed/ill", "subjects", subjects),
+            Column("healed/ill", "healed/ill", "", subjects),
         ]
         table = player_table(view["players"], who, columns)
         details: list[RenderableType] = []
