@@ -46,6 +46,7 @@ MAP_W, MAP_H = 72, 14
 LEGEND_X = 41
 # rows of the map that only hold road and river strokes: left out where height is short
 STROKE_ROWS = (1, 3, 5, 7, 8, 10, 12)
+DOUBLED_ROWS = (8, 12)  # the second stroke of two: left out everywhere
 
 
 def builder_tag(i: int) -> Text:
@@ -176,7 +177,7 @@ def map_text(view: dict[str, Any], short: bool = False) -> Text:
         for chunk, style in line:
             cv.put(x, y, chunk, style)
             x += len(chunk)
-    return cv.text()
+    return cv.text(DOUBLED_ROWS)
 
 
 def _legend_lines() -> list[list[tuple[str, str]]]:
@@ -306,21 +307,32 @@ def orders_text(view: dict[str, Any]) -> RenderableType:
         )
     else:
         lines.append(Text("No active order", style="dim"))
+    return Group(*lines)
+
+
+def cathedral_text(view: dict[str, Any]) -> RenderableType:
+    """The cathedral's sections and the face-down stacks (under the map), on one line where
+    the words fit."""
     n, total = view["sections"], view["sections_total"]
-    cat = Text("Cathedral ")
-    cat.append("▰" * n, style="bold green")
-    cat.append("▱" * (total - n), style="dim")
-    cat.append(f" {n}/{total} sections")
-    lines.append(cat)
-    lines.append(
-        Text(
-            f"Face down: {counted(view['events_left'], 'event')}, "
+
+    def line(short: bool) -> Text:
+        cat = Text("Cathedral ", style="bold")
+        cat.append("▰" * n, style="bold green")
+        cat.append("▱" * (total - n), style="dim")
+        cat.append(f" {n}/{total}{'' if short else ' sections'} · ")
+        cat.append(
+            f"face down: {counted(view['events_left'], 'event')}, "
             f"{counted(view['blueprints_left'], 'blueprint')}, "
-            f"{counted(view['hourglass_left'], 'hourglass tile')}",
+            + (
+                f"{view['hourglass_left']} hourglass"
+                if short
+                else counted(view["hourglass_left"], "hourglass tile")
+            ),
             style="dim",
         )
-    )
-    return Group(*lines)
+        return cat
+
+    return Fit(line(False), line(True), max_lines=1)
 
 
 def bags_table(view: dict[str, Any]) -> Table:
@@ -386,7 +398,10 @@ class CathedralUI:
         return f"{base} · cathedral {view['sections']}/{view['sections_total']}"
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        map_body = Group(map_text(view, short=True), _legend()) if compact else map_text(view)
+        if compact:
+            map_body = Group(map_text(view, short=True), _legend())
+        else:
+            map_body = Group(map_text(view), cathedral_text(view))
         return [
             Panel("map", "Map", map_body),
             Panel("city", "City · red zone | blue zone", zones_table(view)),
@@ -405,7 +420,12 @@ class CathedralUI:
                     )
                 ]
             ),
-            Panel("orders", "Orders and cathedral", orders_text(view), area="side"),
+            Panel(
+                "orders",
+                "Orders" if not compact else "Orders and cathedral",
+                Group(orders_text(view), cathedral_text(view)) if compact else orders_text(view),
+                area="side",
+            ),
         ]
 
 

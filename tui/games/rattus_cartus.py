@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -64,7 +65,11 @@ def plural(n: int, word: str) -> str:
 
 
 def kinds_text(kinds: dict[str, int]) -> str:
-    return ", ".join(f"{n} {KIND_LABELS.get(k, k)}" for k, n in kinds.items()) or "nothing"
+    def word(k: str, n: int) -> str:
+        label = KIND_LABELS.get(k, k)
+        return label + "s" if n != 1 and k in ("joker", "sword", "flute", "pass") else label
+
+    return ", ".join(f"{n} {word(k, n)}" for k, n in kinds.items()) or "nothing"
 
 
 class RattusCartusUI:
@@ -82,12 +87,19 @@ class RattusCartusUI:
     # ---- panels ----------------------------------------------------------------------
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
-        out = [Panel("buildings", title, self._buildings(view, compact))]
+        buildings = self._buildings(view, compact)
+        out = [Panel("buildings", title, buildings)]
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
             body = self._hand(view, you, compact)
-            out.append(Panel("hand", f"Your hand ({name})", body))
+            tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
+            title = f"Your hand ({name}) · rats {you['rats']} (tokens {tokens})"
+            if compact:
+                out.append(Panel("hand", title, body))
+            else:  # one frame: the row is short while hands are full, and the other way round
+                rule = Rule(title, align="left", style="dim")
+                out[0] = Panel("buildings", out[0].title, Group(buildings, rule, body))
         out += [
             Panel("influence", "Influence (pays 10/5/2 VP; * leads)",
                   self._influence(view, compact)),
@@ -134,7 +146,7 @@ class RattusCartusUI:
                 for d in b["discs"]:
                     if len(t):
                         t.append(" · ")
-                    t.append(f"space {d['space']} ")
+                    t.append(f"space {d['space']} ", style="dim")
                     t.append_text(tag(d["seat"], names[d["seat"]] if with_names else None))
                     if d["revealed"] is not None:
                         t.append(f": {kinds_text(d['revealed'])}")
@@ -147,25 +159,33 @@ class RattusCartusUI:
         return table
 
     def _influence(self, view: dict[str, Any], compact: bool) -> RenderableType:
+        """A row per player, a column per class: the leader's value is starred."""
         players = view["players"]
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("Class")
-        for p in players:
-            label = tag(p["seat"]) if compact else tag(p["seat"], p["name"][:8])
-            table.add_column(label, justify="right")
-        for ci, (_key, cname) in enumerate(view["classes"]):
+        classes = view["classes"]
+        leaders = []
+        for ci in range(len(classes)):
             values = [p["track"][ci] for p in players]
-            ranked = sorted({v for v in values if v > 0}, reverse=True)
-            cells: list[Text | str] = [cname]
-            for v in values:
-                if v == 0:
-                    cells.append(Text("·", style="dim"))
-                elif ranked and v == ranked[0]:
-                    cells.append(Text(f"{v}*", style="bold"))
-                else:
-                    cells.append(str(v))
-            table.add_row(*cells)
-        return table
+            leaders.append(max(values) if any(values) else None)
+
+        def build(names: bool) -> Table:
+            table = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False,
+                          pad_edge=False)  # fmt: skip
+            table.add_column("", no_wrap=True)
+            for _key, cname in classes:
+                table.add_column(cname, justify="right", no_wrap=True)
+            for p in players:
+                cells: list[Text | str] = [tag(p["seat"], p["name"] if names else None)]
+                for ci, v in enumerate(p["track"]):
+                    if v == 0:
+                        cells.append(Text("·", style="dim"))
+                    elif v == leaders[ci]:
+                        cells.append(Text(f"{v}*", style="bold"))
+                    else:
+                        cells.append(f"{v} ")
+                table.add_row(*cells)
+            return table
+
+        return Fit(build(True), build(False))
 
     def _nun_row(self, view: dict[str, Any], viewer: int | None, compact: bool) -> RenderableType:
         table = Table.grid(padding=(0, 1))
@@ -209,7 +229,7 @@ class RattusCartusUI:
                 nuns = by_class[key]
                 cards.append(f"{len(nuns)} {cname}", style="bold")
                 if any(nuns):
-                    listed = ", ".join(map(str, nuns[:-1])) + " and " if len(nuns) > 1 else ""
+                    listed = "".join(f"{n}, " for n in nuns[:-1])
                     cards.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
                 else:
                     cards.append(" (no nuns)", style="dim")
@@ -221,19 +241,13 @@ class RattusCartusUI:
                 cards.append(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold")
         if not cards:
             cards.append("no cards", style="dim")
-        tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
         me = view["players"][you["seat"]]
-        lines: list[RenderableType] = [
-            cards,
-            Text.assemble(("Rats ", "bold"), f"{you['rats']} (tokens {tokens})   ",
-                          ("Gold ", "bold"), str(me["gold"]), ("   VP tokens ", "bold"),
-                          str(me["vp_tokens"])),
-        ]  # fmt: skip
-        if you["committed"]:
-            where = me["entered"]
-            bname = next((b["name"] for b in view["row"] if b["pos"] == where), "?")
-            lines.append(Text(f"Face down in {bname} [{where}]: {kinds_text(you['committed'])}"))
-        return Group(*lines)
+        if not you["committed"]:
+            return cards
+        where = me["entered"]
+        bname = next((b["name"] for b in view["row"] if b["pos"] == where), "?")
+        down = Text(f"Face down in {bname} [{where}]: {kinds_text(you['committed'])}")
+        return Group(cards, down)
 
     def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
         final = view.get("final")
