@@ -110,8 +110,8 @@ class PestisUI:
         phase = view["phase"]
         if phase == "Actions" and view["area_active"] is not None:
             phase += f" ({view['areas'][view['area_active']]['name']})"
-        # the event is on the board (the Event panel): the status line stays short
-        return f"{head} · {phase} · first player {first}"
+        # the last part goes first where the line is short (the event is on the board too)
+        return f"{head} · {phase} · first player {first} · event: {view['event']['name']}"
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         out = [
