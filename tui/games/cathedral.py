@@ -300,7 +300,9 @@ def orders_text(view: dict[str, Any]) -> RenderableType:
         return t
 
     order = view["order"]
-    lines: list[RenderableType] = [Fit(build(True), build(False))]
+    rows = len(view["workshops"]) + 1
+    # a row per order: the cities go before a reward wraps
+    lines: list[RenderableType] = [Fit(build(True), build(False), max_lines=rows)]
     if order:
         lines.append(
             Text.assemble((order["name"], "bold yellow"), f": blueprint when {order['text']}")
@@ -319,17 +321,14 @@ def cathedral_text(view: dict[str, Any]) -> RenderableType:
         cat = Text("Cathedral ", style="bold")
         cat.append("▰" * n, style="bold green")
         cat.append("▱" * (total - n), style="dim")
-        cat.append(f" {n}/{total}{'' if short else ' sections'} · ")
-        cat.append(
-            f"face down: {counted(view['events_left'], 'event')}, "
-            f"{counted(view['blueprints_left'], 'blueprint')}, "
-            + (
-                f"{view['hourglass_left']} hourglass"
-                if short
-                else counted(view["hourglass_left"], "hourglass tile")
-            ),
-            style="dim",
-        )
+        e, b, h = view["events_left"], view["blueprints_left"], view["hourglass_left"]
+        if short:
+            cat.append(f" {n}/{total} · face down ")
+            cat.append(f"{e} events, {b} blueprints, {h} hourglass", style="dim")
+        else:
+            cat.append(f" {n}/{total} sections · face down: ")
+            words = f"{counted(e, 'event')}, {counted(b, 'blueprint')}, "
+            cat.append(words + counted(h, "hourglass tile"), style="dim")
         return cat
 
     return Fit(line(False), line(True), max_lines=1)

@@ -284,7 +284,11 @@ class NotreDameUI:
         note = "own/gen: markers in own/general supply"
         if view["scores"] == "hidden" and not view["over"]:
             note += "\n? hidden until the end · park: bonus ★"
-        table = player_table(view["players"], who, columns, note=note)
+
+        def letter(pl: dict[str, Any]) -> Text:
+            return tag(pl["seat"]).append(" bell" if pl["bell_ringer"] else "", style="bold")
+
+        table = player_table(view["players"], who, columns, note=note, who_short=letter)
         hired = [(pl["seat"], pl["hired"]) for pl in view["players"] if pl["hired"]]
         if not hired:
             return table

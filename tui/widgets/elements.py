@@ -71,11 +71,13 @@ def player_table(
     who: Callable[[dict[str, Any]], Text],
     columns: Sequence[Column],
     note: str = "",
+    who_short: Callable[[dict[str, Any]], Text] | None = None,
 ) -> Fit:
     """Rows of players with numbers: headers in words where they fit, else short headers
-    with a legend underneath (never an abbreviation without its meaning on screen)."""
+    with a legend underneath (never an abbreviation without its meaning on screen); with
+    `who_short`, last of all with that shorter name column (e.g. the seat letter alone)."""
 
-    def build(short: bool) -> RenderableType:
+    def build(short: bool, name: Callable[[dict[str, Any]], Text] = who) -> RenderableType:
         table = Table(
             box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False
         )
@@ -83,7 +85,7 @@ def player_table(
         for c in columns:
             table.add_column(c.short if short else c.header, justify="right", no_wrap=True)
         for p in players:
-            cells: list[RenderableType] = [who(p)]
+            cells: list[RenderableType] = [name(p)]
             for c in columns:
                 v = c.value(p)
                 cells.append(v if isinstance(v, Text) else str(v))
@@ -98,7 +100,9 @@ def player_table(
             parts.append(Text(" · ".join(legend), style="dim"))
         return Group(*parts)
 
-    return Fit(build(False), build(True))
+    if who_short is None:
+        return Fit(build(False), build(True))
+    return Fit(build(False), build(True), build(True, who_short))
 
 
 def track(
