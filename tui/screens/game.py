@@ -219,7 +219,8 @@ class GameScreen(Screen[None]):
         t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
         for i, title in enumerate(titles):
             if i == board.tab:
-                t.append(f" {title} ", style="reverse bold")
+                # the title's first part: the rest is in the panel's own frame below
+                t.append(f" {title.split(' · ')[0]} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
                 t.append(f" {title.split()[0]} ")
         t.truncate(self.app.size.width, overflow="ellipsis")
