@@ -98,7 +98,7 @@ def test_panels_render_wide_and_compact() -> None:
         s = _midgame(players=players, moves=40, bag_memory="on")
         v = GAME.view(s, 0)
         wide = _render(v, 0, 120)
-        assert "Orléans" in wide and "Red zone" in wide and "Cathedral" in wide
+        assert "Orléans" in wide and "red zone" in wide and "Cathedral" in wide
         for b in v["builders"]:
             assert b["name"] in wide
         assert UI.status(v).startswith(f"Round {v['round']}/3")

@@ -103,7 +103,7 @@ def test_hidden_scores_each_seat_sees_only_its_own_prestige() -> None:
     line = events[-1]
     assert line.seat == 0 and "+2 prestige" in line.text
     assert "+2" not in line.for_seat(1) and "Residence" in line.for_seat(1)
-    assert "prestige is hidden" in _render(v1, 1, False)
+    assert "hidden until the end" in _render(v1, 1, False)
     st.open_scores = True
     assert GAME.view(st, 1)["players"][0]["prestige"] == 2
 
@@ -188,7 +188,7 @@ def test_ui_shows_hand_only_to_its_seat() -> None:
     st.sources = [{"residence": 4}, {"residence": 9}, {"residence": 13}]
     text0 = _render(GAME.view(st, 0), 0, False)
     assert "Your cards (Ann)" in text0 and "Residence, Park, Hotel" in text0
-    assert " 9" not in text0.split("Players")[1].split("Plague")[0]
+    assert " 9" not in text0.split("Players")[1].split("Rat track")[0]
     assert "13" not in text0
     text1 = _render(GAME.view(st, 1), 1, True)
     assert "Your cards (Bob)" in text1 and "Residence, Park, Hotel" not in text1

@@ -94,7 +94,7 @@ def test_view_shows_own_private_info() -> None:
     assert vb["nun_row"][2]["card"] is None and vb["nun_row"][2]["seen_by"] == [0]
     assert vb["players"][0]["rat_tokens"] == 2
     text = render(v, 0, False, 120)
-    assert "Your hand (Ann)" in text and "Church 1" in text and "Joker 1" in text
+    assert "Your hand (Ann)" in text and "1 Church" in text and "1 Joker" in text
     assert "Your hand" not in render(GAME.view(s, None), None, False, 120)
 
 

@@ -8,21 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..widgets.elements import Fit, counted
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 
 GOOD_CHAR = {"wood": "w", "stone": "s", "bread": "b", "glass": "g"}
 GOOD_STYLE = {"wood": "yellow", "stone": "white", "bread": "bright_red", "glass": "bold magenta"}
-SUBJECT_SHORT = {
-    "knight": "Kni",
-    "fisherman": "Fis",
-    "farmer": "Far",
-    "merchant": "Mer",
-    "monk": "Mon",
-}
 SUBJECT_STYLE = {
     "knight": "bold red",
     "fisherman": "bold blue",
@@ -30,12 +24,14 @@ SUBJECT_STYLE = {
     "merchant": "bold",
     "monk": "bold yellow",
 }
+PLURALS = {"fisherman": "fishermen"}
 ROAD = "─"
 RIVER = "≈"
 ROAD_STYLE = "dim"
 RIVER_STYLE = "blue"
 
-# Map layout [ui]: city label positions (column, row) on a 66 x 14 canvas.
+# Map layout [ui]: city label positions (column, row) on a 72 x 14 canvas; the legend sits in
+# the empty corner top right.
 CITY_POS: dict[str, tuple[int, int]] = {
     "chartres": (24, 0),
     "chateaudun": (1, 4),
@@ -46,7 +42,11 @@ CITY_POS: dict[str, tuple[int, int]] = {
     "bourges": (49, 9),
     "tours": (1, 13),
 }
-MAP_W, MAP_H = 66, 14
+MAP_W, MAP_H = 72, 14
+LEGEND_X = 41
+# rows of the map that only hold road and river strokes: left out where height is short
+STROKE_ROWS = (1, 3, 5, 7, 8, 10, 12)
+DOUBLED_ROWS = (8, 12)  # the second stroke of two: left out everywhere
 
 
 def builder_tag(i: int) -> Text:
@@ -68,13 +68,14 @@ class _Canvas:
                 self.chars[y][x + k] = ch
                 self.styles[y][x + k] = style
 
-    def text(self) -> Text:
+    def text(self, skip: tuple[int, ...] = ()) -> Text:
         out = Text()
-        for y in range(self.h):
+        rows = [y for y in range(self.h) if y not in skip]
+        for k, y in enumerate(rows):
             line = "".join(self.chars[y]).rstrip()
             for x in range(len(line)):
                 out.append(self.chars[y][x], style=self.styles[y][x] or None)
-            if y < self.h - 1:
+            if k < len(rows) - 1:
                 out.append("\n")
         return out
 
@@ -97,8 +98,11 @@ def _put_slots(cv: _Canvas, x: int, y: int, conn: dict[str, Any]) -> None:
     cv.put(k, y, "]", style)
 
 
-def map_text(view: dict[str, Any]) -> Text:
-    """The schematic map: cities with master builders, roads (─) and rivers (≈) with goods."""
+def map_text(view: dict[str, Any], short: bool = False) -> Text:
+    """The schematic map: cities with master builders, roads (─) and rivers (≈) with goods.
+
+    `short`: only the rows with cities and goods (7 lines, for the compact layout), the
+    legend beneath it instead of in the corner."""
     cv = _Canvas(MAP_W, MAP_H)
     conns = {frozenset((c["a"], c["b"])): c for c in view["connections"]}
 
@@ -166,47 +170,75 @@ def map_text(view: dict[str, Any]) -> Text:
             k += 1
         if city in ("chateaudun", "orleans", "blois", "vierzon", "tours"):
             cv.put(k, y, " ")
-    return cv.text()
+    if short:
+        return cv.text(STROKE_ROWS)
+    for y, line in enumerate(_legend_lines()):
+        x = LEGEND_X
+        for chunk, style in line:
+            cv.put(x, y, chunk, style)
+            x += len(chunk)
+    return cv.text(DOUBLED_ROWS)
+
+
+def _legend_lines() -> list[list[tuple[str, str]]]:
+    """The map's legend as four short lines of (text, style)."""
+    g = GOOD_STYLE
+    return [
+        [("w", g["wood"]), (" wood  ", ""), ("s", g["stone"]), (" stone  ", ""),
+         ("b", g["bread"]), (" bread", "")],
+        [("g", g["glass"]), (" stained glass  ", ""), ("◇", "magenta"), (" its space", "")],
+        [(ROAD, ROAD_STYLE), (" road (Cart)  ", ""), (RIVER, RIVER_STYLE),
+         (" river (Ship)", "")],
+        [("⌂", "green"), (" workshop  ", ""), ("·", "dim"), (" empty good space", "")],
+    ]  # fmt: skip
 
 
 def _legend() -> Text:
-    t = Text("goods: ")
-    for g, ch in GOOD_CHAR.items():
-        t.append(ch, style=GOOD_STYLE[g])
-        t.append(f" {g if g != 'glass' else 'stained glass'}  ")
-    t.append("· empty  ")
-    t.append(ROAD, style=ROAD_STYLE)
-    t.append(" road (Cart)  ")
-    t.append(RIVER, style=RIVER_STYLE)
-    t.append(" river (Ship)  ⌂ workshop")
+    """The map's legend on two lines (the compact layout, where the map has no corner)."""
+    t = Text()
+    for k, line in enumerate(_legend_lines()):
+        for chunk, style in line:
+            t.append(chunk, style=style or None)
+        t.append("\n" if k == 1 else "  ")
+    t.rstrip()
     return t
 
 
 def _subject(subj: str) -> Text:
     if not subj:
         return Text("·", style="dim")
-    return Text(SUBJECT_SHORT[subj], style=SUBJECT_STYLE[subj])
+    return Text(subj, style=SUBJECT_STYLE[subj])
 
 
-def zones_table(view: dict[str, Any]) -> Table:
-    """The city: red zone (left) and blue zone (right) with the subjects on their spaces."""
-    t = Table(show_header=True, box=None, padding=(0, 1), header_style="bold")
-    t.add_column("Red zone", style="red", no_wrap=True)
-    t.add_column("", no_wrap=True)
-    t.add_column("Blue zone", style="blue", no_wrap=True)
-    t.add_column("", no_wrap=True)
-    red, blue = view["zones"]["red"], view["zones"]["blue"]
-
-    def label(sp: dict[str, Any]) -> str:
+def _space(sp: dict[str, Any]) -> Text:
+    """A space of the city: its action, and the subject on it or what it accepts."""
+    t = Text(f"{sp['action']} ")
+    if sp["subject"]:
+        t.append("▸ ")
+        t.append_text(_subject(sp["subject"]))
+    else:
         acc = sp["accepts"]
-        shows = "any" if len(acc) == 5 else "/".join(SUBJECT_SHORT[a] for a in acc)
-        return f"{sp['action']} ({shows})"
+        shows = "any subject" if len(acc) == 5 else " or ".join(acc)
+        t.append(f"({shows})", style="dim")
+    return t
 
+
+def zones_table(view: dict[str, Any]) -> RenderableType:
+    """The city: red zone (left) and blue zone (right); a space shows the subject on it (▸)
+    or, while empty, the subjects it accepts."""
+    t = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
+    t.add_column(style="red", no_wrap=True)
+    t.add_column(style="blue", no_wrap=True)
+    red, blue = view["zones"]["red"], view["zones"]["blue"]
     for r, b in zip(red, blue, strict=True):
-        t.add_row(label(r), _subject(r["subject"]), label(b), _subject(b["subject"]))
-    bell = Text("Bell tower (any): ")
-    bell.append_text(_subject(view["bell"]))
-    t.add_row(bell, "", "", "")
+        t.add_row(_space(r), _space(b))
+    bell = Text("Bell tower ")
+    if view["bell"]:
+        bell.append("▸ ")
+        bell.append_text(_subject(view["bell"]))
+    else:
+        bell.append("(any subject)", style="dim")
+    t.add_row(bell, "")
     return t
 
 
@@ -225,96 +257,111 @@ def _order_line(order: dict[str, int], filled: dict[str, int]) -> Text:
 REWARD_SHORT = {
     "section": "section",
     "blueprint": "blueprint",
-    "glass": "glass",
-    "monk_red": "monk→red",
-    "monk_blue": "monk→blue",
+    "glass": "stained glass",
+    "monk_red": "monk to red",
+    "monk_blue": "monk to blue",
 }
 
 
-def orders_text(view: dict[str, Any]) -> Text:
-    """Workshops, the current hourglass and the active order, with their filled spaces."""
-    out = Text()
-    width = 26
+def orders_text(view: dict[str, Any]) -> RenderableType:
+    """Workshops, the current hourglass and the active order, with their filled spaces
+    (capitals: delivered), then the cathedral and the face-down stacks."""
 
-    def row(label: Text, spaces: Text, reward: str) -> None:
-        label.truncate(width, pad=True)
-        out.append_text(label)
-        out.append(" ")
-        out.append_text(spaces)
-        if reward:
-            out.append(f" → {reward}")
-        out.append("\n")
+    def goods(o: dict[str, Any]) -> Text:
+        t = _order_line(o["order"], o["filled"])
+        t.append(f" {sum(o['filled'].values())}/{sum(o['order'].values())}", style="dim")
+        return t
 
-    for w in view["workshops"]:
-        name = Text(f"{w['name']} ({view['cities'][w['city']]})")
-        name.stylize("dim strike" if w["done"] else "bold")
-        if w["done"]:
-            row(name, Text("fulfilled", style="green"), "")
-            continue
-        spaces = _order_line(w["order"], w["filled"])
-        spaces.append(f" {sum(w['filled'].values())}/{sum(w['order'].values())}", style="dim")
-        row(name, spaces, " + ".join(REWARD_SHORT[r] for r in w["reward"]))
-    hg = view["hourglass"]
-    if hg:
-        spaces = _order_line(hg["order"], hg["filled"])
-        spaces.append(f" {sum(hg['filled'].values())}/{sum(hg['order'].values())}", style="dim")
-        label = Text(f"⧗ {hg['name']} (anywhere)", style="bold cyan")
-        row(label, spaces, " + ".join(REWARD_SHORT[r] for r in hg["reward"]))
-    else:
-        row(Text("⧗ Hourglass", style="dim"), Text("none until the round ends", style="dim"), "")
+    def reward(rs: list[str]) -> str:
+        counts: dict[str, int] = {}
+        for r in rs:
+            counts[r] = counts.get(r, 0) + 1
+        return "→ " + " + ".join(
+            counted(n, REWARD_SHORT[r]) if n > 1 else REWARD_SHORT[r] for r, n in counts.items()
+        )
+
+    def build(cities: bool) -> RenderableType:
+        t = Table.grid(padding=(0, 1))
+        t.add_column(no_wrap=True)
+        t.add_column(no_wrap=True)
+        t.add_column()
+        for w in view["workshops"]:
+            where = f", {view['cities'][w['city']]}" if cities else ""
+            name = Text(f"{w['name']}{where}", style="dim strike" if w["done"] else "bold")
+            if w["done"]:
+                t.add_row(name, Text("fulfilled", style="green"), "")
+            else:
+                t.add_row(name, goods(w), reward(w["reward"]))
+        hg = view["hourglass"]
+        if hg:
+            t.add_row(Text(f"⧗ {hg['name']}", style="bold cyan"), goods(hg), reward(hg["reward"]))
+        else:
+            t.add_row(Text("⧗ Hourglass", style="dim"), Text("none until the round ends"), "")
+        return t
+
     order = view["order"]
+    rows = len(view["workshops"]) + 1
+    # a row per order: the cities go before a reward wraps
+    lines: list[RenderableType] = [Fit(build(True), build(False), max_lines=rows)]
     if order:
-        out.append(f"{order['name']}", style="bold yellow")
-        out.append(f": blueprint when {order['text']}\n")
+        lines.append(
+            Text.assemble((order["name"], "bold yellow"), f": blueprint when {order['text']}")
+        )
     else:
-        out.append("No active order\n", style="dim")
-    out.rstrip()
-    return out
+        lines.append(Text("No active order", style="dim"))
+    return Group(*lines)
 
 
-def cathedral_text(view: dict[str, Any]) -> Text:
+def cathedral_text(view: dict[str, Any]) -> RenderableType:
+    """The cathedral's sections and the face-down stacks (under the map), on one line where
+    the words fit."""
     n, total = view["sections"], view["sections_total"]
-    t = Text("Cathedral ")
-    t.append("▰" * n, style="bold green")
-    t.append("▱" * (total - n), style="dim")
-    t.append(f" {n}/{total}   Round {view['round']}/{view['rounds']}\n")
-    t.append(
-        f"Face down: {view['events_left']} events, {view['blueprints_left']} blueprints, "
-        f"{view['hourglass_left']} hourglass tiles"
-    )
-    return t
+
+    def line(short: bool) -> Text:
+        cat = Text("Cathedral ", style="bold")
+        cat.append("▰" * n, style="bold green")
+        cat.append("▱" * (total - n), style="dim")
+        e, b, h = view["events_left"], view["blueprints_left"], view["hourglass_left"]
+        if short:
+            cat.append(f" {n}/{total} · face down ")
+            cat.append(f"{e} events, {b} blueprints, {h} hourglass", style="dim")
+        else:
+            cat.append(f" {n}/{total} sections · face down: ")
+            words = f"{counted(e, 'event')}, {counted(b, 'blueprint')}, "
+            cat.append(words + counted(h, "hourglass tile"), style="dim")
+        return cat
+
+    return Fit(line(False), line(True), max_lines=1)
 
 
 def bags_table(view: dict[str, Any]) -> Table:
     """The three bags with counts (and contents with bag memory), supplies."""
-    t = Table(show_header=False, box=None, padding=(0, 1))
+    t = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
     t.add_column(no_wrap=True)
     t.add_column()
     for bag, style in (("red", "bold red"), ("blue", "bold blue"), ("black", "bold")):
         info = view["bags"][bag]
         label = Text(f"{bag.capitalize()} bag {info['count']:>2}", style=style)
+        body = Text()
         if "contents" in info:
-            if bag == "black":
-                body = Text()
-                for g, n in info["contents"].items():
-                    body.append(f"{n}")
-                    body.append(GOOD_CHAR[g], style=GOOD_STYLE[g])
-                    body.append(" ")
-            else:
-                body = Text()
-                for subj, n in info["contents"].items():
-                    body.append(f"{n} ")
-                    body.append(SUBJECT_SHORT[subj], style=SUBJECT_STYLE[subj])
-                    body.append(" ")
-        else:
-            body = Text("(contents unknown)" if bag != "black" else "", style="dim")
+            for k, (item, n) in enumerate(info["contents"].items()):
+                if k:
+                    body.append(", ")
+                body.append(f"{n} ")
+                if bag == "black":
+                    body.append(item, style=GOOD_STYLE[item])
+                else:
+                    word = counted(n, item, PLURALS.get(item)).split(" ", 1)[1]
+                    body.append(word, style=SUBJECT_STYLE[item])
+        elif bag != "black":
+            body.append("(contents unknown)", style="dim")
         t.add_row(label, body)
     sup = view["supply"]
-    t.add_row("Supply", f"{sup['monks']} monks, {sup['glass']} stained glass")
+    t.add_row("Supply", f"{counted(sup['monks'], 'monk')}, {sup['glass']} stained glass")
     if view["removed"]:
-        t.add_row("Left game", ", ".join(SUBJECT_SHORT[r] for r in view["removed"]))
+        t.add_row("Left the game", ", ".join(view["removed"]))
     if view["drawn"]:
-        d = Text("In hand ")
+        d = Text("In hand")
         t.add_row(d, _subject(view["drawn"]).append(f" (from the {view['drawn_bag']} bag)"))
     return t
 
@@ -350,14 +397,34 @@ class CathedralUI:
         return f"{base} · cathedral {view['sections']}/{view['sections_total']}"
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        map_body = map_text(view) if compact else Group(map_text(view), _legend())
-        orders = Group(orders_text(view), cathedral_text(view))
+        if compact:
+            map_body = Group(map_text(view, short=True), _legend())
+        else:
+            map_body = Group(map_text(view), cathedral_text(view))
         return [
             Panel("map", "Map", map_body),
-            Panel("city", "City: red and blue zones", zones_table(view)),
-            Panel("orders", "Orders and cathedral", orders),
-            Panel("builders", "Master builders", builders_table(view), area="side"),
-            Panel("bags", "Bags and supply", bags_table(view), area="side"),
+            Panel("city", "City · red zone | blue zone", zones_table(view)),
+            *(
+                [
+                    Panel("builders", "Master builders", builders_table(view)),
+                    Panel("bags", "Bags and supply", bags_table(view)),
+                ]
+                if compact  # one short tab each; side by side they share a frame
+                else [
+                    Panel(
+                        "builders",
+                        "Master builders · bags and supply",
+                        Group(builders_table(view), bags_table(view)),
+                        area="side",
+                    )
+                ]
+            ),
+            Panel(
+                "orders",
+                "Orders" if not compact else "Orders and cathedral",
+                Group(orders_text(view), cathedral_text(view)) if compact else orders_text(view),
+                area="side",
+            ),
         ]
 
 

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from engine.notre_dame.data import CARD_NAMES
 
+from ..widgets.elements import Column, Fit, counted, player_table, track, track_header
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 
 PHASE_TITLES = {
@@ -27,7 +28,7 @@ SECTOR_ROWS = (
     ("cloister", "Cloister"),
     ("bank", "Bank"),
     ("residence", "Residence"),
-    ("carriage", "Carriage h."),
+    ("carriage", "Carriage house"),
     ("hotel", "Hotel"),
     ("park", "Park"),
     ("hospital", "Hospital"),
@@ -92,20 +93,26 @@ class NotreDameUI:
         return f"{head} · {phase}{extra} · bell-ringer {bell}"
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        nd = view["notre_dame"]
+        total = nd["total"]
+        share = nd["pool"] // total if total else nd["pool"]
+        decks = f"brown deck {view['brown_left']}, gray {view['gray_left']}"
+        if view["gray_next"]:
+            decks += f" (next {view['gray_next']})"
         out = [
             Panel(
                 "persons",
-                f"Persons this round · plague value {view['plague_value']}",
+                f"Persons · plague value {view['plague_value']} · {decks}",
                 self._persons(view, compact),
             ),
             Panel(
                 "boroughs",
-                "Boroughs & Notre Dame",
+                f"Boroughs · Notre Dame pool {nd['pool']}: {share}★ per marker at period end",
                 self._boroughs(view, compact),
             ),
             Panel(
                 "market",
-                "Market places & messages",
+                "Market places · ◆r red message · [A] Ann's carriage · ─ road",
                 self._market(view, compact),
             ),
         ]
@@ -117,148 +124,113 @@ class NotreDameUI:
         elif view.get("hands"):
             body = self._all_hands(view)
             out.append(Panel("hand", "Cards (all players)", body, area="side"))
-        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
-        out.append(Panel("plague", "Plague track", self._plague(view), area="side"))
+        out.append(
+            Panel("players", f"Players · ★ prestige · bank {view['bank']} gold",
+                  self._players(view, compact),
+                  area="side")
+        )  # fmt: skip
+        out.append(
+            Panel(
+                "plague", "Rat track · ! overflow: −2★, a marker", self._plague(view), area="side"
+            )
+        )
         return out
 
     # ---- board ----
     def _persons(self, view: dict[str, Any], compact: bool) -> RenderableType:
         if not view["persons"]:
             return Text("No persons face up (the game is over).", style="dim")
-        table = Table.grid(padding=(0, 2))
-        table.add_column(no_wrap=True)
-        table.add_column(no_wrap=True)
-        table.add_column(overflow="fold")
+        hired: dict[str, list[int]] = {}
+        for pl in view["players"]:
+            if pl["hired"]:
+                hired.setdefault(pl["hired"], []).append(pl["seat"])
+        lines: list[RenderableType] = []
         for i, p in enumerate(view["persons"], start=1):
-            deck = "brown" if p["deck"] == "brown" else f"gray {p['deck']}"
-            rats = "●" * p["rats"] if p["rats"] else "–"
-            name = Text(f"{i} {p['name']}", style="bold")
-            table.add_row(name, Text(f"{rats} ({deck})", style="dim"), p["text"])
-        hired = [(pl["seat"], pl["name"], pl["hired"]) for pl in view["players"] if pl["hired"]]
-        lines: list[RenderableType] = [table]
-        if hired:
-            t = Text("Hired: ")
-            for j, (seat, _name, key) in enumerate(hired):
-                if j:
-                    t.append(", ")
-                t.append_text(tag(seat))
-                person = next((p["name"] for p in view["persons"] if p["key"] == key), key)
-                t.append(f" {person}")
+            t = Text(f"{i} {p['name']}", style="bold")
+            t.append(f" ({counted(p['rats'], 'rat') if p['rats'] else 'no rat'})", style="dim")
+            t.append(f": {p['text']}")
             lines.append(t)
-        if not compact:
-            nxt = view["gray_next"]
-            lines.append(
-                Text(
-                    f"Decks: brown {view['brown_left']} left, gray {view['gray_left']} left"
-                    + (f" (next: {nxt})" if nxt else ""),
-                    style="dim",
-                )
-            )
         return Group(*lines)
 
     def _boroughs(self, view: dict[str, Any], compact: bool) -> RenderableType:
         players = view["players"]
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("", no_wrap=True, style="bold")
-        for pl in players:
-            name = pl["name"] if not compact or len(players) <= 3 else pl["name"][:6]
-            table.add_column(tag(pl["seat"], name), no_wrap=True)
-        for key, label in SECTOR_ROWS:
-            row: list[RenderableType] = [label]
+
+        def build(names: bool) -> Table:
+            table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+            table.add_column("", no_wrap=True, style="bold")
             for pl in players:
-                row.append(markers(pl["sectors"][key], pl["friend"] == key, pl["seat"]))
+                table.add_column(tag(pl["seat"], pl["name"] if names else None), no_wrap=True)
+            for key, label in SECTOR_ROWS:
+                row: list[RenderableType] = [label]
+                for pl in players:
+                    row.append(markers(pl["sectors"][key], pl["friend"] == key, pl["seat"]))
+                table.add_row(*row)
+            row = [Text("Notre Dame", style="bold magenta")]
+            for pl in players:
+                row.append(markers(pl["notre_dame"], pl["friend"] == "notredame", pl["seat"]))
             table.add_row(*row)
-        nd = view["notre_dame"]
-        row = [Text("Notre Dame", style="bold magenta")]
-        for pl in players:
-            row.append(markers(pl["notre_dame"], pl["friend"] == "notredame", pl["seat"]))
-        table.add_row(*row)
-        table.add_row(
-            "Friend",
-            *[
-                Text(CARD_LABELS.get(pl["friend"], "in hand")[:11], style="dim")
-                if pl["friend"]
-                else Text("play area", style="dim")
-                for pl in players
-            ],
-        )
-        table.add_row(
-            "Park / Hosp.",
-            *[Text(f"+{pl['park_bonus']}★ / −{pl['hospital']}", style="dim") for pl in players],
-        )
-        total = nd["total"]
-        share = nd["pool"] // total if total else nd["pool"]
-        foot = Text(
-            f"Notre Dame: pool {nd['pool']} ÷ {total} marker{'s' if total != 1 else ''} = "
-            f"{share}★ each at the period's end",
-            style="dim",
-        )
-        return Group(table, foot)
+            return table
+
+        return Fit(build(True), build(False))
 
     def _market(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("Borough", no_wrap=True)
-        for place in PLACES:
-            table.add_column(place, no_wrap=True)
         by_borough: dict[int, list[dict[str, Any]]] = {}
         for node in view["market"]:
             by_borough.setdefault(node["borough"], []).append(node)
-        for b in view["boroughs"]:
-            seat = b["seat"]
-            if seat is None:
-                owner = Text(f"– ({b['colour']})", style="dim")
-            else:
-                owner = tag(seat, view["names"][seat] if not compact else None)
-            cells: list[RenderableType] = [owner]
-            for node in by_borough[b["index"]]:
-                cell = Text()
-                if node["message"]:
-                    reward = node.get("reward")
-                    cell.append_text(message_tag(node["message"], reward[0] if reward else None))
-                for s in node["carriages"]:
-                    cell.append("[")
-                    cell.append_text(tag(s))
-                    cell.append("]")
-                if not cell.plain:
-                    cell = Text("·", style="dim")
-                cells.append(cell)
-            table.add_row(*cells)
-        legend = Text(
-            "◆ message (colour letter)  [A] carriage  · empty market place",
+        boroughs = view["boroughs"]
+
+        def build(names: bool) -> Table:
+            table = Table.grid(padding=(0, 1))
+            table.add_column(no_wrap=True)
+            table.add_column(no_wrap=True)
+            for i, b in enumerate(boroughs):
+                seat = b["seat"]
+                if seat is None:
+                    owner = Text(f"– ({b['colour']})", style="dim")
+                else:
+                    owner = tag(seat, view["names"][seat] if names else None)
+                ring = Text()
+                for node in by_borough[b["index"]]:
+                    if node["place"] != "C":
+                        ring.append(" ─ ", style="dim")
+                    ring.append(node["place"].replace("O", ""), style="bold")
+                    if node["message"]:
+                        reward = node.get("reward")
+                        ring.append_text(
+                            message_tag(node["message"], reward[0] if reward else None)
+                        )
+                    for s in node["carriages"]:
+                        ring.append("[")
+                        ring.append_text(tag(s))
+                        ring.append("]")
+                    if not node["message"] and not node["carriages"]:
+                        ring.append("·", style="dim")
+                nxt = boroughs[(i + 1) % len(boroughs)]
+                ring.append(" ─▸ ", style="dim")
+                ring.append_text(
+                    tag(nxt["seat"]) if nxt["seat"] is not None else Text(nxt["colour"])
+                )
+                ring.append(" 1", style="bold")
+                table.add_row(owner, ring)
+            return table
+
+        roads = Text(
+            "C links to its own 1-4, to the next borough's 1 and the previous one's 4",
             style="dim",
         )
-        held = Text("Messages held: ")
-        for i, pl in enumerate(view["players"]):
-            if i:
-                held.append("  ")
-            held.append_text(tag(pl["seat"]))
-            msgs = pl["messages"]
-            held.append(
-                " " + (" ".join(f"{MESSAGE_LETTERS.get(c, c)}{n}" for c, n in msgs.items()) or "–")
-            )
-        parts: list[RenderableType] = [table, held]
-        if view["rules"] == "published" and not compact:
+        parts: list[RenderableType] = [Fit(build(True), build(False)), roads]
+        if view["rules"] == "published":
             parts.append(
-                Text(
-                    "Rewards: (1) 1★+1 gold  (2) 2★+1 marker  (3) 3★+rat back  (4) 4★",
-                    style="dim",
-                )
-            )
-        if not compact:
-            parts.append(legend)
-            parts.append(
-                Text(
-                    "Roads: C–O1..O4, ring O1–O2–O3–O4, O4–next O1, C–next O1, C–prev. O4",
-                    style="dim",
-                )
-            )
+                Text("Rewards: (1) 1★+1 gold  (2) 2★+1 marker  (3) 3★+rat back  (4) 4★",
+                     style="dim")
+            )  # fmt: skip
         return Group(*parts)
 
     # ---- side ----
     def _hand(self, view: dict[str, Any], you: dict[str, Any]) -> RenderableType:
         lines: list[RenderableType] = []
         if you["choose"]:
-            lines.append(Text("Choose from: ", style="bold").append(self._cards(you["choose"])))
+            lines.append(Text("Choose: ", style="bold").append(self._cards(you["choose"])))
         lines.append(Text("Hand: ", style="bold").append(self._cards(you["hand"]) or "–"))
         if you["passed"]:
             n = len(view["names"])
@@ -269,7 +241,7 @@ class NotreDameUI:
                 text += f"; {verb} {self._cards(you['passed_on'])}"
             lines.append(Text(text, style="dim"))
         if you["thirds"]:
-            lines.append(Text("Unplayed this period: " + self._cards(you["thirds"]), style="dim"))
+            lines.append(Text("Not played: " + self._cards(you["thirds"]), style="dim"))
         return Group(*lines)
 
     def _all_hands(self, view: dict[str, Any]) -> RenderableType:
@@ -286,62 +258,62 @@ class NotreDameUI:
         return ", ".join(CARD_LABELS.get(k, k) for k in keys)
 
     def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("", no_wrap=True)
-        table.add_column("gold", justify="right")
-        table.add_column("sup", justify="right")
-        table.add_column("gen", justify="right")
-        table.add_column("msg", justify="right")
-        table.add_column("★", justify="right")
-        for pl in view["players"]:
-            name = tag(pl["seat"], pl["name"][:10])
+        def who(pl: dict[str, Any]) -> Text:
+            t = tag(pl["seat"], pl["name"])
             if pl["bell_ringer"]:
-                name.append("*")
-            prestige = "?" if pl["prestige"] is None else str(pl["prestige"])
-            table.add_row(
-                name,
-                str(pl["gold"]),
-                str(pl["supply"]),
-                str(pl["general"]),
-                str(pl["messages_total"]),
-                prestige,
-            )
-        note = Text(
-            f"bank {view['bank']} gold · * bell-ringer\nsup: personal supply · gen: general supply",
-            style="dim",
-        )
+                t.append(" bell", style="bold")
+            return t
+
+        def prestige(pl: dict[str, Any]) -> str:
+            return "?" if pl["prestige"] is None else str(pl["prestige"])
+
+        def msgs(pl: dict[str, Any]) -> Text:
+            t = Text()
+            for c, n in pl["messages"].items():
+                t.append(f"{n}{MESSAGE_LETTERS.get(c, c)}", style=MESSAGE_STYLES.get(c, ""))
+            return t if t.plain else Text("–", style="dim")
+
+        columns = [
+            Column("gold", "gold", "", lambda p: p["gold"]),
+            Column("own", "own", "", lambda p: p["supply"]),
+            Column("general", "gen", "", lambda p: p["general"]),
+            Column("messages", "msgs", "", msgs),
+            Column("prestige", "★", "", prestige),
+            Column("park", "park", "", lambda p: f"+{p['park_bonus']}★"),
+        ]
+        note = "own/gen: markers in own/general supply"
         if view["scores"] == "hidden" and not view["over"]:
-            note.append("\n★ prestige is hidden until the end", style="dim")
-        return Group(table, note)
+            note += "\n? hidden until the end · park: bonus ★"
+
+        def letter(pl: dict[str, Any]) -> Text:
+            return tag(pl["seat"]).append(" bell" if pl["bell_ringer"] else "", style="bold")
+
+        table = player_table(view["players"], who, columns, note=note, who_short=letter)
+        hired = [(pl["seat"], pl["hired"]) for pl in view["players"] if pl["hired"]]
+        if not hired:
+            return table
+        t = Text("Hired: ", style="bold")
+        for j, (seat, key) in enumerate(hired):
+            if j:
+                t.append(", ")
+            t.append_text(tag(seat))
+            t.append(" " + next((p["name"] for p in view["persons"] if p["key"] == key), key))
+        return Group(table, t)
 
     def _plague(self, view: dict[str, Any]) -> RenderableType:
         table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
         table.add_column("", no_wrap=True)
-        table.add_column("0 1 2 3 4 5 6 7 8 9", no_wrap=True)
-        table.add_column("next", no_wrap=True)
+        table.add_column(track_header(10), no_wrap=True)
+        table.add_column("after plague", no_wrap=True)
         for pl in view["players"]:
-            track = Text()
-            for i in range(10):
-                if i:
-                    track.append(" ")
-                if i == pl["rat"]:
-                    track.append_text(tag(pl["seat"]))
-                else:
-                    track.append("·", style="dim")
-            nxt = Text(f"→{pl['rat_after_plague']}")
+            line = track(10, {pl["rat"]: tag(pl["seat"])})
+            nxt = Text(f"→ {pl['rat_after_plague']}")
             if pl["overflow_threat"]:
                 nxt.append(" !", style="bold red")
             if pl["doctor"]:
-                nxt.append(" Dr", style="green")
-            table.add_row(tag(pl["seat"]), track, nxt)
-        return Group(
-            table,
-            Text(
-                f"plague value {view['plague_value']} − hospital markers; ! = overflow "
-                "(−2★, lose a marker)",
-                style="dim",
-            ),
-        )
+                nxt.append(" doctor", style="green")
+            table.add_row(tag(pl["seat"]), line, nxt)
+        return table
 
 
 UI = NotreDameUI()

@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..widgets.elements import Column, Fit, player_table
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -72,6 +73,32 @@ def _result_cell(res: dict[str, Any], seat: int, compact: bool) -> Text:
     return t
 
 
+def _legend(view: dict[str, Any]) -> Text:
+    """What the marks in the town areas mean: only the marks on the board now."""
+    seen = set()
+    for area in view["areas"]:
+        for st in area["stacks"]:
+            if st["tokens"] and st.get("values") is None:
+                seen.add("■")
+            for key, mark in (("gd_tokens", "G"), ("reinforcements", "g"), ("base", "b")):
+                if st[key]:
+                    seen.add(mark)
+            if st["leeches"]:
+                seen.add("L")
+        if area["result"] is not None:
+            seen.update("=★")
+    words = [
+        ("■", "■ face-down token"),
+        ("G", "G grave-digger token"),
+        ("g", "+2g reinforcing grave-diggers"),
+        ("b", "b3 base points"),
+        ("L", "L1 leeches"),
+        ("=", "=9 total"),
+        ("★", "★ acts"),
+    ]
+    return Text(" · ".join(w for k, w in words if k in seen) or " ", style="dim")
+
+
 class PestisUI:
     """The GameUI of 1347: De Nigrae Pestis Ludo."""
 
@@ -83,19 +110,16 @@ class PestisUI:
         phase = view["phase"]
         if phase == "Actions" and view["area_active"] is not None:
             phase += f" ({view['areas'][view['area_active']]['name']})"
-        return f"{head} · {phase} · First Player {first} · Event: {view['event']['name']}"
+        # the last part goes first where the line is short (the event is on the board too)
+        return f"{head} · {phase} · first player {first} · event: {view['event']['name']}"
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         out = [
+            Panel("areas", "Town areas in activation order", self._areas(view, compact)),
             Panel(
-                "areas",
-                "Town areas (activated 1 → 6)",
-                self._areas(view, compact),
-            ),
-            Panel(
-                "burgus",
-                f"Burgus, event & round · Period {ROMAN[view['period']]}",
-                self._burgus(view, compact),
+                "players",
+                "Players · grave-diggers in reserve, in Agrus and at the docks",
+                self._players(view, compact),
             ),
         ]
         you = view.get("you")
@@ -104,190 +128,210 @@ class PestisUI:
             out.append(
                 Panel("hand", f"Your reserve ({me['name']})", self._own(view, me), area="side")
             )
-        out.append(Panel("players", "Players", self._players(view, compact), area="side"))
+        left = view["events_left"]
+        out.append(
+            Panel(
+                "event",
+                f"Event · to come: I {left[0]}, II {left[1]}, III {left[2]}",
+                self._event(view),
+                area="side",
+            )
+        )
+        out.append(Panel("burgus", "Burgus & decks", self._burgus(view), area="side"))
         return out
 
     # ---- board ---------------------------------------------------------------------------
     def _areas(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        players = view["players"]
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("Area", no_wrap=True)
-        width = 7 if compact else 11
-        for pl in players:
-            label = tag(pl["seat"], None if compact and len(players) > 3 else pl["name"][:7])
-            table.add_column(label, no_wrap=True, max_width=width)
-        table.add_column("", no_wrap=True, overflow="ellipsis", max_width=22 if compact else 30)
-        for area in view["areas"]:
-            name = Text(f"{area['number']} {area['name']}", style="bold")
-            if area["current"]:
-                name = Text(f"▶{area['number']} {area['name']}", style="bold reverse")
-            row: list[RenderableType] = [name]
-            res = area["result"]
+        def build(names: bool, short: bool, effects: bool) -> RenderableType:
+            players = view["players"]
+            table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+            table.add_column("Area", no_wrap=True)
             for pl in players:
-                seat = pl["seat"]
+                label = tag(pl["seat"], pl["name"] if names else None)
+                table.add_column(label, no_wrap=True)
+            if effects:
+                table.add_column("what the winner does", no_wrap=True, style="dim")
+            notes_lines: list[Text] = []
+            for area in view["areas"]:
+                name = Text(f"{area['number']} {area['name']}", style="bold")
+                if area["current"]:
+                    name = Text(f"▶{area['number']} {area['name']}", style="bold reverse")
+                row: list[RenderableType] = [name]
+                res = area["result"]
+                for pl in players:
+                    seat = pl["seat"]
+                    if area["closed"]:
+                        row.append(Text("–", style="dim"))
+                    elif res is not None:
+                        row.append(_result_cell(res, seat, short))
+                    else:
+                        row.append(_stack(area["stacks"][seat], seat, short))
+                if effects:
+                    row.append(area["action"])
+                table.add_row(*row)
+                notes = Text()
                 if area["closed"]:
-                    row.append(Text("–", style="dim"))
-                elif res is not None:
-                    row.append(_result_cell(res, seat, compact))
-                else:
-                    row.append(_stack(area["stacks"][seat], seat, compact))
-            notes = Text()
-            if area["closed"]:
-                notes.append("closed this round", style="bold red")
-            elif res is not None and res["active"] is None:
-                notes.append("nobody acts", style="dim")
-            if area["quarantined"]:
-                notes.append("no reinforcements ", style="yellow")
-            for seat in area["blocked_for"]:
-                notes.append("no ", style="red")
-                notes.append_text(tag(seat))
-                notes.append(" ")
-            for seen in area["informer"]:
-                notes.append("informer: ")
-                notes.append_text(tag(seen["owner"]))
-                notes.append(" " + "+".join(map(str, seen["values"])) + " ")
-            if not notes.plain and not compact:
-                notes.append(area["action"], style="dim")
-            row.append(notes)
-            table.add_row(*row)
-        legend = Text(
-            "■ face-down token · G grave-digger token · +2g reinforcements · b base points · "
-            "L leeches · =total ★ active",
-            style="dim",
-        )
-        return Group(table, legend) if not compact else table
+                    notes.append("closed this round ", style="bold red")
+                elif res is not None and res["active"] is None:
+                    notes.append("nobody acts ", style="dim")
+                if area["quarantined"]:
+                    notes.append("no reinforcements ", style="yellow")
+                for seat in area["blocked_for"]:
+                    notes.append("closed to ", style="red")
+                    notes.append_text(tag(seat, view["names"][seat]))
+                    notes.append(" ")
+                for seen in area["informer"]:
+                    notes.append("informer sees ")
+                    notes.append_text(tag(seen["owner"], view["names"][seen["owner"]]))
+                    notes.append(": " + "+".join(map(str, seen["values"])) + " ")
+                if notes.plain:
+                    line = Text(f"{area['number']} {area['name']}: ", style="bold")
+                    line.append_text(notes)
+                    line.rstrip()
+                    notes_lines.append(line)
+            return Group(table, *notes_lines, _legend(view))
 
-    def _burgus(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        lines: list[RenderableType] = []
+        forms = [
+            build(True, False, True),
+            build(False, False, True),
+            build(True, False, False),
+            build(True, True, False),
+            build(False, False, False),
+            build(False, True, False),
+        ]
+        return Fit(*forms)
+
+    def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
+        def who(pl: dict[str, Any]) -> Text:
+            t = tag(pl["seat"], pl["name"])
+            if pl["first"]:
+                t.append(" first", style="bold yellow")
+            return t
+
+        def subjects(pl: dict[str, Any]) -> str:
+            return f"{pl['healed']}/{pl['infected']}"
+
+        columns = [
+            Column("coins", "$", "coins", lambda p: p["coins"]),
+            Column("reserve", "gd", "grave-diggers in reserve", lambda p: p["reserve"]),
+            Column("Agrus", "Ag", "in Agrus", lambda p: p["agrus"]),
+            Column("docks", "dk", "at the docks", lambda p: p["docks"]),
+            Column("tokens", "tk", "tokens in hand", lambda p: p["tokens_in_hand"]),
+            Column("cards", "rs", "resource cards", lambda p: p["resource_count"]),
+            Column("wealth", "WP", "wealth points", lambda p: p["wealth"]),
+            Column("healed/ill", "healed/ill", "", subjects),
+        ]
+        table = player_table(view["players"], who, columns)
+        details: list[RenderableType] = []
+        for pl in view["players"]:
+            if not (pl["subjects"] or pl["developments"]):
+                continue
+            line = Text()
+            line.append_text(tag(pl["seat"]))
+            line.append(" ")
+            for i, sub in enumerate(pl["subjects"]):
+                if i:
+                    line.append(", ")
+                line.append(sub["name"], style="green" if sub["healed"] else "red")
+                line.append(" healed" if sub["healed"] else " ill", style="dim")
+            if pl["developments"]:
+                if pl["subjects"]:
+                    line.append(" · ")
+                line.append("built " + ", ".join(pl["developments"]), style="cyan")
+            details.append(line)
+        if not details:
+            return table
+        return Fit(Group(table, *details), table, max_lines=12 if not compact else 9)
+
+    # ---- side ------------------------------------------------------------------------------
+    def _event(self, view: dict[str, Any]) -> RenderableType:
         ev = view["event"]
-        lines.append(
-            Text.assemble(
-                ("Event ", "bold"),
-                (f"{ev['name']}", "bold magenta"),
-                f" ({ROMAN[ev['period']]}): {ev['text']}",
-            )
-        )
         track = Text("Rounds ")
         for r in range(1, view["rounds"] + 1):
             style = "bold reverse" if r == view["round"] else ("" if r > view["round"] else "dim")
             track.append(f"{r}", style=style)
             track.append(" | " if r % 3 == 0 and r < view["rounds"] else " ")
-        left = view["events_left"]
-        track.append(f" events to come I:{left[0]} II:{left[1]} III:{left[2]}", style="dim")
-        lines.append(track)
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("Burgus subject", no_wrap=True)
-        table.add_column("cost", justify="right")
-        table.add_column("tok", justify="right")
-        table.add_column("upk", justify="right")
-        table.add_column(
-            "ability when healed",
-            overflow="ellipsis",
-            no_wrap=True,
-            max_width=40 if compact else 56,
+        return Group(
+            Text.assemble(
+                (f"{ev['name']}", "bold magenta"), f" ({ROMAN[ev['period']]}): {ev['text']}"
+            ),
+            track,
         )
-        for sub in view["burgus"]:
-            table.add_row(
-                sub["name"], str(sub["cost"]), str(sub["token"]), str(sub["upkeep"]), sub["ability"]
-            )
-        if not view["burgus"]:
-            table.add_row(Text("no subjects", style="dim"), "", "", "", "")
-        lines.append(table)
+
+    def _burgus(self, view: dict[str, Any]) -> RenderableType:
+        def table(abilities: bool) -> Table:
+            t = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
+            t.add_column("Burgus subject", no_wrap=True)
+            t.add_column("cost", justify="right", no_wrap=True)
+            t.add_column("token", justify="right", no_wrap=True)
+            t.add_column("upkeep", justify="right", no_wrap=True)
+            for sub in view["burgus"]:
+                cost, tok, upk = str(sub["cost"]), str(sub["token"]), str(sub["upkeep"])
+                t.add_row(Text(sub["name"], style="bold"), cost, tok, upk)
+                if abilities:
+                    t.add_row(Text(f"  {sub['ability']}", style="dim"), end_section=False)
+            if not view["burgus"]:
+                t.add_row(Text("no subjects", style="dim"), "", "", "")
+            return t
+
+        def abilities_grid() -> RenderableType:
+            g = Table.grid(padding=(0, 1))
+            g.add_column(no_wrap=True, style="bold")
+            g.add_column(justify="right", no_wrap=True)
+            g.add_column(justify="right", no_wrap=True)
+            g.add_column(justify="right", no_wrap=True)
+            g.add_column(style="dim")
+            g.add_row("Burgus subject", "cost", "token", "upkeep", "when healed")
+            for sub in view["burgus"]:
+                g.add_row(
+                    sub["name"], str(sub["cost"]), str(sub["token"]), str(sub["upkeep"]),
+                    sub["ability"],
+                )  # fmt: skip
+            return g
+
         top = view["resource_top"]
         res = Text("Resource deck ", style="bold")
         if top:
             res.append(f"top: {top['name']}", style="green")
-            if not compact:
-                res.append(f" — {top['text']}", style="dim")
+            res.append(f" — {top['text']}")
         else:
             res.append("empty", style="dim")
         res.append(
             f" ({view['resource_deck']} left, {len(view['resource_discard'])} discarded)",
             style="dim",
         )
-        lines.append(res)
-        lines.append(
-            Text(
-                f"Subject deck {view['subject_deck']} · discards {view['subject_discard']}",
-                style="dim",
-            )
+        decks = Text(
+            f"Subject deck {view['subject_deck']} · discards {view['subject_discard']}",
+            style="dim",
         )
-        return Group(*lines)
+        return Fit(
+            Group(abilities_grid(), res, decks),
+            Group(table(True), res, decks),
+            Group(table(False), res, decks),
+            max_lines=11,
+        )
 
-    # ---- side ------------------------------------------------------------------------------
     def _own(self, view: dict[str, Any], me: dict[str, Any]) -> RenderableType:
         lines: list[RenderableType] = []
         hand = me["hand"] or []
+        out = list(me["token_values"])
+        for v in hand:
+            out.remove(v)
         lines.append(
             Text.assemble(
-                ("Tokens in hand: ", "bold"),
-                ", ".join(str(v) for v in hand) if hand else "none",
-                (f"  (all: {'-'.join(map(str, me['token_values']))})", "dim"),
+                ("Tokens in hand ", "bold"),
+                " ".join(str(v) for v in hand) if hand else "none",
+                (f" · played {' '.join(map(str, out))}" if out else "", "dim"),
             )
         )
         lines.append(
             Text.assemble(("Resources: ", "bold"), ", ".join(me["resources"] or []) or "none")
         )
-        flags = []
         if me["relic"]:
-            flags.append("Holy relic: one free heal in this Upkeep")
+            lines.append(Text("Holy relic: one free heal in this Upkeep", style="magenta"))
         if me["remedy"]:
-            flags.append("Herbal remedy: no upkeep this round")
-        for f in flags:
-            lines.append(Text(f, style="magenta"))
+            lines.append(Text("Herbal remedy: no upkeep this round", style="magenta"))
         return Group(*lines)
-
-    def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("", no_wrap=True)
-        table.add_column("$", justify="right")
-        table.add_column("gd", justify="right")
-        table.add_column("Ag", justify="right")
-        table.add_column("dk", justify="right")
-        table.add_column("tk", justify="right")
-        table.add_column("rs", justify="right")
-        table.add_column("WP", justify="right")
-        details: list[RenderableType] = []
-        for pl in view["players"]:
-            name = tag(pl["seat"], pl["name"][:9])
-            if pl["first"]:
-                name.append(" 1st", style="bold yellow")
-            table.add_row(
-                name,
-                str(pl["coins"]),
-                str(pl["reserve"]),
-                str(pl["agrus"]),
-                str(pl["docks"]),
-                str(pl["tokens_in_hand"]),
-                str(pl["resource_count"]),
-                str(pl["wealth"]),
-            )
-            line = Text()
-            line.append_text(tag(pl["seat"]))
-            subs = pl["subjects"]
-            line.append(f" healed {pl['healed']} ill {pl['infected']}: ")
-            if subs:
-                for i, sub in enumerate(subs):
-                    if i:
-                        line.append(", ")
-                    line.append(sub["name"], style="green" if sub["healed"] else "red")
-                    line.append("+" if sub["healed"] else "~", style="dim")
-            else:
-                line.append("–", style="dim")
-            if pl["developments"]:
-                line.append(" · " + ", ".join(pl["developments"]), style="cyan")
-            if pl["played"]:
-                line.append(f" · played {len(pl['played'])}", style="dim")
-            details.append(line)
-        legend = Text(
-            "$ coins · gd reserve · Ag Agrus · dk docks · tk tokens in hand · rs resource "
-            "cards · WP wealth · + healed ~ ill",
-            style="dim",
-        )
-        parts: list[RenderableType] = [table, *details]
-        if not compact:
-            parts.append(legend)
-        return Group(*parts)
 
 
 UI = PestisUI()

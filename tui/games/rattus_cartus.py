@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..widgets.elements import Column, Fit, counted, player_table
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 
 PHASE_TITLES = {
@@ -63,7 +65,11 @@ def plural(n: int, word: str) -> str:
 
 
 def kinds_text(kinds: dict[str, int]) -> str:
-    return ", ".join(f"{n} {KIND_LABELS.get(k, k)}" for k, n in kinds.items()) or "nothing"
+    def word(k: str, n: int) -> str:
+        label = KIND_LABELS.get(k, k)
+        return label + "s" if n != 1 and k in ("joker", "sword", "flute", "pass") else label
+
+    return ", ".join(f"{n} {word(k, n)}" for k, n in kinds.items()) or "nothing"
 
 
 class RattusCartusUI:
@@ -81,21 +87,29 @@ class RattusCartusUI:
     # ---- panels ----------------------------------------------------------------------
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
-        out = [Panel("buildings", title, self._buildings(view, compact))]
+        buildings = self._buildings(view, compact)
+        out = [Panel("buildings", title, buildings)]
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
             body = self._hand(view, you, compact)
-            out.append(Panel("hand", f"Your hand ({name})", body))
+            tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
+            title = f"Your hand ({name}) · rats {you['rats']} (tokens {tokens})"
+            if compact:
+                out.append(Panel("hand", title, body))
+            else:  # one frame: the row is short while hands are full, and the other way round
+                rule = Rule(title, align="left", style="dim")
+                out[0] = Panel("buildings", out[0].title, Group(buildings, rule, body))
         out += [
             Panel("influence", "Influence (pays 10/5/2 VP; * leads)",
                   self._influence(view, compact)),
             Panel("players", "Players", self._players(view, compact), area="side"),
             Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact), area="side"),
-            Panel("supply", "Round & supplies", self._supplies(view), area="side"),
         ]  # fmt: skip
-        if view.get("final"):
+        if view.get("final"):  # the supplies matter no more: the plague's reckoning instead
             out.append(Panel("end", "The plague comes", self._final(view), area="side"))
+        else:
+            out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
         return out
 
     def _buildings(self, view: dict[str, Any], compact: bool) -> RenderableType:
@@ -120,45 +134,58 @@ class RattusCartusUI:
             head = Text.assemble((b["name"], "bold"), f" · {cls}", (f" · supply: {sup}", "dim"))
             lines: list[RenderableType] = [
                 head,
-                Text(f"premium {b['premium']} / standard {b['standard']}"),
+                Text.assemble(
+                    ("premium: ", "dim"), b["premium"], ("  standard: ", "dim"), b["standard"]
+                ),
             ]
-            discs = Text()
-            if not b["discs"]:
-                discs.append("no discs yet", style="dim")
-            for d in b["discs"]:
-                if len(discs):
-                    discs.append("  ")
-                discs.append(f"{d['space']}:")
-                discs.append_text(tag(d["seat"], None if compact else names[d["seat"]]))
-                if d["revealed"] is not None:
-                    discs.append(f" [{kinds_text(d['revealed'])}]")
-                else:
-                    n = d["cards"]
-                    discs.append(f" {n} card{'' if n == 1 else 's'}")
-            lines.append(discs)
+
+            def discs(b: dict[str, Any], with_names: bool) -> Text:
+                t = Text()
+                if not b["discs"]:
+                    t.append("no discs yet", style="dim")
+                for d in b["discs"]:
+                    if len(t):
+                        t.append(" · ")
+                    t.append(f"space {d['space']} ", style="dim")
+                    t.append_text(tag(d["seat"], names[d["seat"]] if with_names else None))
+                    if d["revealed"] is not None:
+                        t.append(f": {kinds_text(d['revealed'])}")
+                    else:
+                        t.append(f": {counted(d['cards'], 'card')}")
+                return t
+
+            lines.append(Fit(discs(b, True), discs(b, False), max_lines=1))
             table.add_row(Text(f"[{b['pos']}]", style="bold"), Group(*lines))
         return table
 
     def _influence(self, view: dict[str, Any], compact: bool) -> RenderableType:
+        """A row per player, a column per class: the leader's value is starred."""
         players = view["players"]
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("Class")
-        for p in players:
-            label = tag(p["seat"]) if compact else tag(p["seat"], p["name"][:8])
-            table.add_column(label, justify="right")
-        for ci, (_key, cname) in enumerate(view["classes"]):
+        classes = view["classes"]
+        leaders = []
+        for ci in range(len(classes)):
             values = [p["track"][ci] for p in players]
-            ranked = sorted({v for v in values if v > 0}, reverse=True)
-            cells: list[Text | str] = [cname]
-            for v in values:
-                if v == 0:
-                    cells.append(Text("·", style="dim"))
-                elif ranked and v == ranked[0]:
-                    cells.append(Text(f"{v}*", style="bold"))
-                else:
-                    cells.append(str(v))
-            table.add_row(*cells)
-        return table
+            leaders.append(max(values) if any(values) else None)
+
+        def build(names: bool) -> Table:
+            table = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False,
+                          pad_edge=False)  # fmt: skip
+            table.add_column("", no_wrap=True)
+            for _key, cname in classes:
+                table.add_column(cname, justify="right", no_wrap=True)
+            for p in players:
+                cells: list[Text | str] = [tag(p["seat"], p["name"] if names else None)]
+                for ci, v in enumerate(p["track"]):
+                    if v == 0:
+                        cells.append(Text("·", style="dim"))
+                    elif v == leaders[ci]:
+                        cells.append(Text(f"{v}*", style="bold"))
+                    else:
+                        cells.append(f"{v} ")
+                table.add_row(*cells)
+            return table
+
+        return Fit(build(True), build(False))
 
     def _nun_row(self, view: dict[str, Any], viewer: int | None, compact: bool) -> RenderableType:
         table = Table.grid(padding=(0, 1))
@@ -199,47 +226,56 @@ class RattusCartusUI:
             if key in by_class:
                 if cards:
                     cards.append(" · ")
-                cards.append(f"{cname} {len(by_class[key])}", style="bold")
-                cards.append(f" (nuns {' '.join(str(n) for n in by_class[key])})", style="dim")
+                nuns = by_class[key]
+                cards.append(f"{len(nuns)} {cname}", style="bold")
+                if any(nuns):
+                    listed = "".join(f"{n}, " for n in nuns[:-1])
+                    cards.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
+                else:
+                    cards.append(" (no nuns)", style="dim")
         for k in ("joker", "sword", "flute", "pass"):
             if you["hand"].get(k):
                 if cards:
                     cards.append(" · ")
-                cards.append(f"{KIND_LABELS[k]} {you['hand'][k]}", style="bold")
+                n = you["hand"][k]
+                cards.append(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold")
         if not cards:
             cards.append("no cards", style="dim")
-        tokens = "+".join(str(v) for v in you["rat_token_values"]) or "none"
         me = view["players"][you["seat"]]
-        lines: list[RenderableType] = [
-            cards,
-            Text.assemble(("Rats ", "bold"), f"{you['rats']} (tokens {tokens})   ",
-                          ("Gold ", "bold"), str(me["gold"]), ("   VP tokens ", "bold"),
-                          str(me["vp_tokens"])),
-        ]  # fmt: skip
-        if you["committed"]:
-            where = me["entered"]
-            bname = next((b["name"] for b in view["row"] if b["pos"] == where), "?")
-            lines.append(Text(f"Face down in {bname} [{where}]: {kinds_text(you['committed'])}"))
-        return Group(*lines)
+        if not you["committed"]:
+            return cards
+        where = me["entered"]
+        bname = next((b["name"] for b in view["row"] if b["pos"] == where), "?")
+        down = Text(f"Face down in {bname} [{where}]: {kinds_text(you['committed'])}")
+        return Group(cards, down)
 
     def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-        table.add_column("")
-        table.add_column("Hand", justify="right")
-        table.add_column("Rats", justify="right")
-        table.add_column("Gold", justify="right")
-        table.add_column("VP", justify="right")
-        table.add_column("In")
         final = view.get("final")
-        for p in view["players"]:
-            name = tag(p["seat"], p["name"][:10])
+
+        def who(p: dict[str, Any]) -> Text:
+            t = tag(p["seat"], p["name"])
             if p["start_player"] and not final:
-                name.append(" S", style="bold")
-            rats = f"{p['rats']}" if "rats" in p else f"{p['rat_tokens']} tok"
-            where = f"[{p['entered']}]" if p["entered"] else ("Pass" if p["passed"] else "-")
-            table.add_row(name, str(p["hand"]), rats, str(p["gold"]), str(p["vp_tokens"]), where)
-        note = Text("S start player · tok: rat tokens", style="dim")
-        return Group(table, note)
+                t.append(" start", style="bold")
+            return t
+
+        def rats(p: dict[str, Any]) -> str:
+            return str(p["rats"]) if "rats" in p else f"{p['rat_tokens']} tokens"
+
+        def where(p: dict[str, Any]) -> str:
+            if p["entered"]:
+                return f"[{p['entered']}]"
+            return "passed" if p["passed"] else "–"
+
+        columns = [
+            Column("cards", "cards", "", lambda p: p["hand"]),
+            Column("rats", "rats", "", rats),
+            Column("gold", "gold", "", lambda p: p["gold"]),
+            Column("VP", "VP", "", lambda p: p["vp_tokens"]),
+            Column("in", "in", "", where),
+        ]
+        return player_table(
+            view["players"], who, columns, note="in: the building entered this round"
+        )
 
     def _supplies(self, view: dict[str, Any]) -> RenderableType:
         r, total = view["round"], view["rounds"]

@@ -213,10 +213,14 @@ class GameScreen(Screen[None]):
                 status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")
         else:
             status.append(" · game over", style="bold")
-        st = self.ui.status(view)
-        if st:
-            status.append(f" · {st}")
-        status.truncate(max(20, self.app.size.width - 1), overflow="ellipsis")
+        # the status's parts go from the last while the line is too long: never a cut word
+        width = max(20, self.app.size.width - 1)
+        parts = [x for x in self.ui.status(view).split(" · ") if x]
+        while parts and len(status) + sum(len(x) + 3 for x in parts) > width:
+            parts.pop()
+        for part in parts:
+            status.append(f" · {part}")
+        status.truncate(width, overflow="ellipsis")
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
         self._render_tabs(board)
         if self._hint_at is not None and self._hint_at != self._position():
@@ -251,7 +255,8 @@ class GameScreen(Screen[None]):
         t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
         for i, title in enumerate(titles):
             if i == board.tab:
-                t.append(f" {title} ", style="reverse bold")
+                # the title's first part: the rest is in the panel's own frame below
+                t.append(f" {title.split(' · ')[0]} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
                 t.append(f" {title.split()[0]} ")
         t.truncate(self.app.size.width, overflow="ellipsis")

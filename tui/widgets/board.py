@@ -11,9 +11,14 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from ..games.base import GameUI, Panel
+
+# the words a changed panel's title gets (the same in the compact layout's tab line)
+CHANGED = " ✱ changed"
+SIDE_WIDTH = 44  # the right column at 120 columns; wider terminals give it a third of the rest
 
 _measure = Console(width=120, color_system=None, file=io.StringIO())
 
@@ -74,6 +79,14 @@ class PanelBox(Static):
     PanelBox.changed { border-title-color: $warning; border-title-style: bold reverse; }
     """
 
+    def mark(self, title: str, changed: bool, width: int) -> None:
+        """Set the title; a changed panel says so in words (colour is never the only sign)."""
+        self.set_class(changed, "changed")
+        if changed:
+            title += CHANGED if len(title) + len(CHANGED) + 6 <= width else " ✱"
+        self.plain_title = title
+        self.border_title = Content(title)  # a title is words, never markup
+
 
 class BoardView(Horizontal):
     """Renders a view through the game's UI module; compact mode shows one panel at a time."""
@@ -83,6 +96,7 @@ class BoardView(Horizontal):
     BoardView > #board-main { width: 1fr; }
     BoardView > #board-side { width: 44; }
     BoardView.compact > #board-side { display: none; }
+    BoardView VerticalScroll { scrollbar-size-vertical: 1; }
     """
 
     def __init__(self, ui: GameUI, **kwargs: Any) -> None:
@@ -126,10 +140,13 @@ class BoardView(Horizontal):
                 (main if where == "main" else side).mount(box)
             self._placement = placement
         main_w, side_w = self._content_widths(compact)
+        side.styles.width = side_w + 4
         # the last move's marks go now, in the frame that draws this one: a timer of their
         # own would redraw each marked panel once more (a kilobyte or more over ssh)
-        for box in self._boxes.values():
-            box.remove_class("changed")
+        for p in panels:
+            box = self._boxes[p.key]
+            if box.has_class("changed") or getattr(box, "plain_title", None) != p.title:
+                box.mark(p.title, False, 0)
         self._pending = {}
         for i, p in enumerate(panels):
             box = self._boxes[p.key]
@@ -155,7 +172,7 @@ class BoardView(Horizontal):
             self._texts[p.key] = mark
             return  # the same lines as on screen: Textual has nothing to redraw
         self._texts[p.key] = mark
-        box.border_title = p.title
+        box.mark(p.title, False, width)
         # as many lines at the same width: the layout stands, only the box repaints
         same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
         grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
@@ -165,14 +182,19 @@ class BoardView(Horizontal):
             box.styles.min_height = tallest + 2  # the border's two lines
         box.update(pre, layout=not same_size)
         if highlight and old is not None and old[1] == width:
-            box.add_class("changed")
+            box.mark(p.title, True, width)
 
     def _content_widths(self, compact: bool) -> tuple[int, int]:
         """Text widths inside the panels of the main and the side column."""
         total = self.size.width or self.app.size.width
-        side = 0 if compact else 44
-        # border (2) + padding (2) + a vertical scrollbar (2)
-        return max(20, total - side - 6), 44 - 6
+        side = 0 if compact else self.side_width(total)
+        # border (2) + padding (2); panels are laid out to fit, so no scrollbar is reserved
+        return max(20, total - side - 4), side - 4
+
+    @staticmethod
+    def side_width(total: int) -> int:
+        """The right column: 44 at 120 columns, and a third of any room beyond."""
+        return SIDE_WIDTH + max(0, total - 120) // 3
 
     def tab_titles(self) -> list[str]:
         return [p.title for p in self.panels]

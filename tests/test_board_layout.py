@@ -1,0 +1,111 @@
+"""Every panel of every game is whole on the screen: at 120x40 all at once, at 80x24 tab by tab.
+
+Seeded random games of each title at each player count are stopped early, in the middle and
+late; the screen is read back as text (what a terminal shows) and each board panel must be
+there from its top border to its bottom border with every line of its content, with no `…`
+and no scrollbar in the board.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from engine.core import Match, Seat, game_ids, get_game
+from tui.app import BoardgamesApp, Launch
+from tui.screens.game import GameScreen
+from tui.widgets.board import BoardView, PanelBox
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+POINTS = (0.15, 0.6, 1.0)  # early, middle, and the finished board (late)
+SCROLLBAR = set("▁▂▃▄▅▆▇█▉▊▋▌▍▎▏")
+CASES = [
+    (gid, n)
+    for gid in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347")
+    if gid in game_ids()
+    for n in range(get_game(gid).min_players, get_game(gid).max_players + 1)
+]
+
+
+def played(game_id: str, players: int) -> Match:
+    """A whole seeded random game (the cursor at its end)."""
+    match = Match.new(game_id, [Seat(n) for n in NAMES[:players]], seed=players * 11 + 5)
+    match.settings["handover"] = False
+    rng = random.Random(players)
+    while match.prompt is not None:
+        moves = match.prompt.moves
+        match.play(moves[rng.randrange(len(moves))].id)
+    return match
+
+
+def screen_text(app: BoardgamesApp) -> list[str]:
+    """The screen as a terminal shows it, one string per row."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, color_system=None
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    rows = console.export_text().split("\n")
+    return [row.ljust(width) for row in rows[:height]]
+
+
+def check_panels(app: BoardgamesApp, where: str) -> int:
+    """Assert every shown board panel is whole on screen; return how many were checked."""
+    rows = screen_text(app)
+    board = app.screen.query_one(BoardView)
+    status = rows[0]
+    assert "…" not in status, f"{where}: the status line is cut: {status!r}"
+    bx, by, bw, bh = board.region
+    for y in range(by, by + bh):
+        assert not SCROLLBAR & set(rows[y][bx : bx + bw]), f"{where}: scrollbar in the board"
+    checked = 0
+    for box in board.query(PanelBox):
+        if not box.display:
+            continue
+        key = next(k for k, b in board._boxes.items() if b is box)
+        x, y, w, h = box.region
+        title = board._texts[key][2]
+        assert by <= y and y + h <= by + bh, f"{where}: panel {title!r} is below the board"
+        top, bottom = rows[y][x : x + w], rows[y + h - 1][x : x + w]
+        assert top.startswith("╭") and top.rstrip().endswith("╮"), f"{where}: {title!r} top"
+        assert bottom.startswith("╰") and bottom.endswith("╯"), f"{where}: {title!r} cut"
+        assert title in top, f"{where}: title {title!r} cut: {top!r}"
+        lines = ["".join(seg.text for seg in line) for line in board._texts[key][3]]
+        for i, line in enumerate(lines):
+            shown = rows[y + 1 + i][x + 2 : x + w - 2]
+            assert shown.rstrip() == line.rstrip(), f"{where}: {title!r} line {i} cut"
+        inside = "\n".join(row[x : x + w] for row in rows[y : y + h])
+        assert "…" not in inside, f"{where}: `…` in panel {title!r}:\n{inside}"
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+async def test_every_panel_whole(game_id: str, players: int, tmp_path: Path) -> None:
+    match = played(game_id, players)
+    ends = [max(1, int(match.length * f)) for f in POINTS]
+    match.goto(ends[0])
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen._end_shown = True  # the finished board stays in view (no results screen)
+        for size in ((120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            for cursor in ends:
+                where = f"{game_id} {players}p move {cursor}/{match.length} {size[0]}x{size[1]}"
+                screen.match.goto(cursor)
+                screen.refresh_game(highlight=False)
+                await pilot.pause()
+                board = screen.query_one(BoardView)
+                if not screen.compact:
+                    assert check_panels(app, where) == len(board.panels)
+                    continue
+                for _ in board.panels:  # tab by tab
+                    assert check_panels(app, f"{where} tab {board.tab + 1}") == 1
+                    await pilot.press("tab")
+                    await pilot.pause()
