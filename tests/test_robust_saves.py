@@ -194,6 +194,7 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 from engine.core.saves import atomic_write
 target = sys.argv[2]
+print("writing", flush=True)
 i = 0
 while True:
     i += 1
@@ -208,10 +209,15 @@ def test_sigkill_while_writing_leaves_a_complete_save(tmp_path: Path) -> None:
     rng = random.Random(5)
     kills = 0
     for _ in range(16):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(ROOT), str(target)])
-        time.sleep(0.25 + rng.random() * 0.3)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(ROOT), str(target)], stdout=subprocess.PIPE
+        )
+        # a random moment once it writes (starting Python may take long on a loaded machine)
+        assert proc.stdout is not None and proc.stdout.readline() == b"writing\n"
+        time.sleep(0.02 + rng.random() * 0.2)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        proc.stdout.close()
         kills += 1
         if target.exists():
             doc = tomllib.loads(target.read_text())

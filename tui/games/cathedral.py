@@ -12,8 +12,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..widgets.elements import Fit, counted
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .elements import Fit, counted
 
 GOOD_CHAR = {"wood": "w", "stone": "s", "bread": "b", "glass": "g"}
 GOOD_STYLE = {"wood": "yellow", "stone": "white", "bread": "bright_red", "glass": "bold magenta"}

@@ -14,8 +14,8 @@ from rich.text import Text
 
 from engine.notre_dame.data import CARD_NAMES
 
-from ..widgets.elements import Column, Fit, counted, player_table, track, track_header
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .elements import Column, Fit, counted, player_table, track, track_header
 
 PHASE_TITLES = {
     "draft": "2 Draft",

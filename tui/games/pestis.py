@@ -13,8 +13,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..widgets.elements import Column, Fit, player_table
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .elements import Column, Fit, player_table
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 

@@ -13,8 +13,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..widgets.elements import Column, Fit, counted, player_table
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .elements import Column, Fit, counted, player_table
 
 PHASE_TITLES = {
     "supply": "B. Supplies",

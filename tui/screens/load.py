@@ -20,7 +20,7 @@ from engine.core import HUMAN, all_games, saves
 from ..games import ui_for
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import ScreenHelp
-from .menu import short_date
+from .when import short_date
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp

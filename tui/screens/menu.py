@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from engine.core import catalog, saves
 
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import MessageScreen
+from .when import short_date
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
@@ -35,14 +35,6 @@ ITEMS = [
     ("rules", "g", "Rules references"),
     ("quit", "q", "Quit"),
 ]
-
-
-def short_date(iso: str, fmt: str = "%Y-%m-%d %H:%M") -> str:
-    """`2026-11-29T21:54:17+00:00` → `2026-11-29 21:54` (local time)."""
-    try:
-        return datetime.fromisoformat(iso).astimezone().strftime(fmt)
-    except ValueError:
-        return iso[:16].replace("T", " ")
 
 
 class MenuScreen(Screen[None]):

@@ -76,6 +76,7 @@ class MovePicker(Vertical):
         # of the moves still offered do not change under a quick second press
         self.keys: dict[str, str] = {}
         self._title_lines = 0
+        self._room = 0  # the width the rows were laid out for
 
     def compose(self) -> ComposeResult:
         yield Static("", id="picker-title")
@@ -129,7 +130,11 @@ class MovePicker(Vertical):
             m for m in self.moves if not needle or needle in (m.label + " " + m.preview).lower()
         ]
         width = max((len(m.label) for m in self.shown), default=0)
-        width = min(width, 38)
+        # the labels' column leaves the previews at least two fifths of the row (the picker
+        # narrows when the hint panel stands beside it)
+        room = self.options.content_size.width or max(20, self.size.width - 4)
+        self._room = room
+        width = min(width, 38, max(10, (room - 3) * 3 // 5))
         opts = []
         for i, m in enumerate(self.shown):
             key = self.keys.get(m.id, " ")
@@ -153,6 +158,14 @@ class MovePicker(Vertical):
             ol.add_options(opts)
         if opts:
             ol.highlighted = 0
+
+    def on_resize(self) -> None:
+        """Lay the rows out again for a new width (the hint panel opened or closed)."""
+        if self.shown and self.options.content_size.width not in (0, self._room):
+            keep = self.options.highlighted
+            self._fill()
+            if keep is not None and keep < self.options.option_count:
+                self.options.highlighted = keep
 
     def hotkey(self, key: str) -> Move | None:
         """The move a hotkey stands for, if any."""
