@@ -98,3 +98,17 @@ class AIHints:
     def settings(self, players: int = 0) -> SearchSettings:
         """The search settings for a table of `players`."""
         return self.search.get(players) or self.search.get(0) or SearchSettings()
+
+
+def rules_on_first_use(package: str, *names: str) -> Callable[[str], Any]:
+    """A game package's module `__getattr__`: `names` (GAME and the Game class) come from its
+    `rules` module, imported on first use, so that reading the package's TITLE stays cheap."""
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            import importlib
+
+            return getattr(importlib.import_module(f"{package}.rules"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

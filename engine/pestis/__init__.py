@@ -4,16 +4,10 @@ Importing the package reads only its catalog entry (`TITLE`); the rules load on 
 of `GAME`, so that the menu starts without loading every game.
 """
 
-from typing import Any
-
+from ..core.titles import rules_on_first_use
 from .title import TITLE
 
 __all__ = ["GAME", "TITLE", "PestisGame"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("GAME", "PestisGame"):
-        from . import rules
-
-        return rules.GAME if name == "GAME" else rules.PestisGame
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = rules_on_first_use(__name__, "GAME", "PestisGame")
