@@ -17,7 +17,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from engine.core import PUBLIC, Match, saves
-from engine.tables.store import default_user
 
 from .autosave import Autosaver
 from .screens.dialogs import MessageScreen
@@ -25,6 +24,13 @@ from .screens.game import GameScreen
 from .screens.menu import MenuScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+def _login_name() -> str:
+    """The login name as a table user; the tables' store loads only when it is needed."""
+    from engine.tables.store import default_user
+
+    return default_user()
 
 
 @dataclass
@@ -43,9 +49,8 @@ class Launch:
         default_factory=lambda: float(os.environ.get("BOARDGAMES_BOT_DELAY", "0.6"))
     )
     think: float | None = None  # strong players' seconds per decision (None: the default)
-    user: str = field(
-        default_factory=default_user
-    )  # who sits at shared tables (--user, default: the login name)
+    # who sits at shared tables (--user, default: the login name)
+    user: str = field(default_factory=lambda: _login_name())
     store: str | None = None  # the shared tables' store (--store; None: the default)
     table: str | None = None  # open this shared table at start (`table join`)
     bell: bool = True  # ring when it becomes your turn at a shared table

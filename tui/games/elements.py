@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -25,21 +25,55 @@ class Fit:
     would not have on an endless line) and, with `max_lines`, takes no more lines than that.
     """
 
+    _last: ClassVar[dict[tuple[int, int, int | None], int]] = {}  # the form chosen last time
+
     def __init__(self, *forms: RenderableType, max_lines: int | None = None) -> None:
         self.forms = forms
         self.max_lines = max_lines
+        self._chosen: dict[int, RenderableType] = {}  # by width: measuring and drawing ask both
+
+    def __getstate__(self) -> dict[str, Any]:  # the board fingerprints panels by pickling
+        return {"forms": self.forms, "max_lines": self.max_lines}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(*state["forms"], max_lines=state["max_lines"])  # type: ignore[misc]
 
     def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
         width = options.max_width
-        for form in self.forms[:-1]:
-            lines = _plain(console, form, options.update(width=width))
-            if "…" in lines and lines.count("…") > _plain(
-                console, form, options.update(width=1000, max_width=1000)
-            ).count("…"):
-                continue
-            if self.max_lines is not None and lines.count("\n") > self.max_lines:
-                continue
-            return form
+        if width not in self._chosen:
+            self._chosen[width] = self._choose(console, options)
+        return self._chosen[width]
+
+    def _fits(self, console: Console, options: ConsoleOptions, form: RenderableType) -> bool:
+        lines = _plain(console, form, options)
+        if self.max_lines is not None and lines.count("\n") > self.max_lines:
+            return False
+        if "…" not in lines:
+            return True
+        inherent = _ellipses(form)
+        if inherent is None:  # not a form we can read: draw it on an endless line
+            wide = options.update(width=1000, max_width=1000)
+            inherent = _plain(console, form, wide).count("…")
+        return lines.count("…") <= inherent
+
+    def _choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        last = len(self.forms) - 1
+        # a board keeps its form from move to move: try the last choice (and the next richer
+        # one, which must still not fit) before trying every form, each a full table render
+        key = (options.max_width, len(self.forms), self.max_lines)
+        i = Fit._last.get(key)
+        if i is not None and 0 < i <= last:
+            if (i == last or self._fits(console, options, self.forms[i])) and not self._fits(
+                console, options, self.forms[i - 1]
+            ):
+                return self.forms[i]
+        elif i == 0 and self._fits(console, options, self.forms[0]):
+            return self.forms[0]
+        for n, form in enumerate(self.forms[:-1]):
+            if self._fits(console, options, form):
+                Fit._last[key] = n
+                return form
+        Fit._last[key] = last
         return self.forms[-1]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -47,6 +81,23 @@ class Fit:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.choose(console, options))
+
+
+def _ellipses(form: object) -> int | None:
+    """How many `…` the text of `form` holds of itself (None: a renderable of another kind)."""
+    if isinstance(form, str):
+        return form.count("…")
+    if isinstance(form, Text):
+        return form.plain.count("…")
+    if isinstance(form, Group):
+        counts = [_ellipses(r) for r in form.renderables]
+        return None if None in counts else sum(c or 0 for c in counts)
+    if isinstance(form, Table):
+        cells: list[object] = [c.header for c in form.columns]
+        cells += [cell for c in form.columns for cell in c.cells]
+        counts = [_ellipses(c) for c in cells]
+        return None if None in counts else sum(c or 0 for c in counts)
+    return None
 
 
 def _plain(console: Console, form: RenderableType, options: ConsoleOptions) -> str:

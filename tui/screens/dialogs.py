@@ -11,7 +11,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Markdown, Static
+from textual.widgets import Footer, Input, Static
 
 from ..games.base import seat_tag
 
@@ -222,6 +222,8 @@ class HelpScreen(DismissOnce, ModalScreen[str | None]):
             if self.phase_text:
                 yield Static(Text(self.phase_text, style="bold"), classes="dialog-title")
             if self.explanation:
+                from textual.widgets import Markdown  # loads a parser: only when shown
+
                 yield Markdown(self.explanation, id="help-phase")
             yield Static(f"[b]{self.title_text} — keys[/]", classes="dialog-title")
             yield Static(keys_table(self.rows or KEY_ROWS))

@@ -16,9 +16,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.bots import make_bot
-from engine.bots.analysis import decision_seed
-from engine.bots.coach import Coach, OptionValue
-from engine.bots.search import default_think
 from engine.core import PUBLIC, Match, saves
 from engine.core.protocol import IllegalMove, Move, Prompt
 
@@ -31,6 +28,8 @@ from ..widgets.picker import MovePicker
 from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
 
 if TYPE_CHECKING:
+    from engine.bots.coach import OptionValue
+
     from ..app import BoardgamesApp
 
 COMPACT_WIDTH = 110
@@ -422,6 +421,10 @@ class GameScreen(Screen[None]):
         token = self._hint_token
         self._hint_at = self._position()
         self.query_one(HintPanel).show_thinking(m.seats[prompt.seat].name)
+        from engine.bots.analysis import decision_seed
+        from engine.bots.coach import Coach
+        from engine.bots.search import default_think
+
         game = m.game
         number = m.cursor + 1
         coach = Coach(

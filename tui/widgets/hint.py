@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.bots.coach import OptionValue
-
 from .picker import HOTKEYS
+
+if TYPE_CHECKING:
+    from engine.bots.coach import OptionValue
 
 SHOWN = 3  # options listed
 
