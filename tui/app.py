@@ -49,11 +49,17 @@ class Launch:
         default_factory=lambda: float(os.environ.get("BOARDGAMES_BOT_DELAY", "0.6"))
     )
     think: float | None = None  # strong players' seconds per decision (None: the default)
-    # who sits at shared tables (--user, default: the login name)
-    user: str = field(default_factory=lambda: _login_name())
+    # who sits at shared tables (--user); "": the login name, looked up when first needed
+    user: str = ""
     store: str | None = None  # the shared tables' store (--store; None: the default)
     table: str | None = None  # open this shared table at start (`table join`)
     bell: bool = True  # ring when it becomes your turn at a shared table
+
+    def table_user(self) -> str:
+        """Who sits at shared tables: --user, else the login name."""
+        if not self.user:
+            self.user = _login_name()
+        return self.user
 
 
 class TooSmallScreen(Screen[None]):

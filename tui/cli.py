@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     w.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
     _computer_flags(w)
-    from .table_cmd import add_table_parser
+    from .table_args import add_table_parser
 
     add_table_parser(sub, parse_options)
     return p
@@ -448,7 +448,8 @@ def _run(args: argparse.Namespace) -> int:
     spec = make_new_spec(args) if cmd == "new" else None
     from tui.app import BoardgamesApp, Launch
 
-    launch = Launch(saves_dir=args.saves, user=user_of(args), store=args.store)
+    user = user_of(args) if args.user is not None else ""  # "": looked up when needed
+    launch = Launch(saves_dir=args.saves, user=user, store=args.store)
     if spec is not None:
         launch.new = spec
         launch.handover = not args.no_handover

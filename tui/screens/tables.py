@@ -71,8 +71,8 @@ def open_table(app: BoardgamesApp, table_id: str, join: bool = True) -> None:
     try:
         store = table_store(app)
         if join:
-            store.join(table_id, app.launch.user)
-        screen = TableScreen(store, table_id, app.launch.user, think=app.think)
+            store.join(table_id, app.launch.table_user())
+        screen = TableScreen(store, table_id, app.launch.table_user(), think=app.think)
     except StoreError as exc:
         app.push_screen(MessageScreen("Cannot open the table", str(exc)))
         return
@@ -108,7 +108,7 @@ class TablesScreen(ScreenHelp, Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def on_mount(self) -> None:
-        user = self.app_.launch.user
+        user = self.app_.launch.table_user()
         self.query_one("#tables-head", Static).update(
             Text.assemble(
                 ("Shared tables", "bold"),
@@ -136,7 +136,7 @@ class TablesScreen(ScreenHelp, Screen[None]):
     def refill(self) -> None:
         ol = self.query_one(OptionList)
         note = self.query_one("#tables-note", Static)
-        user = self.app_.launch.user
+        user = self.app_.launch.table_user()
         try:
             store = table_store(self.app_)
             infos = store.tables()
@@ -281,7 +281,7 @@ class NewTableScreen(ScreenHelp, Screen[None]):
 
     def action_create(self) -> None:
         error = self.query_one("#table-error", Static)
-        user = self.app_.launch.user
+        user = self.app_.launch.table_user()
         try:
             game = get_game(str(self.query_one("#table-game", Select).value))
             seats = parse_seats(self.query_one("#table-seats", Input).value, user)

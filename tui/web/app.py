@@ -43,10 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--store", default=None)
     args = p.parse_args(argv)
 
-    from engine.tables.store import default_user
     from tui.app import BoardgamesApp, Launch
 
-    launch = Launch(saves_dir=args.saves, user=args.user or default_user(), store=args.store)
+    launch = Launch(saves_dir=args.saves, user=args.user or "", store=args.store)
     if args.think is not None:
         launch.think = max(0.0, args.think)
     if args.bot_delay is not None:

@@ -1,0 +1,42 @@
+"""The `table` subcommand's arguments, apart from its work (`table_cmd`), so that building
+the command line does not load the tables' store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def add_table_parser(sub: Any, options: Any) -> None:
+    """The `table` subcommand and its actions (`options`: parses K=V lists)."""
+    t = sub.add_parser("table", help="shared tables: one match, each player on their own terminal")
+    ts = t.add_subparsers(dest="action", metavar="ACTION", parser_class=type(t))
+    ts.required = True
+    n = ts.add_parser("new", help="create a table; prints its id as the last line")
+    n.add_argument("game")
+    n.add_argument(
+        "--seats",
+        required=True,
+        help="per seat: a user, me, open (first to join) or a level (random, greedy, strong)",
+    )
+    n.add_argument("--seed", type=int, default=None)
+    n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
+    n.add_argument("--strict", action="store_true", help="no undo at this table")
+    ls = ts.add_parser("list", help="your tables (your turn first), open tables, others")
+    ls.add_argument("--json", action="store_true")
+    sh = ts.add_parser("show", help="the table from your seat")
+    sh.add_argument("id")
+    sh.add_argument("--json", action="store_true")
+    p = ts.add_parser("play", help="play a move (its id, as `show` lists them)")
+    p.add_argument("id")
+    p.add_argument("move")
+    p.add_argument(
+        "--expect", type=int, default=None, help="refuse unless exactly this many moves are played"
+    )
+    u = ts.add_parser("undo", help="take back your own last move (if nothing happened since)")
+    u.add_argument("id")
+    j = ts.add_parser("join", help="sit down (at an open seat) and play in the app")
+    j.add_argument("id")
+    e = ts.add_parser("export", help="write the table as a save file (review, check, load)")
+    e.add_argument("id")
+    e.add_argument("file")
+    t.set_defaults(parse_options=options)
