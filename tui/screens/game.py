@@ -50,7 +50,7 @@ class GameScreen(Screen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
-        Binding("escape", "back", "Step back"),
+        Binding("escape", "back", "Step back", show=False),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("s", "save", "Save"),
@@ -114,7 +114,6 @@ class GameScreen(Screen[None]):
         self._end_shown = False
         self._waiting_handover = False
         self.compact = False
-        self._could_step_back = False
 
     # ---- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -233,13 +232,12 @@ class GameScreen(Screen[None]):
         else:
             name = match.seats[prompt.seat].name
             text = prompt.text if prompt.text.startswith(name) else f"{name}: {prompt.text}"
-            picker.set_prompt(prompt, text, True)
+            # said in the question, which wraps: a footer that changed with every step of a
+            # multi-part move would be rebuilt at nearly every move (tens of milliseconds)
+            back = "  (Esc: step back)" if self._can_step_back() else ""
+            picker.set_prompt(prompt, f"{text}{back}", True)
             picker.options.focus()
         self._render_log()
-        can_back = self._can_step_back()
-        if can_back != self._could_step_back:  # the footer shows "Esc Step back" only then
-            self._could_step_back = can_back
-            self.refresh_bindings()
 
     def _can_step_back(self) -> bool:
         prompt = self.match.prompt
