@@ -1,7 +1,7 @@
 """1347: De Nigrae Pestis Ludo — every table of the game and every [design] value.
 
 The printed card texts could not be established; the card tables are this edition's [design]
-(spec /work/shared/rules/1347.md) and satisfy every example of the rulebook's appendix. Rule
+(spec shared/rules/1347.md) and satisfy every example of the rulebook's appendix. Rule
 code reads these tables and never repeats their numbers.
 """
 
