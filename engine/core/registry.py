@@ -19,6 +19,7 @@ import os
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 
 from .protocol import Game
 from .titles import AIHints, Title
@@ -153,19 +154,26 @@ def rescan() -> None:
     _entries = None
 
 
-def _load(gid: str, entry: _Entry) -> Game | None:
-    """The entry's Game, imported on first use (None when it is not installed or broken)."""
-    if entry.game is not None or entry.broken:
-        return entry.game
-    module_name, _, attr = entry.target.partition(":")
+def _module(entry: _Entry) -> ModuleType | None:
+    """The entry's module (None, and the entry marked broken, when it is not installed)."""
+    module_name = entry.target.partition(":")[0]
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and module_name.startswith(exc.name):
             entry.broken = True
             return None
         raise
-    game = getattr(module, attr or "GAME", None)
+
+
+def _load(gid: str, entry: _Entry) -> Game | None:
+    """The entry's Game, imported on first use (None when it is not installed or broken)."""
+    if entry.game is not None or entry.broken:
+        return entry.game
+    module = _module(entry)
+    if module is None:
+        return None
+    game = getattr(module, entry.target.partition(":")[2] or "GAME", None)
     if not isinstance(game, Game):
         entry.broken = True
         return None
@@ -177,14 +185,9 @@ def _title(gid: str, entry: _Entry) -> Title | None:
     """The entry's Title, read without importing the rules when its module defines TITLE."""
     if entry.title is not None or entry.broken:
         return entry.title
-    module_name = entry.target.partition(":")[0]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and module_name.startswith(exc.name):
-            entry.broken = True
-            return None
-        raise
+    module = _module(entry)
+    if module is None:
+        return None
     meta = module.__dict__.get("TITLE")
     if not isinstance(meta, Title):
         game = _load(gid, entry)
