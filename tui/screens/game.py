@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..app import BoardgamesApp
 
 COMPACT_WIDTH = 110
-COMPACT_HEIGHT = 34
+COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs (nothing cut)
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
