@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.protocol import Game, Prompt
-from . import heuristics as H
 from .search import SearchBot, _Node, settings_for
 
 PROGRESS_EVERY = 0.25  # seconds between progress reports while thinking
@@ -121,11 +120,8 @@ class Coach(SearchBot):
         next_report = time.perf_counter() + PROGRESS_EVERY
         while not stopped:
             if passes < worlds:
-                world = game.determinize(state, seat, rng)
-                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+                world = self._sample_world(game, state, seat, rng, pool, first=passes == 0)
                 if passes == 0:
-                    self._base = self.value(world, seat) if game.cooperative else 0.0
-                    self._key = H.checkpoint(game, world)
                     keep.add(self._base_choice(world, prompt) if k > 1 else 0)
             blob = pool[passes % worlds]
             # kept options first, then the best so far: running out of time cuts the weakest

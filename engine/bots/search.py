@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 import pickle
+import random
 import time
 from typing import Any
 
@@ -163,11 +164,8 @@ class SearchBot(Bot):
             if limit is not None and done >= limit and passes >= 1:
                 break
             if passes < worlds:
-                world = game.determinize(state, seat, rng)
-                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+                world = self._sample_world(game, state, seat, rng, pool, first=passes == 0)
                 if passes == 0:
-                    self._base = self.value(world, seat) if game.cooperative else 0.0
-                    self._key = H.checkpoint(game, world)
                     base = self._base_choice(world, prompt)
             blob = pool[passes % worlds]
             # the base option first: every other one is compared with it world by world
@@ -206,6 +204,18 @@ class SearchBot(Bot):
             if mean > margin and mean > best_gain:
                 best, best_gain = i, mean
         return moves[best].id
+
+    def _sample_world(
+        self, game: Game, state: Any, seat: int, rng: random.Random, pool: list[bytes], first: bool
+    ) -> Any:
+        """One more world as `seat` may imagine it, kept in `pool`; the first also sets the
+        value the playouts are measured from and the checkpoint they run to."""
+        world = game.determinize(state, seat, rng)
+        pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+        if first:
+            self._base = self.value(world, seat) if game.cooperative else 0.0
+            self._key = H.checkpoint(game, world)
+        return world
 
     def _base_choice(self, world: Any, prompt: Prompt) -> int:
         """The option the playout player would take here (index into the prompt)."""
