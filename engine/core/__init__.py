@@ -1,5 +1,6 @@
 """What every game shares: moves, prompts, seeded chance, match history, saves."""
 
+from .decisions import Decision, DecisionTable, Kind
 from .match import BOT_LEVELS, HUMAN, Match, Seat, Step
 from .protocol import (
     PUBLIC,
@@ -23,9 +24,12 @@ __all__ = [
     "PUBLIC",
     "AIHints",
     "BaseState",
+    "Decision",
+    "DecisionTable",
     "Event",
     "Game",
     "IllegalMove",
+    "Kind",
     "Match",
     "Move",
     "Option",

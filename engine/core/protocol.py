@@ -168,6 +168,8 @@ class Game(ABC, Generic[S]):
     summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
     cooperative: ClassVar[bool] = False
+    # The shape of the state that `digest` fingerprints; see `digest_data`.
+    state_layout: ClassVar[int] = 1
     # Whether a seat ever sees something the others may not (hands, face-down tokens): a
     # shared screen then needs hand-over screens between seats.
     has_private_info: ClassVar[bool] = True
@@ -251,10 +253,20 @@ class Game(ABC, Generic[S]):
 
     def digest(self, state: S) -> str:
         """A stable fingerprint of the whole state, stored in saves."""
-        is_state = dataclasses.is_dataclass(state) and not isinstance(state, type)
-        data = dataclasses.asdict(state) if is_state else state
+        data = self.digest_data(state)
         text = json.dumps(data, sort_keys=True, default=_jsonable, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def digest_data(self, state: S) -> object:
+        """What `digest` fingerprints: the state as plain data.
+
+        A game whose state changes shape without a rule changing keeps its old digests by
+        rendering the changed part here the way `state_layout` 1 held it; when that cannot be
+        done, it raises `state_layout` instead (saves written with another layout are then
+        replayed without the digest comparison: the moves, all legal, are the authority).
+        """
+        is_state = dataclasses.is_dataclass(state) and not isinstance(state, type)
+        return dataclasses.asdict(state) if is_state else state
 
     def determinize(self, state: S, seat: int, rng: Any) -> S:
         """A copy of `state` whose hidden parts (for `seat`) are resampled with `rng`.

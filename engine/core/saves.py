@@ -65,6 +65,7 @@ def to_dict(match: Match) -> dict[str, Any]:
         "cursor": match.cursor,
         "finished": match.game.prompt(final) is None,
         "digest": match.game.digest(final),
+        **({"layout": match.game.state_layout} if match.game.state_layout != 1 else {}),
         "options": dict(match.options),
         "settings": dict(match.settings),
         "seats": [{"name": s.name, "kind": s.kind} for s in match.seats],
@@ -211,7 +212,8 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
         except IllegalMove as exc:
             raise SaveError(p, f"move {n} ({move_id}) is illegal: {exc}") from None
     digest = doc.get("digest")
-    if digest is not None:
+    layout = doc.get("layout", 1)
+    if digest is not None and layout == game.state_layout:
         if not isinstance(digest, str):
             raise SaveError(p, "'digest' should be a string")
         actual = game.digest(match.state)

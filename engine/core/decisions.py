@@ -1,0 +1,112 @@
+"""One pattern for pending decisions, shared by every game.
+
+A state keeps what is still to be decided as a list of `Decision`s, the head first. A decision
+is a small dataclass: its `kind` (a name from the rulebook: "commit", "sword", "invest"), the
+`seat` that decides (-1: nobody, an automatic step) and the parameters of that kind, as typed
+fields of the game's own subclass. A game's `DecisionTable` maps each kind to what it does:
+
+- a decision kind has a `prompt` (the question and the legal moves) and a `play` (apply the
+  chosen move id, appending log events);
+- an automatic kind (the rules resolve it without anyone choosing) has a `run`.
+
+So `Game.prompt` is "the table's prompt for the head decision" and `Game.play` is "the table's
+play for it", and every kind reads as one short function pair named after the rule it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .protocol import Event, IllegalMove, Prompt
+
+
+@dataclass(slots=True)
+class Decision:
+    """Something still to be decided (or resolved): its kind and the seat that decides."""
+
+    kind: str
+    seat: int = -1
+
+
+G = TypeVar("G")  # the game object the handlers are methods of
+S = TypeVar("S")  # the game's state
+D = TypeVar("D", bound=Decision)  # the game's decision type
+
+
+@dataclass(frozen=True, slots=True)
+class Kind(Generic[G, S, D]):
+    """What one kind of decision does: `prompt` + `play` (a choice) or `run` (automatic)."""
+
+    prompt: Callable[[G, S, D], Prompt] | None = None
+    play: Callable[[G, S, D, str, list[Event]], None] | None = None
+    run: Callable[[G, S, D, list[Event]], None] | None = None
+
+    def __post_init__(self) -> None:
+        choice = self.prompt is not None and self.play is not None and self.run is None
+        automatic = self.prompt is None and self.play is None and self.run is not None
+        if not (choice or automatic):
+            raise ValueError("a Kind has a prompt and a play, or a run alone")
+
+    @property
+    def automatic(self) -> bool:
+        return self.run is not None
+
+
+def choice(
+    prompt: Callable[[G, S, D], Prompt], play: Callable[[G, S, D, str, list[Event]], None]
+) -> Kind[G, S, D]:
+    """A kind that a seat decides."""
+    return Kind(prompt=prompt, play=play)
+
+
+def automatic(run: Callable[[G, S, D, list[Event]], None]) -> Kind[G, S, D]:
+    """A kind that the rules resolve on their own."""
+    return Kind(run=run)
+
+
+class DecisionTable(Generic[G, S, D]):
+    """From a decision's kind to its prompt and its play (or its automatic run)."""
+
+    __slots__ = ("_kinds", "choices")
+
+    def __init__(self, kinds: Mapping[str, Kind[G, S, D]]) -> None:
+        self._kinds = dict(kinds)
+        self.choices = frozenset(k for k, v in self._kinds.items() if not v.automatic)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._kinds
+
+    def kinds(self) -> Iterable[str]:
+        return self._kinds.keys()
+
+    def is_choice(self, d: Decision) -> bool:
+        """Whether `d` waits for a seat (False: the rules resolve it)."""
+        return d.kind in self.choices
+
+    def prompt(self, game: G, state: S, d: D) -> Prompt:
+        """The question `d` asks and its legal moves."""
+        kind = self._kinds.get(d.kind)
+        if kind is None or kind.prompt is None:
+            raise IllegalMove(f"nothing to decide ({d.kind})")
+        return kind.prompt(game, state, d)
+
+    def play(self, game: G, state: S, d: D, move_id: str, events: list[Event]) -> None:
+        """Apply `move_id` as the answer to `d` (IllegalMove when it is not an answer)."""
+        kind = self._kinds.get(d.kind)
+        if kind is None or kind.play is None:
+            raise IllegalMove(f"nothing to decide ({d.kind})")
+        kind.play(game, state, d, move_id, events)
+
+    def run(self, game: G, state: S, d: D, events: list[Event]) -> None:
+        """Resolve the automatic step `d`."""
+        kind = self._kinds.get(d.kind)
+        if kind is None or kind.run is None:
+            raise ValueError(f"{d.kind!r} is not an automatic step")
+        kind.run(game, state, d, events)
+
+
+def head(pending: list[D]) -> D | None:
+    """The decision at the head of a pending list, None when nothing is pending."""
+    return pending[0] if pending else None
