@@ -6,8 +6,18 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.core import Decision, DecisionTable, Event, IllegalMove, Kind, Match, Move, Prompt, Seat
-from engine.core import saves
+from engine.core import (
+    Decision,
+    DecisionTable,
+    Event,
+    IllegalMove,
+    Kind,
+    Match,
+    Move,
+    Prompt,
+    Seat,
+    saves,
+)
 from engine.core.decisions import automatic, choice, head
 
 
