@@ -202,7 +202,7 @@ class Game(ABC, Generic[S]):
         """Final (or, during play, provisional) scores with breakdowns."""
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> Mapping[str, Any]:
         """Everything `seat` may see, as plain data (None: an omniscient observer; PUBLIC:
         what every seat may see, nobody's hand)."""
 

@@ -318,7 +318,7 @@ def _common(values: list[Any]) -> Any:
 _DROP = object()
 
 
-def view_for(info: TableInfo, match: Match, user: str, state: Any = None) -> dict[str, Any]:
+def view_for(info: TableInfo, match: Match, user: str, state: Any = None) -> Mapping[str, Any]:
     """The view of `user`'s seat, or the public view for a spectator."""
     seat = info.seat_of(user)
     state = match.state if state is None else state
