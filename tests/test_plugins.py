@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import registry
+from tui.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "toy-plugin"
@@ -118,6 +119,23 @@ def test_register_and_unknown_titles() -> None:
         registry._extra.pop("broken-example")
         registry.rescan()
     assert registry.get_title("ND").id == "notre-dame"
+
+
+def test_an_entry_whose_game_has_another_id_is_left_out_with_the_reason() -> None:
+    """Saves name a game by its id, so the entry point's name and the Game's id must agree."""
+    registry.register("not-the-toy", "boardgames_toy:GAME")
+    try:
+        assert "not-the-toy" not in registry.game_ids()
+        assert (
+            "'toy', not the entry point's name 'not-the-toy'" in registry.problems()["not-the-toy"]
+        )
+        assert "Left out: not-the-toy" in build_parser().format_help().replace("\n", " ")
+        with pytest.raises(registry.UnknownGame):
+            registry.get_game("not-the-toy")
+    finally:
+        registry._extra.pop("not-the-toy")
+        registry.rescan()
+    assert "toy" in registry.game_ids()
 
 
 def test_installed_metadata_order_does_not_reorder_the_menu(

@@ -14,7 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from engine import __version__
-from engine.core import BOT_LEVELS, HUMAN, Seat, SetupError, UnknownGame, game_ids, get_game
+from engine.core import (
+    BOT_LEVELS,
+    HUMAN,
+    Seat,
+    SetupError,
+    UnknownGame,
+    game_ids,
+    get_game,
+    registry,
+)
 from engine.core import saves as saves_mod
 from engine.core.protocol import Game
 
@@ -86,9 +95,10 @@ def _computer_flags(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     games = ", ".join(game_ids())
+    left_out = "".join(f" Left out: {gid} ({why})." for gid, why in registry.problems().items())
     p = _Parser(
         prog="boardgames-tui",
-        description=f"Play board games hotseat in the terminal. Games: {games}.",
+        description=f"Play board games hotseat in the terminal. Games: {games}.{left_out}",
     )
     p.add_argument("--version", action="version", version=f"boardgames-tui {__version__}")
     p.add_argument("--saves", metavar="DIR", help="folder for saves and autosaves")

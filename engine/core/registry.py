@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
@@ -54,6 +54,7 @@ class _Entry:
     title: Title | None = None
     game: Game | None = None
     broken: bool = False  # its module is missing or does not define a Game
+    problem: str = ""  # why a broken entry is left out, for `problems()`
 
 
 _entries: dict[str, _Entry] | None = None
@@ -161,9 +162,14 @@ def _module(entry: _Entry) -> ModuleType | None:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and module_name.startswith(exc.name):
-            entry.broken = True
+            _leave_out(entry, f"its module {module_name} is not installed")
             return None
         raise
+
+
+def _leave_out(entry: _Entry, why: str) -> None:
+    entry.broken = True
+    entry.problem = why
 
 
 def _load(gid: str, entry: _Entry) -> Game | None:
@@ -173,9 +179,13 @@ def _load(gid: str, entry: _Entry) -> Game | None:
     module = _module(entry)
     if module is None:
         return None
-    game = getattr(module, entry.target.partition(":")[2] or "GAME", None)
+    attr = entry.target.partition(":")[2] or "GAME"
+    game = getattr(module, attr, None)
     if not isinstance(game, Game):
-        entry.broken = True
+        _leave_out(entry, f"{entry.target} is not a Game")
+        return None
+    if game.id != gid:  # saves name the game by its id: it must be the entry point's name
+        _leave_out(entry, f"its Game's id is {game.id!r}, not the entry point's name {gid!r}")
         return None
     entry.game = game
     return game
@@ -195,7 +205,8 @@ def _title(gid: str, entry: _Entry) -> Title | None:
             return None
         meta = game.meta or Title(game.id, game.title, game.min_players, game.max_players)
     if meta.id != gid:  # the entry point's name is the id the app and saves use
-        meta = replace(meta, id=gid)
+        _leave_out(entry, f"its Title's id is {meta.id!r}, not the entry point's name {gid!r}")
+        return None
     entry.title = meta
     return meta
 
@@ -208,6 +219,12 @@ def catalog() -> list[Title]:
         if meta is not None:
             out.append(meta)
     return sorted(out, key=lambda t: t.order)
+
+
+def problems() -> dict[str, str]:
+    """Installed entries left out of the catalog, each with the reason (for `--help`)."""
+    catalog()
+    return {gid: e.problem for gid, e in _discover().items() if e.broken and e.problem}
 
 
 def game_ids() -> list[str]:
