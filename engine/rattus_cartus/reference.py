@@ -35,7 +35,7 @@ def _by_players(table: Mapping[int, int]) -> str:
     return ", ".join(f"{n} players: {v}" for n, v in table.items())
 
 
-def reference(options: Mapping[str, str] | None = None) -> str:
+def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, the building and card tables, the table rules."""
     method = (options or {}).get("buildings", "recommended")
     method_name = dict(BUILDING_METHODS).get(method, method)
