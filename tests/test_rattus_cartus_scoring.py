@@ -10,7 +10,7 @@ def ended(n: int, nuns: list[int] | None = None):
     """A finished game with empty hands, no influence, 0 rats and the given Nun-row."""
     s = fresh(n)
     s.phase = "over"
-    s.queue = []
+    s.pending = []
     s.round = s.rounds
     for i in range(n):
         set_hand(s, i, [])

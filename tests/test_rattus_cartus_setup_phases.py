@@ -538,9 +538,9 @@ def test_hand_kinds_helper_roundtrip() -> None:
 def test_queue_task_dataclass_pickles() -> None:
     """Protocol: the state is plain data (clone = pickle round trip)."""
     s = fresh(2)
-    s.queue.append(Task("look", 0, n=1))
+    s.pending.append(Task("look", 0, n=1))
     c = GAME.clone(s)
-    assert c.queue[-1] == Task("look", 0, n=1)
+    assert c.pending[-1] == Task("look", 0, n=1)
     assert GAME.digest(c) == GAME.digest(s)
 
 

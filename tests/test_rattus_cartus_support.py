@@ -96,7 +96,7 @@ def to_supply(s: RattusState, keys: list[str], copies: list[int] | None = None, 
     s.start = start
     s.phase = "supply"
     n = len(s.players)
-    s.queue = [Task("supply", (start + i) % n) for i in range(n)]
+    s.pending = [Task("supply", (start + i) % n) for i in range(n)]
     return s
 
 
@@ -107,7 +107,7 @@ def to_enter(s: RattusState, keys: list[str], start: int = 0) -> RattusState:
     s.start = start
     s.phase = "enter"
     n = len(s.players)
-    s.queue = [Task("enter", (start + i) % n) for i in range(n)]
+    s.pending = [Task("enter", (start + i) % n) for i in range(n)]
     return s
 
 

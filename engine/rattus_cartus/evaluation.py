@@ -7,8 +7,7 @@ import functools
 import math
 
 from ..core.titles import AIHints, SearchSettings
-from . import data as d
-from . import scoring
+from . import data, scoring
 from .state import RattusState
 
 
@@ -33,13 +32,13 @@ def evaluate(s: RattusState, seat: int) -> float:
     v += 0.2 * sum(p.track)
     rats = p.rats
     if not p.revealed and 0 <= p.entered < len(s.row):
-        own = d.CLASSES.index(d.building_of(s.row[p.entered]).cls)
+        own = data.CLASSES.index(data.building_of(s.row[p.entered]).cls)
         v += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
-        card_class = d.CARD_CLASS
+        card_class = data.CARD_CLASS
         rats += sum(1 for c in p.c_pop if card_class[c] != own)
-    nuns = d.CARD_NUNS
+    nuns = data.CARD_NUNS
     seen = sum(nuns[s.nun_row[pos]] for pos in p.seen)
-    unseen = d.NUN_ROW_SIZE - len(p.seen)
+    unseen = data.NUN_ROW_SIZE - len(p.seen)
     nun_mean, nun_var = _nun_stats()
     mean = seen + nun_mean * unseen
     # rats still move before the end: later rounds add spread
@@ -51,17 +50,45 @@ def evaluate(s: RattusState, seat: int) -> float:
     return v - DEATH * risk
 
 
+def game_evaluate(s: RattusState, seat: int) -> float:
+    """`Game.evaluate`: a heuristic value for `seat`: public points now, plus hand value,
+    minus the plague risk (a steep logistic of the expected nun margin)."""
+    over = s.phase == "over"
+    sc = scoring.compute(s, over)
+    value = float(sc.totals[seat])
+    if over:
+        if sc.dead[seat]:
+            return value - 100.0
+        best_other = max((t for i, t in enumerate(sc.totals) if i != seat), default=0)
+        return value + (0.5 if value > best_other else 0.0)
+    p = s.players[seat]
+    value += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
+    # Influence not (yet) in a paying place still counts a little.
+    value += 0.2 * sum(p.track)
+    rats = p.rats
+    if not p.revealed and p.entered >= 0 and p.entered < len(s.row):
+        # Cards face down: the influence (and rats) they will bring when revealed.
+        own = data.CLASSES.index(data.building_of(s.row[p.entered]).cls)
+        value += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
+        rats += sum(1 for c in p.c_pop if data.CARD_CLASS[c] != own)
+    seen = sum(data.CARD_NUNS[s.nun_row[pos]] for pos in p.seen)
+    expected = seen + AVERAGE_NUNS * (data.NUN_ROW_SIZE - len(p.seen))
+    margin = expected - rats
+    value -= 25.0 / (1.0 + math.exp(margin))
+    return value
+
+
 def points(s: RattusState, seat: int) -> int:
     """`seat`'s provisional points (tracks, VP tokens, Gold), as `scoring.compute` counts
     them while playing, without scoring the other seats (this runs in every playout step)."""
     players = s.players
     me = players[seat]
-    total = d.VP_TOKEN_VALUE * me.vp
+    total = data.VP_TOKEN_VALUE * me.vp
     for c, mine in enumerate(me.track):
         if mine >= 1:
-            total += _shared(mine, [p.track[c] for p in players], d.TRACK_PAYOUT)
+            total += _shared(mine, [p.track[c] for p in players], data.TRACK_PAYOUT)
     if me.gold >= 1:
-        total += _shared(me.gold, [p.gold for p in players], d.GOLD_PAYOUT)
+        total += _shared(me.gold, [p.gold for p in players], data.GOLD_PAYOUT)
     return total
 
 
@@ -80,12 +107,13 @@ def _shared(mine: int, values: list[int], payout: tuple[int, ...]) -> int:
 @functools.cache
 def _nun_stats() -> tuple[float, float]:
     """Mean and variance of the nuns on one population card."""
-    n = len(d.CARD_NUNS)
-    mean = sum(d.CARD_NUNS) / n
-    return mean, sum((x - mean) ** 2 for x in d.CARD_NUNS) / n
+    n = len(data.CARD_NUNS)
+    mean = sum(data.CARD_NUNS) / n
+    return mean, sum((x - mean) ** 2 for x in data.CARD_NUNS) / n
 
 
 DEATH = 30.0  # value lost by dying of the plague
+AVERAGE_NUNS = sum(data.CARD_NUNS) / data.POPULATION_CARDS  # 2.0 with this edition's cards
 
 AI = AIHints(
     scale=6.0,

@@ -35,22 +35,22 @@ def _by_players(table: Mapping[int, int]) -> str:
     return ", ".join(f"{n} players: {v}" for n, v in table.items())
 
 
-def reference(options: Mapping[str, str] | None = None) -> str:
+def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, the building and card tables, the table rules."""
     method = (options or {}).get("buildings", "recommended")
     method_name = dict(BUILDING_METHODS).get(method, method)
     if "," in method:  # a set chosen by the players: its buildings' keys
         chosen = ", ".join(BUILDINGS[BUILDING_INDEX[k]].name for k in method.split(","))
         method_name = f"chosen by the players: {chosen}"
-    nun_counts: dict[int, int] = {}
-    for v in NUNS_IN_CLASS:
-        nun_counts[v] = nun_counts.get(v, 0) + 1
-    nuns = ", ".join(
-        f"{c} cards with {v} nun{'' if v == 1 else 's'}"
-        for v, c in sorted(nun_counts.items(), reverse=True)
-    )
+    lines = _setup(method_name) + _round() + _buildings() + _cards_and_end()
+    lines += [f"- *({source})* {note}" for source, note in DESIGN_NOTES]
+    return "\n".join(lines) + "\n"
+
+
+def _setup(method_name: str) -> list[str]:
+    """The introduction and the setup (with this game's building method)."""
     recommended = ", ".join(BUILDINGS[BUILDING_INDEX[k]].name for k in RECOMMENDED_SET)
-    lines = [
+    return [
         "# Rattus Cartus",
         "",
         "The plague is coming. Enter the town's buildings with population cards to gain "
@@ -72,6 +72,12 @@ def reference(options: Mapping[str, str] | None = None) -> str:
         f"- Rounds: {_by_players(ROUNDS)}. Buildings per round: "
         f"{_by_players(BUILDINGS_PER_ROUND)}.",
         "",
+    ]
+
+
+def _round() -> list[str]:
+    """Phases A-E of a round."""
+    return [
         "## A round",
         "- **A. Draw buildings** into a row (the row order is the order of resolution). If all "
         "show the same building, the last is replaced from the replacement deck (the replaced "
@@ -95,6 +101,12 @@ def reference(options: Mapping[str, str] | None = None) -> str:
         "- **E. End of round**: building cards are discarded, discs return, the start player "
         "card passes to the left.",
         "",
+    ]
+
+
+def _buildings() -> list[str]:
+    """The table of the twelve buildings and the supply actions of their copies."""
+    lines = [
         "## Buildings",
         "| Class | Building | Premium | Standard |",
         "|---|---|---|---|",
@@ -107,6 +119,20 @@ def reference(options: Mapping[str, str] | None = None) -> str:
         + "; ".join(f"copy {i + 1}: {s.text()}" for i, s in enumerate(SUPPLIES))
         + ".",
         "",
+    ]
+    return lines
+
+
+def _cards_and_end() -> list[str]:
+    """Cards and tokens, the end of the game, and the heading of the table rules."""
+    nun_counts: dict[int, int] = {}
+    for v in NUNS_IN_CLASS:
+        nun_counts[v] = nun_counts.get(v, 0) + 1
+    nuns = ", ".join(
+        f"{c} cards with {v} nun{'' if v == 1 else 's'}"
+        for v, c in sorted(nun_counts.items(), reverse=True)
+    )
+    return [
         "## Cards and tokens",
         f"- Population cards: {CARDS_PER_CLASS} per class ("
         + ", ".join(CLASS_NAMES[c] for c in CLASSES)
@@ -136,5 +162,3 @@ def reference(options: Mapping[str, str] | None = None) -> str:
         "we have is silent or unreadable; an entry mixing sources takes this label).",
         "",
     ]
-    lines += [f"- *({source})* {note}" for source, note in DESIGN_NOTES]
-    return "\n".join(lines) + "\n"

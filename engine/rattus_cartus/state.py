@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.decisions import Decision
 from ..core.protocol import BaseState
 from .data import CARD_CLASS
+
+# The Player field holding each special card kind in hand.
+SPECIAL_FIELDS = {"joker": "jokers", "sword": "swords", "flute": "flutes", "pass": "passes"}
 
 
 @dataclass
@@ -44,16 +48,16 @@ class Player:
         return len(self.c_pop) + self.c_jokers + self.c_swords + self.c_flutes
 
 
-@dataclass
-class Task:
+@dataclass(slots=True)
+class Task(Decision):
     """A pending step of the round: a decision of `seat` or an automatic resolution.
 
-    The round is a queue of tasks; automatic ones run until a decision is at the head.
-    `n` counts what is left to do (cards to give, looks), `k` what was done (the prompt step).
+    The round is a queue of tasks (`RattusState.pending`); automatic ones run until a decision
+    is at the head. `row` is the row position of the building concerned, `n` counts what is
+    left to do (cards to give, looks), `k` what was done (the prompt step), `target` the seat
+    receiving (Guard Tower).
     """
 
-    kind: str
-    seat: int = -1
     row: int = -1
     n: int = 0
     k: int = 0
@@ -79,7 +83,7 @@ class RattusState(BaseState):
     discard: list[int] = field(default_factory=list)
     nun_row: list[int] = field(default_factory=list)
     supply: dict[str, int] = field(default_factory=dict)
-    queue: list[Task] = field(default_factory=list)
+    pending: list[Task] = field(default_factory=list)  # head first; see Task
     # The round-1 header, written out with the first move (setup has no log of its own).
     opening: list[str] = field(default_factory=list)
 
@@ -123,12 +127,13 @@ def copy_state(s: RattusState) -> RattusState:
         q.__dict__ = pd
         players.append(q)
     d["players"] = players
-    queue = []
-    for t in s.queue:
+    pending = []
+    for t in s.pending:
+        # field by field: faster than calling the constructor (Task has slots, no __dict__)
         u = _new(Task)
-        u.__dict__ = t.__dict__.copy()
-        queue.append(u)
-    d["queue"] = queue
+        u.kind, u.seat, u.row, u.n, u.k, u.target = t.kind, t.seat, t.row, t.n, t.k, t.target
+        pending.append(u)
+    d["pending"] = pending
     c = _new(RattusState)
     c.__dict__ = d
     return c
