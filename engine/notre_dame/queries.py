@@ -3,35 +3,35 @@
 
 from __future__ import annotations
 
-from . import data as D
+from . import data
 from .state import NotreDameState
 
-_PERSONS = D.PERSON_BY_KEY
+_PERSONS = data.PERSON_BY_KEY
 
 
-def count(st: NotreDameState, s: int, loc: int) -> int:
+def count(s: NotreDameState, seat: int, loc: int) -> int:
     """Seat `s`'s markers at `loc` (a sector or Notre Dame), the trusted friend included."""
-    if loc == D.NOTRE_DAME:
-        return st.nd[s] + (st.friend[s] == D.NOTRE_DAME)
-    return st.sectors[s][loc] + (st.friend[s] == loc)
+    if loc == data.NOTRE_DAME:
+        return s.nd[seat] + (s.friend[seat] == data.NOTRE_DAME)
+    return s.sectors[seat][loc] + (s.friend[seat] == loc)
 
 
-def park_bonus(st: NotreDameState, s: int) -> int:
+def park_bonus(s: NotreDameState, seat: int) -> int:
     """Extra prestige on every other prestige gain (1 per 2 park markers, friend included)."""
-    return count(st, s, D.PARK) // D.PARK_MARKERS_PER_BONUS
+    return count(s, seat, data.PARK) // data.PARK_MARKERS_PER_BONUS
 
 
-def plague_value(st: NotreDameState) -> int:
+def plague_value(s: NotreDameState) -> int:
     """Sum of the rat icons on the face-up persons."""
-    return sum(_PERSONS[k].rats for k in st.persons)
+    return sum(_PERSONS[k].rats for k in s.persons)
 
 
-def rat_after_plague(st: NotreDameState, s: int) -> tuple[int, bool]:
+def rat_after_plague(s: NotreDameState, seat: int) -> tuple[int, bool]:
     """Where `s`'s rat would end this round's plague phase, and whether it overflows."""
-    value = 0 if st.doctor[s] else plague_value(st)
-    new = st.rat[s] + value - count(st, s, D.HOSPITAL)
+    value = 0 if s.doctor[seat] else plague_value(s)
+    new = s.rat[seat] + value - count(s, seat, data.HOSPITAL)
     if new < 0:
         return 0, False
-    if new > D.PLAGUE_MAX:
-        return D.PLAGUE_MAX, True
+    if new > data.PLAGUE_MAX:
+        return data.PLAGUE_MAX, True
     return new, False
