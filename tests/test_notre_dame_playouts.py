@@ -53,7 +53,7 @@ def test_playouts_reach_every_kind_of_decision() -> None:
 
     def note(state, prompt, rng) -> str:
         if state.pending:
-            seen.add(state.pending[-1]["k"])
+            seen.add(state.pending[0].kind)
         move = prompt.moves[rng.randrange(len(prompt.moves))]
         seen.add(
             move.id.split(":")[0]

@@ -1,11 +1,15 @@
-"""What each seat may see, the score, the invariants and the resampling of hidden cards."""
+"""What each seat may see of a game of Notre Dame: `view(game, s, viewer)`, typed.
+
+The TUI (tui/games/notre_dame.py) draws only from these views, so nothing it shows can leak
+what the viewer may not see. Cards, sectors and locations are keys of `data` ("cloister",
+"notredame", "friend"), market places their `data.node_key`, colours names of `data.COLOURS`.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from ..core.protocol import PUBLIC, Game, Result, ScoreLine
+from ..core.protocol import PUBLIC, Game
 from . import data
 from .queries import count, park_bonus, plague_value, rat_after_plague
 from .state import DRAFT, OVER, NotreDameState
@@ -21,13 +25,128 @@ def _period(s: NotreDameState) -> str:
     return data.PERIOD_LETTERS[(s.round - 1) // data.ROUNDS_PER_PERIOD]
 
 
+class PlayerView(TypedDict):
+    """A player's public board: pieces, resources, rat, messages; prestige if visible."""
+
+    seat: int
+    name: str
+    colour: str
+    borough: int  # the player's borough (index of `NotreDameView.boroughs`)
+    bell_ringer: bool
+    gold: int
+    supply: int  # personal supply markers
+    general: int  # markers in the general supply
+    sectors: dict[str, int]  # sector -> markers (the friend not included)
+    friend: str | None  # location of the trusted friend (None: in the play area)
+    notre_dame: int  # markers in Notre Dame (the friend not included)
+    rat: int
+    rat_after_plague: int  # where the rat would end this round's plague
+    overflow_threat: bool  # ... and whether it would pass the end of the track
+    hospital: int  # pieces in the hospital (the friend included)
+    park_bonus: int  # extra prestige on every other gain
+    carriage: str  # market place of the carriage
+    messages: dict[str, int]  # colour -> messages held (colours held only)
+    messages_total: int
+    prestige: int | None  # None: hidden from this viewer
+    prestige_sources: dict[str, int] | None  # source key (data.SOURCE_LABELS) -> prestige
+    cards_held: int
+    deck: int  # cards left in the player's face-down stack
+    played: list[str]  # cards played this round
+    hired: str | None  # person hired this round
+    doctor: bool  # the Doctor protects this round
+
+
+class MarketPlaceView(TypedDict):
+    """A market place: its message (if still there) and the carriages on it."""
+
+    key: str
+    borough: int
+    place: str  # "C" (centre) or "O1"-"O4" (edges)
+    message: str | None  # the colour of the message there
+    carriages: list[int]  # seats
+    reward: NotRequired[str]  # the message's reward (published rules only, where one lies)
+
+
+class PersonView(TypedDict):
+    """A face-up person card."""
+
+    key: str
+    name: str
+    deck: str  # "brown", or the gray deck's period letter
+    rats: int
+    text: str
+
+
+class BoroughView(TypedDict):
+    """A borough: its owner (None: an empty borough of 2 players) and colour."""
+
+    index: int
+    seat: int | None
+    colour: str
+
+
+class NotreDameBoxView(TypedDict):
+    """Notre Dame itself: the scoring pool and the pieces in it."""
+
+    pool: int
+    markers: list[int]  # seat -> markers and friend
+    total: int
+    friends: list[int]  # seats whose trusted friend is in Notre Dame
+
+
+class CardsView(TypedDict):
+    """A seat's own cards (only that seat, or an observer, sees them)."""
+
+    seat: int
+    hand: list[str]
+    choose: list[str]  # the draft: the cards to choose from
+    passed: list[str]  # the 2 cards passed left in the first draft step
+    passed_on: list[str]  # the card passed on in the second
+    thirds: list[str]  # this period's unplayed third cards
+
+
+class NotreDameView(TypedDict):
+    """Everything a viewer may see. `hands`: an observer's (every seat's cards); `you`: a
+    seat's own cards; neither for PUBLIC."""
+
+    game: str
+    names: list[str]
+    players_count: int
+    rules: str  # "standard" or "published"
+    scores: str  # "hidden" or "open"
+    round: int
+    rounds: int
+    period: str  # "A", "B", "C"
+    phase: str  # state.DRAFT ... state.OVER
+    draft_step: int
+    lap: int  # actions: 0 the first card, 1 the second
+    over: bool
+    bell_ringer: int
+    to_move: int | None
+    decision: str | None  # the prompt's text
+    viewer: int | None
+    bank: int
+    persons: list[PersonView]
+    plague_value: int
+    brown_left: int
+    gray_left: int
+    gray_next: str | None  # the period letter of the next gray person
+    boroughs: list[BoroughView]
+    market: list[MarketPlaceView]
+    notre_dame: NotreDameBoxView
+    players: list[PlayerView]
+    played_this_period: list[str]
+    hands: NotRequired[list[CardsView]]
+    you: NotRequired[CardsView]
+
+
 # ---- view ---------------------------------------------------------------------------------
-def view(game: Game, s: NotreDameState, viewer: int | None) -> dict[str, Any]:
+def view(game: Game[NotreDameState], s: NotreDameState, viewer: int | None) -> NotreDameView:
     """Everything `viewer` may see (None: an omniscient observer) as plain data."""
     over = s.phase == OVER
     scores_visible = viewer is None or over or s.open_scores
     prompt = game.prompt(s)
-    players = []
+    players: list[PlayerView] = []
     for seat in range(s.n):
         f = s.friend[seat]
         sees_prestige = scores_visible or viewer == seat
@@ -66,10 +185,10 @@ def view(game: Game, s: NotreDameState, viewer: int | None) -> dict[str, Any]:
                 "doctor": s.doctor[seat],
             }
         )
-    market = []
+    market: list[MarketPlaceView] = []
     for node, code in enumerate(s.board_msg):
         b, k = divmod(node, data.NODES_PER_BOROUGH)
-        entry: dict[str, Any] = {
+        entry: MarketPlaceView = {
             "key": data.node_key(node),
             "borough": b,
             "place": data.NODE_LABELS[k],
@@ -81,7 +200,7 @@ def view(game: Game, s: NotreDameState, viewer: int | None) -> dict[str, Any]:
         market.append(entry)
     nd_counts = [count(s, seat, data.NOTRE_DAME) for seat in range(s.n)]
     gray_next = data.PERSON_BY_KEY[s.gray_deck[-1]].deck if s.gray_deck else None
-    out: dict[str, Any] = {
+    out: NotreDameView = {
         "game": "notre-dame",
         "names": list(s.names),
         "players_count": s.n,
@@ -138,8 +257,8 @@ def view(game: Game, s: NotreDameState, viewer: int | None) -> dict[str, Any]:
     return out
 
 
-def _private(s: NotreDameState, seat: int) -> dict[str, Any]:
-    """What seat `s` alone knows: its cards, the cards it passed left this round (the two of
+def _private(s: NotreDameState, seat: int) -> CardsView:
+    """What `seat` alone knows: its cards, the cards it passed left this round (the two of
     the first draft step, then the one of the second), its unplayed third cards."""
     return {
         "seat": seat,
@@ -149,204 +268,3 @@ def _private(s: NotreDameState, seat: int) -> dict[str, Any]:
         "passed_on": [_card(c) for c in s.passed2[seat]],
         "thirds": [_card(c) for c in s.thirds[seat]],
     }
-
-
-# ---- result ------------------------------------------------------------------------------
-def tiebreak(s: NotreDameState, seat: int) -> int:
-    """Gold + personal supply markers: the first tie-break."""
-    return s.gold[seat] + s.supply[seat]
-
-
-def result(s: NotreDameState) -> Result:
-    """Most prestige; tie: most gold + supply markers; still tied: a shared win."""
-    keys = [(s.prestige[seat], tiebreak(s, seat)) for seat in range(s.n)]
-    best = max(keys)
-    winners = [seat for seat in range(s.n) if keys[seat] == best]
-    lines = []
-    for seat in range(s.n):
-        breakdown: list[tuple[str, float | str]] = [
-            (label, float(s.sources[seat][key]))
-            for key, label in data.SOURCE_LABELS.items()
-            if s.sources[seat].get(key)
-        ]
-        breakdown.append(("Tie-break: gold + supply markers", str(tiebreak(s, seat))))
-        rank = 1 + sum(1 for k in keys if k > keys[seat])
-        note = "tie-break" if any(k[0] == keys[seat][0] and k != keys[seat] for k in keys) else ""
-        lines.append(ScoreLine(seat, float(s.prestige[seat]), breakdown, rank, note))
-    names = [s.names[seat] for seat in winners]
-    if len(winners) == 1:
-        w = winners[0]
-        summary = f"{names[0]} wins with {s.prestige[w]} prestige"
-        if sum(1 for k in keys if k[0] == best[0]) > 1:
-            summary += f" (tie-break: {tiebreak(s, w)} gold + supply)"
-    else:
-        summary = f"{' and '.join(names)} share the win with {best[0]} prestige"
-    if s.phase != OVER:
-        summary = "Provisional: " + summary
-    return Result(winners, lines, summary)
-
-
-# ---- invariants --------------------------------------------------------------------------
-def invariants(s: NotreDameState) -> list[str]:
-    """Conservation and range checks: markers, gold, cards, messages, prestige."""
-    errs: list[str] = []
-    n = s.n
-    for seat in range(n):
-        who = s.names[seat]
-        for label, v in (
-            ("gold", s.gold[seat]),
-            ("prestige", s.prestige[seat]),
-            ("supply", s.supply[seat]),
-            ("general supply", s.general[seat]),
-            ("Notre Dame markers", s.nd[seat]),
-            ("rat", s.rat[seat]),
-        ):
-            if v < 0:
-                errs.append(f"{who}: negative {label} {v}")
-        if min(s.sectors[seat]) < 0:
-            errs.append(f"{who}: negative sector count {s.sectors[seat]}")
-        if s.rat[seat] > data.PLAGUE_MAX:
-            errs.append(f"{who}: rat beyond {data.PLAGUE_MAX}")
-        markers = s.supply[seat] + s.general[seat] + sum(s.sectors[seat]) + s.nd[seat]
-        if markers != data.MARKERS_PER_COLOUR:
-            errs.append(f"{who}: {markers} markers, not {data.MARKERS_PER_COLOUR}")
-        if not data.PLAY_AREA <= s.friend[seat] <= data.NOTRE_DAME:
-            errs.append(f"{who}: friend at {s.friend[seat]}")
-        if s.published and s.friend[seat] == data.NOTRE_DAME:
-            errs.append(f"{who}: friend in Notre Dame under the published rules")
-        if s.prestige[seat] != sum(s.sources[seat].values()):
-            errs.append(f"{who}: prestige {s.prestige[seat]} != sources {s.sources[seat]}")
-        if min(s.msgs[seat]) < 0:
-            errs.append(f"{who}: negative messages")
-    if s.bank < 0:
-        errs.append(f"bank negative {s.bank}")
-    gold = s.bank + sum(s.gold)
-    if gold != data.GOLD_COINS:
-        errs.append(f"gold {gold} != {data.GOLD_COINS}")
-    for colour in set(s.borough_colour):
-        total = sum(1 for m in s.board_msg if m >= 0 and m // 4 == colour)
-        total += sum(s.msgs[seat][colour] for seat in range(n))
-        if total != data.MESSAGES_PER_COLOUR:
-            errs.append(f"{data.COLOURS[colour]}: {total} messages")
-    cards: list[int] = list(s.discard)
-    for seat in range(n):
-        cards += s.decks[seat] + s.drawn[seat] + s.hands[seat] + s.incoming[seat] + s.thirds[seat]
-    if sorted(cards) != list(range(n * _CPC)):
-        errs.append("action cards lost or duplicated")
-    for seat in range(n):
-        if any(c // _CPC != seat for c in s.decks[seat]):
-            errs.append(f"{s.names[seat]}'s deck holds another colour")
-    if not 1 <= s.round <= data.ROUNDS:
-        errs.append(f"round {s.round}")
-    if s.phase != OVER and len(s.persons) != data.BROWN_PER_ROUND + data.GRAY_PER_ROUND:
-        errs.append(f"{len(s.persons)} persons face up")
-    return errs
-
-
-# ---- determinize -------------------------------------------------------------------------
-def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
-    """A clone whose cards unseen by `seat` (and the person decks) are resampled with `rng`.
-
-    Card backs show their owner, so unseen cards are pooled per owner. What `seat` passed is
-    kept consistent: the card passed on in the second draft step stays where it is; the two
-    passed in the first step are only swapped between the places they can be.
-    """
-    new = game.clone(s)
-    fixed = set(s.passed2[seat])
-    pair = set(s.passed1[seat])
-    groups: dict[tuple[str, int], list[tuple[list[int], int]]] = {}
-
-    def put(key: tuple[str, int], cont: list[int], i: int) -> None:
-        groups.setdefault(key, []).append((cont, i))
-
-    for o in range(new.n):
-        conts = [new.incoming[o]]
-        if o != seat:
-            conts += [new.drawn[o], new.hands[o], new.thirds[o]]
-        for cont in conts:
-            for i, c in enumerate(cont):
-                if c in fixed:
-                    continue
-                put(("pair", 0) if c in pair else ("owner", c // _CPC), cont, i)
-        deck_key = ("deck", seat) if o == seat else ("owner", o)
-        for i in range(len(new.decks[o])):
-            put(deck_key, new.decks[o], i)
-    for key in sorted(groups):
-        places = groups[key]
-        codes = sorted(cont[i] for cont, i in places)
-        rng.shuffle(codes)
-        for (cont, i), c in zip(places, codes, strict=True):
-            cont[i] = c
-    brown = sorted(new.brown_deck)
-    rng.shuffle(brown)
-    new.brown_deck = brown
-    for letter in data.PERIOD_LETTERS:
-        idx = [i for i, k in enumerate(new.gray_deck) if data.PERSON_BY_KEY[k].deck == letter]
-        keys = sorted(new.gray_deck[i] for i in idx)
-        rng.shuffle(keys)
-        for i, k in zip(idx, keys, strict=True):
-            new.gray_deck[i] = k
-    new.seed = rng.randrange(2**31)
-    return new
-
-
-# ---- evaluate ----------------------------------------------------------------------------
-def evaluate(game: Game, s: NotreDameState, seat: int, depth: int = 0) -> float:
-    """Prestige plus a rough value of resources, position and threats (for the greedy bot).
-
-    When `seat` is in the middle of a multi-part action (a donation, a carriage destination,
-    a hotel bonus...), the value is that of its best way to finish it, so that starting the
-    action is not worth the same as playing the card without effect.
-    """
-    if s.pending and s.pending[-1]["s"] == seat and depth < 4:
-        prompt = game.prompt(s)
-        if prompt is not None:
-            best = float("-inf")
-            for move in prompt.moves:
-                after = game.clone(s)
-                game.play(after, move)
-                best = max(best, evaluate(game, after, seat, depth + 1))
-            return best
-    left = 0 if s.phase == OVER else data.ROUNDS - s.round + 1
-    value = float(s.prestige[seat])
-    value += 0.5 * s.gold[seat] + 0.6 * s.supply[seat] + 0.1 * s.general[seat]
-    # markers keep paying: the park on every gain, the hospital against every plague
-    value += 0.15 * left * (count(s, seat, data.PARK) // data.PARK_MARKERS_PER_BONUS)
-    value += 0.3 * left * min(count(s, seat, data.HOSPITAL), 4)
-    value += 0.1 * left * sum(s.sectors[seat])
-    value += 0.3 * sum(s.msgs[seat])
-    # cards in hand: two of three get played, so each counts for two thirds of its worth
-    value += sum(_card_value(s, seat, c % _CPC, left) for c in s.hands[seat]) * 2 / 3
-    total = sum(count(s, o, data.NOTRE_DAME) for o in range(s.n))
-    if total:
-        value += data.ND_POOL[s.n] // total * count(s, seat, data.NOTRE_DAME)
-    if s.phase != OVER:
-        after, over = rat_after_plague(s, seat)
-        value -= 0.5 * after * min(left, 3) / 3 + (3.0 if over else 0.0)
-    return value
-
-
-def _card_value(s: NotreDameState, seat: int, t: int, left: int) -> float:
-    """A rough worth of playing action card `t` now (for `evaluate`)."""
-    if t == data.FRIEND:
-        return 1.5
-    if t != data.NOTRE_DAME and not s.supply[seat]:
-        return 0.3
-    n = count(s, seat, t) + 1 if t != data.NOTRE_DAME else 0
-    if t == data.CLOISTER:
-        return 0.6 * min(n, s.general[seat])
-    if t == data.BANK:
-        return 0.5 * n
-    if t == data.RESIDENCE:
-        return n + park_bonus(s, seat)
-    if t == data.HOTEL:
-        return 0.7 * (
-            2 if n >= data.HOTEL_TWO_BONUSES["published" if s.published else "seed"] else 1
-        )
-    if t == data.PARK:
-        return 0.5 + 0.15 * left * (n % 2 == 0)
-    if t == data.HOSPITAL:
-        return 0.5 + 0.3 * left
-    if t == data.NOTRE_DAME:
-        return 1.5 if s.gold[seat] else 0.0
-    return 1.5  # carriage: a message is worth a few prestige
