@@ -15,9 +15,20 @@ def _hotel(rules: str) -> str:
 def rules_reference(options: Mapping[str, str]) -> str:
     """Markdown: the rules in short, every table, and the table rules of this edition."""
     published = options.get("rules") == "published"
-    rules = "published" if published else "seed"  # the data's keys: seed text or rulebook
     scores = options.get("scores", "hidden")
     lines: list[str] = []
+    _intro(lines, published, scores)
+    _setup(lines)
+    _round(lines)
+    _actions(lines, published)
+    _messages(lines, published)
+    _persons(lines)
+    _table_rules(lines)
+    return "\n".join(lines)
+
+
+def _intro(lines: list[str], published: bool, scores: str) -> None:
+    """The title, what the game is about and the rules in force."""
     add = lines.append
     add("# Notre Dame")
     add("")
@@ -32,6 +43,11 @@ def rules_reference(options: Mapping[str, str]) -> str:
         f"**Rules in force: {in_force}.** Prestige: {'open' if scores == 'open' else 'hidden until the end'}."
     )
     add("")
+
+
+def _setup(lines: list[str]) -> None:
+    """Setup."""
+    add = lines.append
     add("## Setup")
     add(
         f"- Each colour: {data.MARKERS_PER_COLOUR} influence markers ({data.START_SUPPLY} in the "
@@ -53,6 +69,11 @@ def rules_reference(options: Mapping[str, str]) -> str:
         "messages of two unused colours (no carriage there)."
     )
     add("")
+
+
+def _round(lines: list[str]) -> None:
+    """The five phases of a round."""
+    add = lines.append
     add("## A round: 5 phases")
     add(
         f"1. **Persons**: {data.BROWN_PER_ROUND} brown and {data.GRAY_PER_ROUND} gray person card "
@@ -85,6 +106,12 @@ def rules_reference(options: Mapping[str, str]) -> str:
         "bell-ringer passes left after every round."
     )
     add("")
+
+
+def _actions(lines: list[str], published: bool) -> None:
+    """The action cards, the park bonus and the donation."""
+    add = lines.append
+    rules = "published" if published else "seed"  # the data's keys: seed text or rulebook
     add("## Actions")
     add(
         "Every action but the trusted friend places a marker from the personal supply in its "
@@ -119,6 +146,11 @@ def rules_reference(options: Mapping[str, str]) -> str:
         + " prestige. No donation, no marker."
     )
     add("")
+
+
+def _messages(lines: list[str], published: bool) -> None:
+    """Messages and the Notre Dame scoring."""
+    add = lines.append
     add("## Messages and the carriage")
     rewards = "; ".join(f"({r.key}) {r.text}" for r in data.REWARDS)
     add(f"- Rewards: {rewards}.")
@@ -144,6 +176,11 @@ def rules_reference(options: Mapping[str, str]) -> str:
         + ("." if published else " and a friend there back to its owner.")
     )
     add("")
+
+
+def _persons(lines: list[str]) -> None:
+    """The persons, the end, and where the two rule sets differ."""
+    add = lines.append
     add("## Persons")
     add("| deck | person | rats | ability (hire for 1 gold) |")
     add("|---|---|---|---|")
@@ -169,6 +206,11 @@ def rules_reference(options: Mapping[str, str]) -> str:
         "| Trusted friend | any sector but the harbor, Notre Dame included | the 7 borough sectors |"
     )
     add("")
+
+
+def _table_rules(lines: list[str]) -> None:
+    """The table rules of this edition."""
+    add = lines.append
     add("## Table rules of this edition")
     add(
         "How this edition plays where a reading or a choice is needed, each rule labelled by "
@@ -180,4 +222,3 @@ def rules_reference(options: Mapping[str, str]) -> str:
     for source, title, text in data.TABLE_RULES:
         add(f"- *({source})* **{title}**: {text}")
     add("")
-    return "\n".join(lines)

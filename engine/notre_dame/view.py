@@ -146,58 +146,7 @@ def view(game: Game[NotreDameState], s: NotreDameState, viewer: int | None) -> N
     over = s.phase == OVER
     scores_visible = viewer is None or over or s.open_scores
     prompt = game.prompt(s)
-    players: list[PlayerView] = []
-    for seat in range(s.n):
-        f = s.friend[seat]
-        sees_prestige = scores_visible or viewer == seat
-        after, overflow = rat_after_plague(s, seat)
-        players.append(
-            {
-                "seat": seat,
-                "name": s.names[seat],
-                "colour": data.COLOURS[seat],
-                "borough": s.home[seat],
-                "bell_ringer": seat == s.start,
-                "gold": s.gold[seat],
-                "supply": s.supply[seat],
-                "general": s.general[seat],
-                "sectors": {data.SECTORS[k]: s.sectors[seat][k] for k in range(len(data.SECTORS))},
-                "friend": data.LOCATIONS[f] if f >= 0 else None,
-                "notre_dame": s.nd[seat],
-                "rat": s.rat[seat],
-                "rat_after_plague": after,
-                "overflow_threat": overflow,
-                "hospital": count(s, seat, data.HOSPITAL),
-                "park_bonus": park_bonus(s, seat),
-                "carriage": data.node_key(s.carriage[seat]),
-                "messages": {
-                    data.COLOURS[c]: s.msgs[seat][c]
-                    for c in range(len(data.COLOURS))
-                    if s.msgs[seat][c]
-                },
-                "messages_total": sum(s.msgs[seat]),
-                "prestige": s.prestige[seat] if sees_prestige else None,
-                "prestige_sources": dict(s.sources[seat]) if sees_prestige else None,
-                "cards_held": len(s.hands[seat]) + len(s.drawn[seat]) + len(s.incoming[seat]),
-                "deck": len(s.decks[seat]),
-                "played": [_card(c) for c in s.played[seat]],
-                "hired": s.hired[seat] or None,
-                "doctor": s.doctor[seat],
-            }
-        )
-    market: list[MarketPlaceView] = []
-    for node, code in enumerate(s.board_msg):
-        b, k = divmod(node, data.NODES_PER_BOROUGH)
-        entry: MarketPlaceView = {
-            "key": data.node_key(node),
-            "borough": b,
-            "place": data.NODE_LABELS[k],
-            "message": data.COLOURS[code // 4] if code >= 0 else None,
-            "carriages": [seat for seat in range(s.n) if s.carriage[seat] == node],
-        }
-        if s.published and code >= 0:
-            entry["reward"] = data.REWARDS[code % 4].text
-        market.append(entry)
+    players = [_player(s, seat, scores_visible or viewer == seat) for seat in range(s.n)]
     nd_counts = [count(s, seat, data.NOTRE_DAME) for seat in range(s.n)]
     gray_next = data.PERSON_BY_KEY[s.gray_deck[-1]].deck if s.gray_deck else None
     out: NotreDameView = {
@@ -240,7 +189,7 @@ def view(game: Game[NotreDameState], s: NotreDameState, viewer: int | None) -> N
             }
             for b in range(len(s.boroughs))
         ],
-        "market": market,
+        "market": _market(s),
         "notre_dame": {
             "pool": data.ND_POOL[s.n],
             "markers": nd_counts,
@@ -255,6 +204,60 @@ def view(game: Game[NotreDameState], s: NotreDameState, viewer: int | None) -> N
     elif viewer != PUBLIC:
         out["you"] = _private(s, viewer)
     return out
+
+
+def _player(s: NotreDameState, seat: int, sees_prestige: bool) -> PlayerView:
+    """`seat`'s board as every viewer sees it, its prestige only if `sees_prestige`."""
+    f = s.friend[seat]
+    after, overflow = rat_after_plague(s, seat)
+    return {
+        "seat": seat,
+        "name": s.names[seat],
+        "colour": data.COLOURS[seat],
+        "borough": s.home[seat],
+        "bell_ringer": seat == s.start,
+        "gold": s.gold[seat],
+        "supply": s.supply[seat],
+        "general": s.general[seat],
+        "sectors": {data.SECTORS[k]: s.sectors[seat][k] for k in range(len(data.SECTORS))},
+        "friend": data.LOCATIONS[f] if f >= 0 else None,
+        "notre_dame": s.nd[seat],
+        "rat": s.rat[seat],
+        "rat_after_plague": after,
+        "overflow_threat": overflow,
+        "hospital": count(s, seat, data.HOSPITAL),
+        "park_bonus": park_bonus(s, seat),
+        "carriage": data.node_key(s.carriage[seat]),
+        "messages": {
+            data.COLOURS[c]: s.msgs[seat][c] for c in range(len(data.COLOURS)) if s.msgs[seat][c]
+        },
+        "messages_total": sum(s.msgs[seat]),
+        "prestige": s.prestige[seat] if sees_prestige else None,
+        "prestige_sources": dict(s.sources[seat]) if sees_prestige else None,
+        "cards_held": len(s.hands[seat]) + len(s.drawn[seat]) + len(s.incoming[seat]),
+        "deck": len(s.decks[seat]),
+        "played": [_card(c) for c in s.played[seat]],
+        "hired": s.hired[seat] or None,
+        "doctor": s.doctor[seat],
+    }
+
+
+def _market(s: NotreDameState) -> list[MarketPlaceView]:
+    """The market places, in node order."""
+    market: list[MarketPlaceView] = []
+    for node, code in enumerate(s.board_msg):
+        b, k = divmod(node, data.NODES_PER_BOROUGH)
+        entry: MarketPlaceView = {
+            "key": data.node_key(node),
+            "borough": b,
+            "place": data.NODE_LABELS[k],
+            "message": data.COLOURS[code // 4] if code >= 0 else None,
+            "carriages": [seat for seat in range(s.n) if s.carriage[seat] == node],
+        }
+        if s.published and code >= 0:
+            entry["reward"] = data.REWARDS[code % 4].text
+        market.append(entry)
+    return market
 
 
 def _private(s: NotreDameState, seat: int) -> CardsView:
