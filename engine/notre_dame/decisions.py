@@ -613,7 +613,7 @@ def play_overflow(
 
 # ======================================================================== effects ======
 def _execute(s: NotreDameState, seat: int, k: int) -> tuple[str, str]:
-    """Execute sector `k`'s action for `s` (its marker is already there).
+    """Execute sector `k`'s action for `seat` (its marker is already there).
 
     Returns the effect as (full text, public text); multi-part effects push a sub-decision.
     """
@@ -668,7 +668,7 @@ def say(s: NotreDameState, seat: int, ev: list[Event], full: str, pub: str) -> N
 
 
 def _richest(s: NotreDameState, seat: int) -> int:
-    """The richest other player (first clockwise from `s` on a tie), -1 if all are broke."""
+    """The richest other player (first clockwise from `seat` on a tie), -1 if all are broke."""
     best, most = -1, 0
     for i in range(1, s.n):
         o = (seat + i) % s.n
@@ -701,12 +701,14 @@ def _take_gold(s: NotreDameState, seat: int, amount: int) -> str:
 
 
 def _rat_back(s: NotreDameState, seat: int, steps: int) -> str:
+    """The rat back `steps` spaces (not below 0)."""
     old = s.rat[seat]
     s.rat[seat] = max(0, old - steps)
     return f"rat {old}→{s.rat[seat]}"
 
 
 def _take_markers(s: NotreDameState, seat: int, want: int) -> str:
+    """Up to `want` markers from the general supply into the personal supply."""
     got = min(want, s.general[seat])
     s.general[seat] -= got
     s.supply[seat] += got
@@ -714,6 +716,7 @@ def _take_markers(s: NotreDameState, seat: int, want: int) -> str:
 
 
 def _remove_marker(s: NotreDameState, seat: int, loc: int) -> None:
+    """One of `seat`'s markers leaves `loc` (a sector or Notre Dame)."""
     if loc == data.NOTRE_DAME:
         s.nd[seat] -= 1
     else:
@@ -723,6 +726,7 @@ def _remove_marker(s: NotreDameState, seat: int, loc: int) -> None:
 def _minstrel_move(
     s: NotreDameState, seat: int, src: int, dst: int, mid: str, ev: list[Event]
 ) -> None:
+    """The Minstrel's move `mid` (`move:2`, `move:1f` with the friend) from `src` to `dst`."""
     arg = mid.split(":", 1)[1]
     with_friend = arg.endswith("f")
     m = int(arg.rstrip("f"))
@@ -748,6 +752,7 @@ def _node_index(key: str) -> int:
 
 # ======================================================================= previews ======
 def _card_playable(s: NotreDameState, seat: int, t: int) -> bool:
+    """Whether action card `t` can be played for its effect (else only without)."""
     if t == data.FRIEND:
         return True
     if t == data.NOTRE_DAME and s.gold[seat] < 1:
@@ -766,6 +771,7 @@ def _marker_sources(s: NotreDameState, seat: int, target: int) -> list[int]:
 
 
 def _card_preview(s: NotreDameState, seat: int, t: int) -> str:
+    """What playing action card `t` would do (the move's preview)."""
     if t == data.FRIEND:
         where = s.friend[seat]
         if where == data.PLAY_AREA:
@@ -781,7 +787,7 @@ def _card_preview(s: NotreDameState, seat: int, t: int) -> str:
 
 
 def _effect_preview(s: NotreDameState, seat: int, k: int, n: int) -> str:
-    """What executing sector `k` with `n` markers there would do for `s`."""
+    """What executing sector `k` with `n` markers there would do for `seat`."""
     if k == data.CLOISTER:
         return _plus(min(n, s.general[seat]), "markers")
     if k == data.BANK:
@@ -803,6 +809,7 @@ def _effect_preview(s: NotreDameState, seat: int, k: int, n: int) -> str:
 
 
 def _prestige_preview(s: NotreDameState, seat: int, amount: int) -> str:
+    """A prestige gain as the previews show it (with the park bonus)."""
     if amount <= 0:
         return "+0 prestige"
     bonus = park_bonus(s, seat)
@@ -810,6 +817,7 @@ def _prestige_preview(s: NotreDameState, seat: int, amount: int) -> str:
 
 
 def _hirable(s: NotreDameState, seat: int, key: str) -> bool:
+    """Whether person `key` can be used by `seat` (the others always can)."""
     if key == "minstrel":
         return any(sector_counts(s, seat))
     if key == "fool":
@@ -820,6 +828,7 @@ def _hirable(s: NotreDameState, seat: int, key: str) -> bool:
 
 
 def _person_preview(s: NotreDameState, seat: int, key: str) -> str:
+    """What hiring person `key` would do (the move's preview)."""
     if key == "hostess":
         return _prestige_preview(s, seat, 3) + " + a bonus"
     if key == "minstrel":
@@ -865,6 +874,7 @@ def _person_prestige(s: NotreDameState, seat: int, key: str) -> int:
 
 
 def _carriage_moves(s: NotreDameState, seat: int, n: int) -> list[Move]:
+    """The market places within `n` roads of the carriage, nearest first."""
     here = s.carriage[seat]
     dist = data.road_distances(len(s.boroughs))[here]
     reach = sorted((d, node) for node, d in enumerate(dist) if 0 <= d <= n)
@@ -887,6 +897,7 @@ def _carriage_moves(s: NotreDameState, seat: int, n: int) -> list[Move]:
 
 
 def _reward_preview(s: NotreDameState, seat: int, r: data.Reward) -> str:
+    """What taking a message with reward `r` would bring."""
     parts = [_prestige_preview(s, seat, r.prestige)]
     if r.gold:
         parts.append(_plus(r.gold, "gold"))
@@ -898,6 +909,7 @@ def _reward_preview(s: NotreDameState, seat: int, r: data.Reward) -> str:
 
 
 def _bonus_preview(s: NotreDameState, seat: int, b: str) -> str:
+    """What Hotel bonus `b` would bring."""
     if b == "gold":
         if s.bank > 0:
             return "+1 gold"
@@ -909,6 +921,7 @@ def _bonus_preview(s: NotreDameState, seat: int, b: str) -> str:
 
 
 def _minstrel_options(s: NotreDameState, seat: int, src: int) -> list[tuple[str, str]]:
+    """The Minstrel's choices of pieces leaving `src`: (move id, label)."""
     m = s.sectors[seat][src]
     out = [(f"move:{j}", f"{j} marker" + ("s" if j > 1 else "")) for j in range(1, min(3, m) + 1)]
     if s.friend[seat] == src:
