@@ -29,8 +29,8 @@ from .queries import (
 )
 from .state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameDecision, NotreDameState
 
-Rules = Game[NotreDameState]  # the game object the handlers receive (they do not use it)
-Decisions = DecisionTable[Rules, NotreDameState, NotreDameDecision]
+NotreDameGame = Game[NotreDameState]  # the game object the handlers receive (they do not use it)
+Decisions = DecisionTable[NotreDameGame, NotreDameState, NotreDameDecision]
 
 PHASE_NAMES = {DRAFT: "Draft", ACTIONS: "Actions", HIRE: "Hire", PLAGUE: "Plague", OVER: "Over"}
 ORDINAL = ("1st", "2nd")
@@ -53,7 +53,7 @@ def _arg(move_id: str) -> str:
 
 
 # ==================================================================== the turns ========
-def prompt_draft(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_draft(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Draft: keep 1 of the cards drawn (step 0) or received (step 1), pass the rest left."""
     seat = d.seat
     left = s.names[(seat + 1) % s.n]
@@ -77,7 +77,7 @@ def prompt_draft(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt
 
 
 def play_draft(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     t = data.CARDS.index(_arg(move_id))
@@ -112,7 +112,7 @@ def play_draft(
         )
 
 
-def prompt_action(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_action(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Actions: play one of the cards in hand, for its action or without effect."""
     seat = d.seat
     moves = []
@@ -132,7 +132,7 @@ def prompt_action(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Promp
 
 
 def play_action(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     verb, key = move_id.split(":", 1)
@@ -175,7 +175,7 @@ def play_action(
     )
 
 
-def prompt_hire(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_hire(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Hire: one of the face-up persons for 1 gold, or nobody."""
     seat = d.seat
     moves = []
@@ -190,7 +190,7 @@ def prompt_hire(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
 
 
 def play_hire(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     who = s.names[seat]
@@ -232,7 +232,7 @@ def play_hire(
 
 
 # ================================================================ parts of an action ===
-def prompt_source(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_source(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Empty supply: where the marker that the card places comes from."""
     seat, target = d.seat, d.target
     moves = []
@@ -250,7 +250,7 @@ def prompt_source(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Promp
 
 
 def play_source(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat, t = d.seat, d.target
     loc = data.LOCATIONS.index(_arg(move_id))
@@ -267,7 +267,7 @@ def play_source(
     say(s, seat, ev, head + full, head + pub)
 
 
-def prompt_donate(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_donate(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Notre Dame: how much gold to donate with the marker (or the friend)."""
     seat = d.seat
     moves = []
@@ -283,7 +283,7 @@ def prompt_donate(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Promp
 
 
 def play_donate(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     g = int(_arg(move_id))
@@ -304,7 +304,7 @@ def play_donate(
     say(s, seat, ev, head + full, head + pub)
 
 
-def prompt_friend(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_friend(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """The trusted friend: the sector (or Notre Dame, by the standard rules) it goes to."""
     seat = d.seat
     where = s.friend[seat]
@@ -322,7 +322,7 @@ def prompt_friend(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Promp
 
 
 def play_friend(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     loc = data.LOCATIONS.index(_arg(move_id))
@@ -338,7 +338,7 @@ def play_friend(
     say(s, seat, ev, head + full, head + pub)
 
 
-def prompt_carriage(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_carriage(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Carriage house: the market place the carriage moves to, up to `steps` roads away."""
     n = d.steps
     text = f"{s.names[d.seat]}: move the carriage up to {n} step{'' if n == 1 else 's'}"
@@ -346,7 +346,7 @@ def prompt_carriage(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Pro
 
 
 def play_carriage(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     node = _node_index(_arg(move_id))
@@ -361,7 +361,7 @@ def play_carriage(
     ev.append(Event(line))
 
 
-def prompt_message(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_message(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """The message where the carriage stopped: its reward (standard rules: one of four), or
     leave it (published rules)."""
     seat = d.seat
@@ -383,7 +383,7 @@ def prompt_message(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prom
 
 
 def play_message(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     who = s.names[seat]
@@ -408,7 +408,7 @@ def play_message(
     say(s, seat, ev, head + full + tail, head + pub + tail)
 
 
-def prompt_bonus(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_bonus(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """A Hotel or Hostess bonus: 1 gold, 1 marker or the rat back 1."""
     seat = d.seat
     moves = [
@@ -421,7 +421,7 @@ def prompt_bonus(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt
 
 
 def play_bonus(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     arg = _arg(move_id)
@@ -437,7 +437,7 @@ def play_bonus(
 
 
 # ======================================================================== persons ======
-def prompt_minstrel_from(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_minstrel_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Minstrel: the sector pieces leave."""
     moves = []
     for loc, c in enumerate(sector_counts(s, d.seat)):
@@ -449,13 +449,13 @@ def prompt_minstrel_from(game: Rules, s: NotreDameState, d: NotreDameDecision) -
 
 
 def play_minstrel_from(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     origin = data.SECTORS.index(_arg(move_id))
     push(s, NotreDameDecision("minstrel_to", d.seat, origin=origin))
 
 
-def prompt_minstrel_to(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Minstrel: the sector the pieces go to."""
     seat, src = d.seat, d.origin
     moves = []
@@ -473,7 +473,7 @@ def prompt_minstrel_to(game: Rules, s: NotreDameState, d: NotreDameDecision) -> 
 
 
 def play_minstrel_to(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat, src, dst = d.seat, d.origin, data.SECTORS.index(_arg(move_id))
     options = _minstrel_options(s, seat, src)
@@ -483,7 +483,7 @@ def play_minstrel_to(
         push(s, NotreDameDecision("minstrel_n", seat, origin=src, destination=dst))
 
 
-def prompt_minstrel_n(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_minstrel_n(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Minstrel: how many markers (with or without the friend) move."""
     to = f"to {data.LOCATION_NAMES[d.destination]}"
     moves = [Move(mid, label, to) for mid, label in _minstrel_options(s, d.seat, d.origin)]
@@ -491,12 +491,12 @@ def prompt_minstrel_n(game: Rules, s: NotreDameState, d: NotreDameDecision) -> P
 
 
 def play_minstrel_n(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     _minstrel_move(s, d.seat, d.origin, d.destination, move_id, ev)
 
 
-def prompt_fool_from(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_fool_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Fool: the piece (a marker, Notre Dame's included, or the friend) that moves."""
     seat = d.seat
     moves = []
@@ -517,7 +517,7 @@ def prompt_fool_from(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Pr
 
 
 def play_fool_from(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat, arg = d.seat, _arg(move_id)
     if arg == "friend":
@@ -527,7 +527,7 @@ def play_fool_from(
         push(s, NotreDameDecision("fool_to", seat, origin=loc, friend=False))
 
 
-def prompt_fool_to(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Fool: the sector the piece goes to (then its action)."""
     seat = d.seat
     moves = []
@@ -540,7 +540,7 @@ def prompt_fool_to(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prom
 
 
 def play_fool_to(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat, src, dst = d.seat, d.origin, data.SECTORS.index(_arg(move_id))
     if d.friend:
@@ -558,7 +558,7 @@ def play_fool_to(
     say(s, seat, ev, head + full, head + pub)
 
 
-def prompt_bishop(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_bishop(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Bishop: the empty sector that receives a marker of the general supply."""
     seat = d.seat
     moves = []
@@ -571,7 +571,7 @@ def prompt_bishop(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Promp
 
 
 def play_bishop(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     loc = data.SECTORS.index(_arg(move_id))
@@ -586,7 +586,7 @@ def play_bishop(
 
 
 # ========================================================================= plague ======
-def prompt_overflow(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_overflow(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Plague overflow: which of the tied largest sectors loses a marker."""
     seat = d.seat
     moves = [
@@ -602,7 +602,7 @@ def prompt_overflow(game: Rules, s: NotreDameState, d: NotreDameDecision) -> Pro
 
 
 def play_overflow(
-    game: Rules, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     loc = data.SECTORS.index(_arg(move_id))
