@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -53,7 +54,7 @@ def test_playouts_reach_every_kind_of_decision() -> None:
 
     def note(state, prompt, rng) -> str:
         if state.pending:
-            seen.add(state.pending[-1]["k"])
+            seen.add(state.pending[0].kind)
         move = prompt.moves[rng.randrange(len(prompt.moves))]
         seen.add(
             move.id.split(":")[0]
@@ -119,3 +120,23 @@ def test_example_save_loads_and_is_finished() -> None:
     match = saves.load(path)
     assert match.over and match.game is GAME
     assert GAME.result(match.state).winners
+
+
+def test_states_with_pending_decisions_keep_their_first_layout_digests() -> None:
+    """The pending decisions are typed now; unfinished states still digest as the first
+    layout's dicts did (digests recorded before the change), so no save needs a layout bump."""
+    digests: list[str] = []
+    kinds: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        names = ["A", "B", "C", "D"][: 2 + seed % 3]
+        st = GAME.new_state(names, {"rules": ("seed", "published")[seed % 2]}, seed)
+        while (p := GAME.prompt(st)) is not None:
+            if st.pending:
+                digests.append(GAME.digest(st))
+                kinds.add(st.pending[0].kind)
+            GAME.play(st, rng.choice(p.moves))
+    assert len(kinds) >= 8, kinds
+    assert len(digests) == 185
+    joined = hashlib.sha256(" ".join(digests).encode()).hexdigest()[:32]
+    assert joined == "735515fdb1d1faed13c17fdfadbfc45c"

@@ -7,7 +7,7 @@ import pytest
 from engine.core.protocol import IllegalMove, SetupError
 from engine.notre_dame import GAME
 from engine.notre_dame import data as D
-from engine.notre_dame.rules import count, may_take_message, park_bonus
+from engine.notre_dame.queries import count, may_take_message, park_bonus
 from engine.notre_dame.state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE
 from tests.test_notre_dame_helpers import (
     code,

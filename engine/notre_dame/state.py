@@ -1,4 +1,5 @@
-"""The state of a game of Notre Dame: plain data only (lists, dicts, ints, strs).
+"""The state of a game of Notre Dame: plain data (lists, dicts, ints, strs) and the decisions
+still to be taken.
 
 Cards are ints: `owner * 9 + type` (type indexes `data.CARDS`), so every physical card is
 unique and its owner (the colour of its back, which everybody sees) is `code // 9`.
@@ -9,8 +10,8 @@ Market places are ints: `borough * 5 + k` (k 0 = centre, 1-4 = edges).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from ..core.decisions import Decision
 from ..core.protocol import BaseState
 
 # Phases of a round (and the end of the game).
@@ -19,6 +20,55 @@ ACTIONS = "actions"
 HIRE = "hire"
 PLAGUE = "plague"
 OVER = "over"
+
+
+@dataclass(slots=True)
+class NotreDameDecision(Decision):
+    """A decision of Notre Dame. The turn of a phase (`draft`, `action`, `hire`) is made from
+    the phase and the seat order, never stored; the parts of a multi-part action or person
+    (`source`, `donate`, `friend`, `carriage`, `message`, `bonus`, `minstrel_from`,
+    `minstrel_to`, `minstrel_n`, `fool_from`, `fool_to`, `bishop`) and the plague's
+    `overflow` wait in `NotreDameState.pending`. Each kind uses the fields named for it."""
+
+    target: int = -1  # source: the location the marker moves into
+    origin: int = -1  # donate: where the marker comes from (-1: the personal supply);
+    # minstrel_to, minstrel_n, fool_to: the location the pieces leave
+    via: str = ""  # donate: "marker" (the Notre Dame card) or "friend" (the trusted friend)
+    steps: int = 0  # carriage: how far it may move
+    node: int = -1  # message: the market place of the message
+    left: int = 0  # bonus: bonuses still to choose
+    total: int = 0  # bonus: bonuses in all
+    giver: str = ""  # bonus: what grants them ("Hotel", "Hostess")
+    destination: int = -1  # minstrel_n: the sector the pieces move to
+    friend: bool = False  # fool_to: the trusted friend moves (not a marker)
+    ties: list[int] = field(default_factory=list)  # overflow: the sectors to choose from
+
+
+# The first state layout held a pending decision as a dict: "k" the kind, "s" the seat and
+# these keys (layout key, field) per kind. `Game.digest_data` renders it so, and digests stay.
+LAYOUT_1_KEYS: dict[str, tuple[tuple[str, str], ...]] = {
+    "source": (("t", "target"),),
+    "donate": (("src", "origin"), ("via", "via")),
+    "friend": (),
+    "carriage": (("n", "steps"),),
+    "message": (("node", "node"),),
+    "bonus": (("left", "left"), ("of", "total"), ("src", "giver")),
+    "minstrel_from": (),
+    "minstrel_to": (("from", "origin"),),
+    "minstrel_n": (("from", "origin"), ("to", "destination")),
+    "fool_from": (),
+    "fool_to": (("from", "origin"), ("friend", "friend")),
+    "bishop": (),
+    "overflow": (("ties", "ties"),),
+}
+
+
+def layout_1_pending(pending: list[NotreDameDecision]) -> list[dict[str, object]]:
+    """`pending` as the first state layout held it: dicts, the head of the stack last."""
+    return [
+        {"k": d.kind, "s": d.seat, **{key: getattr(d, name) for key, name in LAYOUT_1_KEYS[d.kind]}}
+        for d in reversed(pending)
+    ]
 
 
 @dataclass
@@ -40,7 +90,8 @@ class NotreDameState(BaseState):
     pos: int = 0  # position in seat order from the start player
     lap: int = 0  # action lap (0: first card, 1: second card)
     step: int = 0  # sub-decisions taken in the current turn (Prompt.step)
-    pending: list[dict[str, Any]] = field(default_factory=list)  # stack of sub-decisions
+    # the parts of an action under way, the head first (a stack: a part pushes the next)
+    pending: list[NotreDameDecision] = field(default_factory=list)
 
     # ---- players ----
     gold: list[int] = field(default_factory=list)

@@ -1,350 +1,273 @@
-"""What each seat may see, the score, the invariants and the resampling of hidden cards."""
+"""What each seat may see of a game of Notre Dame: `view(game, s, viewer)`, typed.
+
+The TUI (tui/games/notre_dame.py) draws only from these views, so nothing it shows can leak
+what the viewer may not see. Cards, sectors and locations are keys of `data` ("cloister",
+"notredame", "friend"), market places their `data.node_key`, colours names of `data.COLOURS`.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from ..core.protocol import PUBLIC, Game, Result, ScoreLine
-from . import data as D
+from ..core.protocol import PUBLIC, Game
+from . import data
 from .queries import count, park_bonus, plague_value, rat_after_plague
 from .state import DRAFT, OVER, NotreDameState
 
-_CPC = D.CARDS_PER_COLOUR
+_CPC = data.CARDS_PER_COLOUR
 
 
 def _card(code: int) -> str:
-    return D.CARDS[code % _CPC]
+    return data.CARDS[code % _CPC]
 
 
-def _period(st: NotreDameState) -> str:
-    return D.PERIOD_LETTERS[(st.round - 1) // D.ROUNDS_PER_PERIOD]
+def _period(s: NotreDameState) -> str:
+    return data.PERIOD_LETTERS[(s.round - 1) // data.ROUNDS_PER_PERIOD]
+
+
+class PlayerView(TypedDict):
+    """A player's public board: pieces, resources, rat, messages; prestige if visible."""
+
+    seat: int
+    name: str
+    colour: str
+    borough: int  # the player's borough (index of `NotreDameView.boroughs`)
+    bell_ringer: bool
+    gold: int
+    supply: int  # personal supply markers
+    general: int  # markers in the general supply
+    sectors: dict[str, int]  # sector -> markers (the friend not included)
+    friend: str | None  # location of the trusted friend (None: in the play area)
+    notre_dame: int  # markers in Notre Dame (the friend not included)
+    rat: int
+    rat_after_plague: int  # where the rat would end this round's plague
+    overflow_threat: bool  # ... and whether it would pass the end of the track
+    hospital: int  # pieces in the hospital (the friend included)
+    park_bonus: int  # extra prestige on every other gain
+    carriage: str  # market place of the carriage
+    messages: dict[str, int]  # colour -> messages held (colours held only)
+    messages_total: int
+    prestige: int | None  # None: hidden from this viewer
+    prestige_sources: dict[str, int] | None  # source key (data.SOURCE_LABELS) -> prestige
+    cards_held: int
+    deck: int  # cards left in the player's face-down stack
+    played: list[str]  # cards played this round
+    hired: str | None  # person hired this round
+    doctor: bool  # the Doctor protects this round
+
+
+class MarketPlaceView(TypedDict):
+    """A market place: its message (if still there) and the carriages on it."""
+
+    key: str
+    borough: int
+    place: str  # "C" (centre) or "O1"-"O4" (edges)
+    message: str | None  # the colour of the message there
+    carriages: list[int]  # seats
+    reward: NotRequired[str]  # the message's reward (published rules only, where one lies)
+
+
+class PersonView(TypedDict):
+    """A face-up person card."""
+
+    key: str
+    name: str
+    deck: str  # "brown", or the gray deck's period letter
+    rats: int
+    text: str
+
+
+class BoroughView(TypedDict):
+    """A borough: its owner (None: an empty borough of 2 players) and colour."""
+
+    index: int
+    seat: int | None
+    colour: str
+
+
+class NotreDameBoxView(TypedDict):
+    """Notre Dame itself: the scoring pool and the pieces in it."""
+
+    pool: int
+    markers: list[int]  # seat -> markers and friend
+    total: int
+    friends: list[int]  # seats whose trusted friend is in Notre Dame
+
+
+class CardsView(TypedDict):
+    """A seat's own cards (only that seat, or an observer, sees them)."""
+
+    seat: int
+    hand: list[str]
+    choose: list[str]  # the draft: the cards to choose from
+    passed: list[str]  # the 2 cards passed left in the first draft step
+    passed_on: list[str]  # the card passed on in the second
+    thirds: list[str]  # this period's unplayed third cards
+
+
+class NotreDameView(TypedDict):
+    """Everything a viewer may see. `hands`: an observer's (every seat's cards); `you`: a
+    seat's own cards; neither for PUBLIC."""
+
+    game: str
+    names: list[str]
+    players_count: int
+    rules: str  # "standard" or "published"
+    scores: str  # "hidden" or "open"
+    round: int
+    rounds: int
+    period: str  # "A", "B", "C"
+    phase: str  # state.DRAFT ... state.OVER
+    draft_step: int
+    lap: int  # actions: 0 the first card, 1 the second
+    over: bool
+    bell_ringer: int
+    to_move: int | None
+    decision: str | None  # the prompt's text
+    viewer: int | None
+    bank: int
+    persons: list[PersonView]
+    plague_value: int
+    brown_left: int
+    gray_left: int
+    gray_next: str | None  # the period letter of the next gray person
+    boroughs: list[BoroughView]
+    market: list[MarketPlaceView]
+    notre_dame: NotreDameBoxView
+    players: list[PlayerView]
+    played_this_period: list[str]
+    hands: NotRequired[list[CardsView]]
+    you: NotRequired[CardsView]
 
 
 # ---- view ---------------------------------------------------------------------------------
-def view(game: Game, st: NotreDameState, seat: int | None) -> dict[str, Any]:
-    """Everything `seat` may see (None: an omniscient observer) as plain data."""
-    over = st.phase == OVER
-    scores_visible = seat is None or over or st.open_scores
-    prompt = game.prompt(st)
-    players = []
-    for s in range(st.n):
-        f = st.friend[s]
-        sees_prestige = scores_visible or seat == s
-        after, overflow = rat_after_plague(st, s)
-        players.append(
-            {
-                "seat": s,
-                "name": st.names[s],
-                "colour": D.COLOURS[s],
-                "borough": st.home[s],
-                "bell_ringer": s == st.start,
-                "gold": st.gold[s],
-                "supply": st.supply[s],
-                "general": st.general[s],
-                "sectors": {D.SECTORS[k]: st.sectors[s][k] for k in range(len(D.SECTORS))},
-                "friend": D.LOCATIONS[f] if f >= 0 else None,
-                "notre_dame": st.nd[s],
-                "rat": st.rat[s],
-                "rat_after_plague": after,
-                "overflow_threat": overflow,
-                "hospital": count(st, s, D.HOSPITAL),
-                "park_bonus": park_bonus(st, s),
-                "carriage": D.node_key(st.carriage[s]),
-                "messages": {
-                    D.COLOURS[c]: st.msgs[s][c] for c in range(len(D.COLOURS)) if st.msgs[s][c]
-                },
-                "messages_total": sum(st.msgs[s]),
-                "prestige": st.prestige[s] if sees_prestige else None,
-                "prestige_sources": dict(st.sources[s]) if sees_prestige else None,
-                "cards_held": len(st.hands[s]) + len(st.drawn[s]) + len(st.incoming[s]),
-                "deck": len(st.decks[s]),
-                "played": [_card(c) for c in st.played[s]],
-                "hired": st.hired[s] or None,
-                "doctor": st.doctor[s],
-            }
-        )
-    market = []
-    for node, code in enumerate(st.board_msg):
-        b, k = divmod(node, D.NODES_PER_BOROUGH)
-        entry: dict[str, Any] = {
-            "key": D.node_key(node),
-            "borough": b,
-            "place": D.NODE_LABELS[k],
-            "message": D.COLOURS[code // 4] if code >= 0 else None,
-            "carriages": [s for s in range(st.n) if st.carriage[s] == node],
-        }
-        if st.published and code >= 0:
-            entry["reward"] = D.REWARDS[code % 4].text
-        market.append(entry)
-    nd_counts = [count(st, s, D.NOTRE_DAME) for s in range(st.n)]
-    gray_next = D.PERSON_BY_KEY[st.gray_deck[-1]].deck if st.gray_deck else None
-    out: dict[str, Any] = {
+def view(game: Game[NotreDameState], s: NotreDameState, viewer: int | None) -> NotreDameView:
+    """Everything `viewer` may see (None: an omniscient observer) as plain data."""
+    over = s.phase == OVER
+    scores_visible = viewer is None or over or s.open_scores
+    prompt = game.prompt(s)
+    players = [_player(s, seat, scores_visible or viewer == seat) for seat in range(s.n)]
+    nd_counts = [count(s, seat, data.NOTRE_DAME) for seat in range(s.n)]
+    gray_next = data.PERSON_BY_KEY[s.gray_deck[-1]].deck if s.gray_deck else None
+    out: NotreDameView = {
         "game": "notre-dame",
-        "names": list(st.names),
-        "players_count": st.n,
-        "rules": "published" if st.published else "standard",
-        "scores": "open" if st.open_scores else "hidden",
-        "round": st.round,
-        "rounds": D.ROUNDS,
-        "period": _period(st),
-        "phase": st.phase,
-        "draft_step": st.draft_step,
-        "lap": st.lap,
+        "names": list(s.names),
+        "players_count": s.n,
+        "rules": "published" if s.published else "standard",
+        "scores": "open" if s.open_scores else "hidden",
+        "round": s.round,
+        "rounds": data.ROUNDS,
+        "period": _period(s),
+        "phase": s.phase,
+        "draft_step": s.draft_step,
+        "lap": s.lap,
         "over": over,
-        "bell_ringer": st.start,
+        "bell_ringer": s.start,
         "to_move": prompt.seat if prompt else None,
         "decision": prompt.text if prompt else None,
-        "viewer": seat,
-        "bank": st.bank,
+        "viewer": viewer,
+        "bank": s.bank,
         "persons": [
             {
                 "key": k,
-                "name": D.PERSON_BY_KEY[k].name,
-                "deck": D.PERSON_BY_KEY[k].deck,
-                "rats": D.PERSON_BY_KEY[k].rats,
-                "text": D.PERSON_BY_KEY[k].text,
+                "name": data.PERSON_BY_KEY[k].name,
+                "deck": data.PERSON_BY_KEY[k].deck,
+                "rats": data.PERSON_BY_KEY[k].rats,
+                "text": data.PERSON_BY_KEY[k].text,
             }
-            for k in st.persons
+            for k in s.persons
         ],
-        "plague_value": plague_value(st),
-        "brown_left": len(st.brown_deck),
-        "gray_left": len(st.gray_deck),
+        "plague_value": plague_value(s),
+        "brown_left": len(s.brown_deck),
+        "gray_left": len(s.gray_deck),
         "gray_next": gray_next,
         "boroughs": [
             {
                 "index": b,
-                "seat": st.boroughs[b] if st.boroughs[b] >= 0 else None,
-                "colour": D.COLOURS[st.borough_colour[b]],
+                "seat": s.boroughs[b] if s.boroughs[b] >= 0 else None,
+                "colour": data.COLOURS[s.borough_colour[b]],
             }
-            for b in range(len(st.boroughs))
+            for b in range(len(s.boroughs))
         ],
-        "market": market,
+        "market": _market(s),
         "notre_dame": {
-            "pool": D.ND_POOL[st.n],
+            "pool": data.ND_POOL[s.n],
             "markers": nd_counts,
             "total": sum(nd_counts),
-            "friends": [s for s in range(st.n) if st.friend[s] == D.NOTRE_DAME],
+            "friends": [seat for seat in range(s.n) if s.friend[seat] == data.NOTRE_DAME],
         },
         "players": players,
-        "played_this_period": [_card(c) for c in st.discard],
+        "played_this_period": [_card(c) for c in s.discard],
     }
-    if seat is None:
-        out["hands"] = [_private(st, s) for s in range(st.n)]
-    elif seat != PUBLIC:
-        out["you"] = _private(st, seat)
+    if viewer is None:
+        out["hands"] = [_private(s, seat) for seat in range(s.n)]
+    elif viewer != PUBLIC:
+        out["you"] = _private(s, viewer)
     return out
 
 
-def _private(st: NotreDameState, s: int) -> dict[str, Any]:
-    """What seat `s` alone knows: its cards, the cards it passed left this round (the two of
-    the first draft step, then the one of the second), its unplayed third cards."""
+def _player(s: NotreDameState, seat: int, sees_prestige: bool) -> PlayerView:
+    """`seat`'s board as every viewer sees it, its prestige only if `sees_prestige`."""
+    f = s.friend[seat]
+    after, overflow = rat_after_plague(s, seat)
     return {
-        "seat": s,
-        "hand": [_card(c) for c in st.hands[s]],
-        "choose": [_card(c) for c in st.drawn[s]] if st.phase == DRAFT else [],
-        "passed": [_card(c) for c in st.passed1[s]],
-        "passed_on": [_card(c) for c in st.passed2[s]],
-        "thirds": [_card(c) for c in st.thirds[s]],
+        "seat": seat,
+        "name": s.names[seat],
+        "colour": data.COLOURS[seat],
+        "borough": s.home[seat],
+        "bell_ringer": seat == s.start,
+        "gold": s.gold[seat],
+        "supply": s.supply[seat],
+        "general": s.general[seat],
+        "sectors": {data.SECTORS[k]: s.sectors[seat][k] for k in range(len(data.SECTORS))},
+        "friend": data.LOCATIONS[f] if f >= 0 else None,
+        "notre_dame": s.nd[seat],
+        "rat": s.rat[seat],
+        "rat_after_plague": after,
+        "overflow_threat": overflow,
+        "hospital": count(s, seat, data.HOSPITAL),
+        "park_bonus": park_bonus(s, seat),
+        "carriage": data.node_key(s.carriage[seat]),
+        "messages": {
+            data.COLOURS[c]: s.msgs[seat][c] for c in range(len(data.COLOURS)) if s.msgs[seat][c]
+        },
+        "messages_total": sum(s.msgs[seat]),
+        "prestige": s.prestige[seat] if sees_prestige else None,
+        "prestige_sources": dict(s.sources[seat]) if sees_prestige else None,
+        "cards_held": len(s.hands[seat]) + len(s.drawn[seat]) + len(s.incoming[seat]),
+        "deck": len(s.decks[seat]),
+        "played": [_card(c) for c in s.played[seat]],
+        "hired": s.hired[seat] or None,
+        "doctor": s.doctor[seat],
     }
 
 
-# ---- result ------------------------------------------------------------------------------
-def tiebreak(st: NotreDameState, s: int) -> int:
-    """Gold + personal supply markers: the first tie-break."""
-    return st.gold[s] + st.supply[s]
+def _market(s: NotreDameState) -> list[MarketPlaceView]:
+    """The market places, in node order."""
+    market: list[MarketPlaceView] = []
+    for node, code in enumerate(s.board_msg):
+        b, k = divmod(node, data.NODES_PER_BOROUGH)
+        entry: MarketPlaceView = {
+            "key": data.node_key(node),
+            "borough": b,
+            "place": data.NODE_LABELS[k],
+            "message": data.COLOURS[code // 4] if code >= 0 else None,
+            "carriages": [seat for seat in range(s.n) if s.carriage[seat] == node],
+        }
+        if s.published and code >= 0:
+            entry["reward"] = data.REWARDS[code % 4].text
+        market.append(entry)
+    return market
 
 
-def result(st: NotreDameState) -> Result:
-    """Most prestige; tie: most gold + supply markers; still tied: a shared win."""
-    keys = [(st.prestige[s], tiebreak(st, s)) for s in range(st.n)]
-    best = max(keys)
-    winners = [s for s in range(st.n) if keys[s] == best]
-    lines = []
-    for s in range(st.n):
-        breakdown: list[tuple[str, float | str]] = [
-            (label, float(st.sources[s][key]))
-            for key, label in D.SOURCE_LABELS.items()
-            if st.sources[s].get(key)
-        ]
-        breakdown.append(("Tie-break: gold + supply markers", str(tiebreak(st, s))))
-        rank = 1 + sum(1 for k in keys if k > keys[s])
-        note = "tie-break" if any(k[0] == keys[s][0] and k != keys[s] for k in keys) else ""
-        lines.append(ScoreLine(s, float(st.prestige[s]), breakdown, rank, note))
-    names = [st.names[s] for s in winners]
-    if len(winners) == 1:
-        w = winners[0]
-        summary = f"{names[0]} wins with {st.prestige[w]} prestige"
-        if sum(1 for k in keys if k[0] == best[0]) > 1:
-            summary += f" (tie-break: {tiebreak(st, w)} gold + supply)"
-    else:
-        summary = f"{' and '.join(names)} share the win with {best[0]} prestige"
-    if st.phase != OVER:
-        summary = "Provisional: " + summary
-    return Result(winners, lines, summary)
-
-
-# ---- invariants --------------------------------------------------------------------------
-def invariants(st: NotreDameState) -> list[str]:
-    """Conservation and range checks: markers, gold, cards, messages, prestige."""
-    errs: list[str] = []
-    n = st.n
-    for s in range(n):
-        who = st.names[s]
-        for label, v in (
-            ("gold", st.gold[s]),
-            ("prestige", st.prestige[s]),
-            ("supply", st.supply[s]),
-            ("general supply", st.general[s]),
-            ("Notre Dame markers", st.nd[s]),
-            ("rat", st.rat[s]),
-        ):
-            if v < 0:
-                errs.append(f"{who}: negative {label} {v}")
-        if min(st.sectors[s]) < 0:
-            errs.append(f"{who}: negative sector count {st.sectors[s]}")
-        if st.rat[s] > D.PLAGUE_MAX:
-            errs.append(f"{who}: rat beyond {D.PLAGUE_MAX}")
-        markers = st.supply[s] + st.general[s] + sum(st.sectors[s]) + st.nd[s]
-        if markers != D.MARKERS_PER_COLOUR:
-            errs.append(f"{who}: {markers} markers, not {D.MARKERS_PER_COLOUR}")
-        if not D.PLAY_AREA <= st.friend[s] <= D.NOTRE_DAME:
-            errs.append(f"{who}: friend at {st.friend[s]}")
-        if st.published and st.friend[s] == D.NOTRE_DAME:
-            errs.append(f"{who}: friend in Notre Dame under the published rules")
-        if st.prestige[s] != sum(st.sources[s].values()):
-            errs.append(f"{who}: prestige {st.prestige[s]} != sources {st.sources[s]}")
-        if min(st.msgs[s]) < 0:
-            errs.append(f"{who}: negative messages")
-    if st.bank < 0:
-        errs.append(f"bank negative {st.bank}")
-    gold = st.bank + sum(st.gold)
-    if gold != D.GOLD_COINS:
-        errs.append(f"gold {gold} != {D.GOLD_COINS}")
-    for colour in set(st.borough_colour):
-        total = sum(1 for m in st.board_msg if m >= 0 and m // 4 == colour)
-        total += sum(st.msgs[s][colour] for s in range(n))
-        if total != D.MESSAGES_PER_COLOUR:
-            errs.append(f"{D.COLOURS[colour]}: {total} messages")
-    cards: list[int] = list(st.discard)
-    for s in range(n):
-        cards += st.decks[s] + st.drawn[s] + st.hands[s] + st.incoming[s] + st.thirds[s]
-    if sorted(cards) != list(range(n * _CPC)):
-        errs.append("action cards lost or duplicated")
-    for s in range(n):
-        if any(c // _CPC != s for c in st.decks[s]):
-            errs.append(f"{st.names[s]}'s deck holds another colour")
-    if not 1 <= st.round <= D.ROUNDS:
-        errs.append(f"round {st.round}")
-    if st.phase != OVER and len(st.persons) != D.BROWN_PER_ROUND + D.GRAY_PER_ROUND:
-        errs.append(f"{len(st.persons)} persons face up")
-    return errs
-
-
-# ---- determinize -------------------------------------------------------------------------
-def determinize(game: Game, st: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
-    """A clone whose cards unseen by `seat` (and the person decks) are resampled with `rng`.
-
-    Card backs show their owner, so unseen cards are pooled per owner. What `seat` passed is
-    kept consistent: the card passed on in the second draft step stays where it is; the two
-    passed in the first step are only swapped between the places they can be.
-    """
-    new = game.clone(st)
-    s = seat
-    fixed = set(st.passed2[s])
-    pair = set(st.passed1[s])
-    groups: dict[tuple[str, int], list[tuple[list[int], int]]] = {}
-
-    def put(key: tuple[str, int], cont: list[int], i: int) -> None:
-        groups.setdefault(key, []).append((cont, i))
-
-    for o in range(new.n):
-        conts = [new.incoming[o]]
-        if o != s:
-            conts += [new.drawn[o], new.hands[o], new.thirds[o]]
-        for cont in conts:
-            for i, c in enumerate(cont):
-                if c in fixed:
-                    continue
-                put(("pair", 0) if c in pair else ("owner", c // _CPC), cont, i)
-        deck_key = ("deck", s) if o == s else ("owner", o)
-        for i in range(len(new.decks[o])):
-            put(deck_key, new.decks[o], i)
-    for key in sorted(groups):
-        places = groups[key]
-        codes = sorted(cont[i] for cont, i in places)
-        rng.shuffle(codes)
-        for (cont, i), c in zip(places, codes, strict=True):
-            cont[i] = c
-    brown = sorted(new.brown_deck)
-    rng.shuffle(brown)
-    new.brown_deck = brown
-    for letter in D.PERIOD_LETTERS:
-        idx = [i for i, k in enumerate(new.gray_deck) if D.PERSON_BY_KEY[k].deck == letter]
-        keys = sorted(new.gray_deck[i] for i in idx)
-        rng.shuffle(keys)
-        for i, k in zip(idx, keys, strict=True):
-            new.gray_deck[i] = k
-    new.seed = rng.randrange(2**31)
-    return new
-
-
-# ---- evaluate ----------------------------------------------------------------------------
-def evaluate(game: Game, st: NotreDameState, seat: int, depth: int = 0) -> float:
-    """Prestige plus a rough value of resources, position and threats (for the greedy bot).
-
-    When `seat` is in the middle of a multi-part action (a donation, a carriage destination,
-    a hotel bonus...), the value is that of its best way to finish it, so that starting the
-    action is not worth the same as playing the card without effect.
-    """
-    if st.pending and st.pending[-1]["s"] == seat and depth < 4:
-        prompt = game.prompt(st)
-        if prompt is not None:
-            best = float("-inf")
-            for move in prompt.moves:
-                after = game.clone(st)
-                game.play(after, move)
-                best = max(best, evaluate(game, after, seat, depth + 1))
-            return best
-    s = seat
-    left = 0 if st.phase == OVER else D.ROUNDS - st.round + 1
-    value = float(st.prestige[s])
-    value += 0.5 * st.gold[s] + 0.6 * st.supply[s] + 0.1 * st.general[s]
-    # markers keep paying: the park on every gain, the hospital against every plague
-    value += 0.15 * left * (count(st, s, D.PARK) // D.PARK_MARKERS_PER_BONUS)
-    value += 0.3 * left * min(count(st, s, D.HOSPITAL), 4)
-    value += 0.1 * left * sum(st.sectors[s])
-    value += 0.3 * sum(st.msgs[s])
-    # cards in hand: two of three get played, so each counts for two thirds of its worth
-    value += sum(_card_value(st, s, c % _CPC, left) for c in st.hands[s]) * 2 / 3
-    total = sum(count(st, o, D.NOTRE_DAME) for o in range(st.n))
-    if total:
-        value += D.ND_POOL[st.n] // total * count(st, s, D.NOTRE_DAME)
-    if st.phase != OVER:
-        after, over = rat_after_plague(st, s)
-        value -= 0.5 * after * min(left, 3) / 3 + (3.0 if over else 0.0)
-    return value
-
-
-def _card_value(st: NotreDameState, s: int, t: int, left: int) -> float:
-    """A rough worth of playing action card `t` now (for `evaluate`)."""
-    if t == D.FRIEND:
-        return 1.5
-    if t != D.NOTRE_DAME and not st.supply[s]:
-        return 0.3
-    n = count(st, s, t) + 1 if t != D.NOTRE_DAME else 0
-    if t == D.CLOISTER:
-        return 0.6 * min(n, st.general[s])
-    if t == D.BANK:
-        return 0.5 * n
-    if t == D.RESIDENCE:
-        return n + park_bonus(st, s)
-    if t == D.HOTEL:
-        return 0.7 * (2 if n >= D.HOTEL_TWO_BONUSES["published" if st.published else "seed"] else 1)
-    if t == D.PARK:
-        return 0.5 + 0.15 * left * (n % 2 == 0)
-    if t == D.HOSPITAL:
-        return 0.5 + 0.3 * left
-    if t == D.NOTRE_DAME:
-        return 1.5 if st.gold[s] else 0.0
-    return 1.5  # carriage: a message is worth a few prestige
+def _private(s: NotreDameState, seat: int) -> CardsView:
+    """What `seat` alone knows: its cards, the cards it passed left this round (the two of
+    the first draft step, then the one of the second), its unplayed third cards."""
+    return {
+        "seat": seat,
+        "hand": [_card(c) for c in s.hands[seat]],
+        "choose": [_card(c) for c in s.drawn[seat]] if s.phase == DRAFT else [],
+        "passed": [_card(c) for c in s.passed1[seat]],
+        "passed_on": [_card(c) for c in s.passed2[seat]],
+        "thirds": [_card(c) for c in s.thirds[seat]],
+    }
