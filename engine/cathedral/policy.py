@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 
 from ..core.protocol import Prompt
 from . import data
@@ -357,86 +358,121 @@ def action_potential(s: CathedralState) -> float:
 
 def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
     """The rule-following player's move for `prompt` (ids from the prompt only)."""
-    s = state
     ids = prompt.ids()
     if len(ids) == 1:
         return ids[0]
-    ctx = _Ctx(s)
-    b = s.turn
-    me = s.builders[b]
-    st = s.pending[0].kind
-    if st == "glass":
-        return _choose_glass(s, ids, _pack_worth(ctx, b))
-    if st == "bag":
-        if "rest" in ids and _pack_worth(ctx, b) < W_BLUEPRINT:
-            return "rest"
-        vals = _action_values(ctx, b)
-        best, best_id = -1e9, ids[0]
-        for mid in ids:
-            if not mid.startswith("draw:"):
-                continue
-            bag = s.bags[mid.split(":")[1]]
-            total = sum(bag.values())
-            ev = 0.0
-            for subj, n in bag.items():
-                if n:
-                    ev += n * _placements(s, vals, subj)[0]
-            ev /= total
-            if ev > best + 1e-9:
-                best, best_id = ev, mid
-        return best_id
-    if st == "place":
-        vals = _action_values(ctx, b)
-        mid = _placements(s, vals, s.drawn)[1]
-        if mid in ids:
-            return mid
-        # an identical space listed under another id (the first free one is offered)
-        sp = data.SPACE_BY_ID.get(mid.split(":")[1])
-        for other in ids:
-            o = data.SPACE_BY_ID.get(other.split(":")[1])
-            if sp and o and (o.zone, o.action, o.accepts) == (sp.zone, sp.action, sp.accepts):
-                return other
-        return next((i for i in ids if i.startswith("place:") and i != "place:bell"), ids[0])
-    if st == "move":
-        kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
-        v, mid = _best_move(ctx, b, kind)
-        if mid == "decline" and v <= 0.0:
-            # moving is never harmful in itself: go where the most goods lie
-            options = [i for i in ids if i.startswith("go:")]
-            return options[rng.randrange(len(options))] if options else "decline"
-        return mid if mid in ids else "decline"
-    if st == "pickup":
-        c = data.CONNECTIONS[s.path]
-        tok = s.roads[s.path][s.path_slot] if s.path_slot < c.goods else "glass"
-        needed = tok == "glass" or ctx.unmet[tok] > 0
-        if "take" in ids:
-            room = data.BACKPACK_SIZE - pack_size(me)
-            if needed or room >= 2:
-                return "take"
-            return "leave"
-        if needed:
-            # full: send back an unneeded good (the most surplus kind)
-            surplus = [
-                (me.pack[k] - ctx.demand[k], k)
-                for k in data.GOODS
-                if me.pack[k] and k != tok and me.pack[k] > ctx.demand[k]
-            ]
-            if surplus:
-                surplus.sort(reverse=True)
-                return f"swap:{surplus[0][1]}"
-        return "leave"
-    if st == "market":
-        d = [x for x in _deliveries(ctx, b) if x[1] in ids]
-        return d[0][1] if d else "done"
-    if st == "glassworks":
-        if "take" in ids:
+    chooser = _CHOOSERS.get(state.pending[0].kind)
+    return chooser(_Ctx(state), ids, rng) if chooser else ids[0]
+
+
+def _choose_reward_glass(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    return _choose_glass(ctx.s, ids, _pack_worth(ctx, ctx.s.turn))
+
+
+def _choose_bag(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    """Rest when the backpack is worth less than a blueprint; else the bag whose draw is
+    expected to fit the best free space."""
+    s, b = ctx.s, ctx.s.turn
+    if "rest" in ids and _pack_worth(ctx, b) < W_BLUEPRINT:
+        return "rest"
+    vals = _action_values(ctx, b)
+    best, best_id = -1e9, ids[0]
+    for mid in ids:
+        if not mid.startswith("draw:"):
+            continue
+        bag = s.bags[mid.split(":")[1]]
+        total = sum(bag.values())
+        ev = 0.0
+        for subj, n in bag.items():
+            if n:
+                ev += n * _placements(s, vals, subj)[0]
+        ev /= total
+        if ev > best + 1e-9:
+            best, best_id = ev, mid
+    return best_id
+
+
+def _choose_place(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    s = ctx.s
+    vals = _action_values(ctx, s.turn)
+    mid = _placements(s, vals, s.drawn)[1]
+    if mid in ids:
+        return mid
+    # an identical space listed under another id (the first free one is offered)
+    sp = data.SPACE_BY_ID.get(mid.split(":")[1])
+    for other in ids:
+        o = data.SPACE_BY_ID.get(other.split(":")[1])
+        if sp and o and (o.zone, o.action, o.accepts) == (sp.zone, sp.action, sp.accepts):
+            return other
+    return next((i for i in ids if i.startswith("place:") and i != "place:bell"), ids[0])
+
+
+def _choose_move(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    s = ctx.s
+    kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
+    v, mid = _best_move(ctx, s.turn, kind)
+    if mid == "decline" and v <= 0.0:
+        # moving is never harmful in itself: go where the most goods lie
+        options = [i for i in ids if i.startswith("go:")]
+        return options[rng.randrange(len(options))] if options else "decline"
+    return mid if mid in ids else "decline"
+
+
+def _choose_pickup(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    s = ctx.s
+    me = s.builders[s.turn]
+    c = data.CONNECTIONS[s.path]
+    tok = s.roads[s.path][s.path_slot] if s.path_slot < c.goods else "glass"
+    needed = tok == "glass" or ctx.unmet[tok] > 0
+    if "take" in ids:
+        room = data.BACKPACK_SIZE - pack_size(me)
+        if needed or room >= 2:
             return "take"
-        return "rest" if _pack_worth(ctx, b) < W_BLUEPRINT else "decline"
-    if st == "glassshop":
-        return "trade" if _action_values(ctx, b)["glassshop"] > 0.5 else "decline"
-    if st == "end_turn":
-        return "rest" if _pack_worth(ctx, b) < W_BLUEPRINT else "end"
-    return ids[0]
+        return "leave"
+    if needed:
+        # full: send back an unneeded good (the most surplus kind)
+        surplus = [
+            (me.pack[k] - ctx.demand[k], k)
+            for k in data.GOODS
+            if me.pack[k] and k != tok and me.pack[k] > ctx.demand[k]
+        ]
+        if surplus:
+            surplus.sort(reverse=True)
+            return f"swap:{surplus[0][1]}"
+    return "leave"
+
+
+def _choose_market(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    d = [x for x in _deliveries(ctx, ctx.s.turn) if x[1] in ids]
+    return d[0][1] if d else "done"
+
+
+def _choose_glassworks(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    if "take" in ids:
+        return "take"
+    return "rest" if _pack_worth(ctx, ctx.s.turn) < W_BLUEPRINT else "decline"
+
+
+def _choose_glassshop(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    return "trade" if _action_values(ctx, ctx.s.turn)["glassshop"] > 0.5 else "decline"
+
+
+def _choose_end_turn(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    return "rest" if _pack_worth(ctx, ctx.s.turn) < W_BLUEPRINT else "end"
+
+
+# the rule player's choice per kind of decision (see decisions.DECISIONS)
+_CHOOSERS: dict[str, Callable[[_Ctx, list[str], random.Random], str]] = {
+    "glass": _choose_reward_glass,
+    "bag": _choose_bag,
+    "place": _choose_place,
+    "move": _choose_move,
+    "pickup": _choose_pickup,
+    "market": _choose_market,
+    "glassworks": _choose_glassworks,
+    "glassshop": _choose_glassshop,
+    "end_turn": _choose_end_turn,
+}
 
 
 def _choose_glass(s: CathedralState, all_ids: list[str], pack_worth: float) -> str:
