@@ -33,9 +33,10 @@ def reward_text(reward: Sequence[str]) -> str:
 
 
 def go_on(s: CathedralState, kind: str) -> None:
-    """The turn goes on with the step `kind` (it replaces the step under way)."""
-    seat = seat_of(s, s.turn) if kind in DECISIONS.choices else -1
-    s.pending[-1] = Task(kind, seat)
+    """The turn goes on with the step `kind` (the task under way becomes it)."""
+    d = s.pending[-1]
+    d.kind = kind
+    d.seat = seat_of(s, s.turn) if kind in DECISIONS.choices else -1
 
 
 def draw_good(s: CathedralState) -> str:
@@ -237,20 +238,6 @@ def no_choice_bag(s: CathedralState, d: Task, ev: list[Event]) -> bool:
 
 
 # ---- place: the drawn subject on an action space (or the bell tower) -------------------------
-def _space_preview(s: CathedralState, action: str, here: str) -> str:
-    if action in data.ACTION_KIND:
-        dests = [data.CITIES[o] for _, o in data.NEIGHBOURS[data.ACTION_KIND[action]][here]]
-        return ("to " + " / ".join(dests)) if dests else "no way from here"
-    if action == "market":
-        return "deliver up to 2 tokens"
-    if action == "glassworks":
-        return "+1 stained glass" if s.glass_supply else "supply empty"
-    if action == "glassshop":
-        return "stained glass → blueprint"
-    # fair
-    return f"reveal an event ({len(s.events)} left)" if s.events else "no event left"
-
-
 def place_moves(s: CathedralState) -> list[Move]:
     subj = s.drawn
     seen = set()
@@ -264,14 +251,19 @@ def place_moves(s: CathedralState) -> list[Move]:
             continue
         seen.add(key)
         act = sp.action
+        if act in data.ACTION_KIND:
+            dests = [data.CITIES[o] for _, o in data.NEIGHBOURS[data.ACTION_KIND[act]][here]]
+            pv = ("to " + " / ".join(dests)) if dests else "no way from here"
+        elif act == "market":
+            pv = "deliver up to 2 tokens"
+        elif act == "glassworks":
+            pv = "+1 stained glass" if s.glass_supply else "supply empty"
+        elif act == "glassshop":
+            pv = "stained glass → blueprint"
+        else:  # fair
+            pv = f"reveal an event ({len(s.events)} left)" if s.events else "no event left"
         shows = "any" if len(sp.accepts) == len(data.SUBJECTS) else "/".join(sp.accepts)
-        moves.append(
-            Move(
-                f"place:{sp.id}",
-                f"{data.ACTION_NAMES[act]} ({sp.zone}, {shows})",
-                _space_preview(s, act, here),
-            )
-        )
+        moves.append(Move(f"place:{sp.id}", f"{data.ACTION_NAMES[act]} ({sp.zone}, {shows})", pv))
     last = s.round >= data.ROUNDS
     moves.append(
         Move(

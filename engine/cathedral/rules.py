@@ -165,7 +165,7 @@ class Cathedral(Game[CathedralState]):
                 s.order = ""
                 queue_rewards(s, ("blueprint",), e.name)
                 continue
-            if DECISIONS.is_choice(d):
+            if d.kind in DECISIONS.choices:
                 no_choice = NO_CHOICE.get(d.kind)
                 if no_choice is None or not no_choice(s, d, ev):
                     return
