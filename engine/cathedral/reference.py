@@ -21,6 +21,12 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, every table, and the table rules of this edition."""
     opts = dict(options or {})
     variant = opts.get("variant", "normal")
+    out = _overview(variant) + _play() + _tables() + _edition()
+    return "\n".join(out) + "\n"
+
+
+def _overview(variant: str) -> list[str]:
+    """The goal, the components and the setup (`variant`: this game's bags)."""
     out: list[str] = []
     add = out.append
     add("# The Cathedral of Orléans\n")
@@ -65,6 +71,13 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
         "8. Every master builder draws 1 good from the black bag into the backpack "
         f"({data.BACKPACK_SIZE} places) and starts in {data.CITIES[data.START_CITY]}.\n"
     )
+    return out
+
+
+def _play() -> list[str]:
+    """A turn, the actions, the rewards and the end of a round."""
+    out: list[str] = []
+    add = out.append
     add("## A turn\n")
     add(
         "Draw a token from the red or the blue bag (your choice), place it on a free action "
@@ -112,6 +125,13 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
         "5. Refill empty goods spaces from the black bag (as far as it goes); put a stained "
         "glass on its space if it is empty.\n"
     )
+    return out
+
+
+def _tables() -> list[str]:
+    """The map, the action spaces and every tile."""
+    out: list[str] = []
+    add = out.append
     add("## The map\n")
     add("| connection | kind | goods spaces |")
     add("|---|---|---|")
@@ -151,6 +171,13 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     for e in data.EVENTS:
         eff = f"blueprint as soon as {e.text}" if e.kind == "order" else e.text
         add(f"| {e.name} | {e.kind} | {eff} |")
+    return out
+
+
+def _edition() -> list[str]:
+    """The table rules of this edition and the measured balance."""
+    out: list[str] = []
+    add = out.append
     add("\n## Table rules of this edition\n")
     add(
         "Everything above beyond the rulebook (the map, the action spaces and all tiles) is "
@@ -181,4 +208,4 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
                 add(f"| {' | '.join(strong)} |")
     else:
         add("Not measured yet.")
-    return "\n".join(out) + "\n"
+    return out
