@@ -17,8 +17,9 @@ from ..core.protocol import Event, Game, Move, Prompt
 from . import data
 from .state import CathedralState, Task, empty_items, label, pack_size, seat_of
 
-# The game is passed to every handler (the shared pattern); these handlers need only the state.
-CathedralGame = Game[CathedralState]
+# The game object (a Cathedral) goes to every handler, as the shared pattern has it; these
+# handlers need only the state.
+TheGame = Game[CathedralState]
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def glass_moves(s: CathedralState) -> tuple[Move, ...]:
     return tuple(out)
 
 
-def prompt_glass(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_glass(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     who = label(s, s.turn)
     offers = glass_moves(s)
     text = f"{who}: who receives the stained glass ({d.source})?"
@@ -182,7 +183,7 @@ def prompt_glass(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     return Prompt(d.seat, text, offers, step=s.step, phase="Reward")
 
 
-def play_glass(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+def play_glass(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":  # room first: the offer stands
         rest(s, s.turn, ev)
         offer_glass(s, d.source, ev)
@@ -198,7 +199,7 @@ def play_glass(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: li
 
 
 # ---- bag: draw a subject ---------------------------------------------------------------------
-def prompt_bag(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_bag(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     moves = []
     for bag in data.BAGS:
         n = sum(s.bags[bag].values())
@@ -216,7 +217,7 @@ def prompt_bag(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     return Prompt(d.seat, f"{who}: choose a bag to draw from", tuple(moves), phase="Draw")
 
 
-def play_bag(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+def play_bag(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         return
@@ -277,7 +278,7 @@ def place_moves(s: CathedralState) -> list[Move]:
     return moves
 
 
-def prompt_place(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_place(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     who = label(s, s.turn)
     moves = place_moves(s)
     text = f"{who}: place the {s.drawn}"
@@ -288,7 +289,7 @@ def prompt_place(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     return Prompt(d.seat, text, tuple(moves), step=s.step, phase="Place")
 
 
-def play_place(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+def play_place(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         return
@@ -346,7 +347,7 @@ def fair(s: CathedralState, ev: list[Event]) -> None:
 
 
 # ---- move: Cart (road) or Ship (river), choose the destination -------------------------------
-def prompt_move(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_move(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     who = label(s, s.turn)
     action = data.SPACE_BY_ID[s.space].action
     kind = data.ACTION_KIND[action]
@@ -370,7 +371,7 @@ def prompt_move(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     )
 
 
-def play_move(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+def play_move(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         return
@@ -400,7 +401,7 @@ def no_choice_move(s: CathedralState, d: Task, ev: list[Event]) -> bool:
 
 
 # ---- pickup: take or leave each token on the path --------------------------------------------
-def prompt_pickup(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_pickup(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     b = s.turn
     who = label(s, b)
     tok = path_token(s, s.path, s.path_slot) or ""
@@ -435,7 +436,7 @@ def prompt_pickup(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     )
 
 
-def play_pickup(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+def play_pickup(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         return
@@ -528,7 +529,7 @@ def market_moves(s: CathedralState) -> list[Move]:
     return moves
 
 
-def prompt_market(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_market(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     moves = market_moves(s)
     done_label = "Decline the market" if s.market_left == 2 else "End the market"
     moves.append(
@@ -549,7 +550,7 @@ def prompt_market(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     )
 
 
-def play_market(game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+def play_market(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
     elif mid == "done":
@@ -614,7 +615,7 @@ def no_choice_market(s: CathedralState, d: Task, ev: list[Event]) -> bool:
 
 
 # ---- glassworks: take a stained glass --------------------------------------------------------
-def prompt_glassworks(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_glassworks(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     b = s.turn
     who = label(s, b)
     n = s.builders[b].pack["glass"]
@@ -630,9 +631,7 @@ def prompt_glassworks(game: CathedralGame, s: CathedralState, d: Task) -> Prompt
     return Prompt(d.seat, text, moves, step=s.step, phase="Glassworks")
 
 
-def play_glassworks(
-    game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]
-) -> None:
+def play_glassworks(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         return
@@ -657,7 +656,7 @@ def no_choice_glassworks(s: CathedralState, d: Task, ev: list[Event]) -> bool:
 
 
 # ---- glassshop: the stained glass workshop (a stained glass for a blueprint) -----------------
-def prompt_glassshop(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_glassshop(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     left = len(s.blueprints)
     moves = [
         Move(
@@ -678,9 +677,7 @@ def prompt_glassshop(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     )
 
 
-def play_glassshop(
-    game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]
-) -> None:
+def play_glassshop(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         return
@@ -705,7 +702,7 @@ def no_choice_glassshop(s: CathedralState, d: Task, ev: list[Event]) -> bool:
 
 
 # ---- the end of a turn -----------------------------------------------------------------------
-def run_done(game: CathedralGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
+def run_done(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
     """The action is over: a full backpack may still rest, else the turn passes on."""
     if not s.rested and is_full(s, s.turn):
         go_on(s, "end_turn")
@@ -713,7 +710,7 @@ def run_done(game: CathedralGame, s: CathedralState, d: Task, ev: list[Event]) -
         next_turn(s)
 
 
-def prompt_end_turn(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
+def prompt_end_turn(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     return Prompt(
         d.seat,
         f"{label(s, s.turn)}: your backpack is full — rest stop?",
@@ -723,9 +720,7 @@ def prompt_end_turn(game: CathedralGame, s: CathedralState, d: Task) -> Prompt:
     )
 
 
-def play_end_turn(
-    game: CathedralGame, s: CathedralState, d: Task, mid: str, ev: list[Event]
-) -> None:
+def play_end_turn(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
     if mid == "rest":
         rest(s, s.turn, ev)
         go_on(s, "done")
@@ -742,7 +737,7 @@ def next_turn(s: CathedralState) -> None:
 
 
 # ---- the end of a round ----------------------------------------------------------------------
-def run_round_end(game: CathedralGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
+def run_round_end(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
     """Bell tower: the round ends (after round 3 the game is lost)."""
     if s.round >= data.ROUNDS:
         s.over = True
@@ -818,7 +813,7 @@ def _refill(s: CathedralState, ev: list[Event]) -> None:
 
 
 # ---- the table -------------------------------------------------------------------------------
-_KINDS: dict[str, Kind[CathedralGame, CathedralState, Task]] = {
+_KINDS: dict[str, Kind[TheGame, CathedralState, Task]] = {
     "glass": choice(prompt_glass, play_glass),
     "bag": choice(prompt_bag, play_bag),
     "place": choice(prompt_place, play_place),
@@ -831,7 +826,7 @@ _KINDS: dict[str, Kind[CathedralGame, CathedralState, Task]] = {
     "done": automatic(run_done),
     "round_end": automatic(run_round_end),
 }
-DECISIONS: DecisionTable[CathedralGame, CathedralState, Task] = DecisionTable(_KINDS)
+DECISIONS: DecisionTable[TheGame, CathedralState, Task] = DecisionTable(_KINDS)
 
 # A step that offers nothing to choose resolves here (True) before it is asked.
 NO_CHOICE: dict[str, Callable[[CathedralState, Task, list[Event]], bool]] = {

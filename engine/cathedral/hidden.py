@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import random
 
+from ..core.protocol import Game
 from .state import CathedralState
 
 
-def resample(s: CathedralState, rng: random.Random) -> None:
-    """Shuffle the face-down stacks of `s` (a copy) with `rng` and re-seed its chance."""
+def determinize(
+    game: Game[CathedralState], state: CathedralState, seat: int, rng: random.Random
+) -> CathedralState:
+    """A copy of `state` with the face-down stacks shuffled by `rng` and its chance re-seeded
+    (the same for every seat: nobody sees a face-down tile)."""
+    s = game.clone(state)
     events = sorted(s.events)
     rng.shuffle(events)
     s.events = events
@@ -26,3 +31,4 @@ def resample(s: CathedralState, rng: random.Random) -> None:
     s.hourglass_stack = unseen_hg[:k]
     s.hourglass_box = sorted(unseen_hg[k:])
     s.seed = rng.randrange(2**31)
+    return s

@@ -19,7 +19,7 @@ from . import data, hidden, invariants, scoring, view
 from .decisions import (
     DECISIONS,
     NO_CHOICE,
-    CathedralGame,
+    TheGame,
     draw_good,
     items_text,
     offer_glass,
@@ -57,7 +57,7 @@ class Cathedral(Game[CathedralState]):
             "The rulebook asks players to remember what went into the bags; 'on' shows it.",
         ),
     )
-    decisions: ClassVar[DecisionTable[CathedralGame, CathedralState, Task]] = DECISIONS
+    decisions: ClassVar[DecisionTable[TheGame, CathedralState, Task]] = DECISIONS
 
     # ---- names ------------------------------------------------------------------------
     @staticmethod
@@ -242,9 +242,7 @@ class Cathedral(Game[CathedralState]):
     # ---- for computer players and tests ------------------------------------------------
     def determinize(self, s: CathedralState, seat: int, rng: random.Random) -> CathedralState:
         """Resample the face-down tiles; bag contents are public (only their order is not)."""
-        new = self.clone(s)
-        hidden.resample(new, rng)
-        return new
+        return hidden.determinize(self, s, seat, rng)
 
     def evaluate(self, s: CathedralState, seat: int) -> float:
         """Team progress: sections, filled order spaces, useful carried tokens, time left.
