@@ -10,8 +10,7 @@ import pytest
 
 from engine.cathedral import GAME
 from engine.cathedral import data as D
-from engine.cathedral.rules import pack_size
-from engine.cathedral.state import CathedralState, empty_items
+from engine.cathedral.state import CathedralState, empty_items, pack_size
 from engine.core.protocol import IllegalMove
 
 # ---- helpers ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ of `GAME`, so that the menu starts without loading every game.
 from ..core.titles import rules_on_first_use
 from .title import TITLE
 
-__all__ = ["GAME", "TITLE", "CathedralGame"]
+__all__ = ["GAME", "TITLE", "Cathedral"]
 
 
-__getattr__ = rules_on_first_use(__name__, "GAME", "CathedralGame")
+__getattr__ = rules_on_first_use(__name__, "GAME", "Cathedral")

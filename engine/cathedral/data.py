@@ -234,6 +234,32 @@ EVENTS: tuple[EventTile, ...] = (
 )
 EVENT_BY_KEY: dict[str, EventTile] = {e.key: e for e in EVENTS}
 
+# ---- derived tables (computed once from the tables above) ---------------------------------
+# kind ("road"/"river") -> city -> [(connection index, neighbour)]
+NEIGHBOURS: dict[str, dict[str, list[tuple[int, str]]]] = {
+    "road": {c: [] for c in CITIES},
+    "river": {c: [] for c in CITIES},
+}
+for _i, _c in enumerate(CONNECTIONS):
+    NEIGHBOURS[_c.kind][_c.a].append((_i, _c.b))
+    NEIGHBOURS[_c.kind][_c.b].append((_i, _c.a))
+
+
+def _need(order: tuple[str, ...]) -> dict[str, int]:
+    """An order as a count per item (every item listed, in ITEMS order)."""
+    out = dict.fromkeys(ITEMS, 0)
+    for item in order:
+        out[item] += 1
+    return out
+
+
+WORKSHOP_NEED: dict[str, dict[str, int]] = {t.key: _need(t.order) for t in WORKSHOPS}
+HOURGLASS_NEED: dict[str, dict[str, int]] = {t.key: _need(t.order) for t in HOURGLASSES}
+# identical free spaces (same zone, action, subjects) are offered once
+SPACE_KEY: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    sp.id: (sp.zone, sp.action, sp.accepts) for sp in SPACES
+}
+
 # ---- table rules of this edition (beyond the spec's tables) --------------------------------
 # Each entry is shown in the rules reference under "Table rules of this edition", with its
 # source: the seed text, or this edition's own decision (an entry mixing sources takes it).

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 
 from ..core.protocol import Prompt
-from . import data as D
-from .state import CathedralState
-from .tables import HOURGLASS_NEED, NEIGHBOURS, WORKSHOP_NEED, pack_size
+from . import data
+from .state import CathedralState, pack_size
 from .title import TITLE
 
 # ---- weights (policy only; not rules) ------------------------------------------------------
@@ -38,8 +38,8 @@ W_GIVE = 1.0  # handing a good to the builder whose workshop needs it
 GIVE_REACH = 1  # preference of builder b for workshop b mod 3  # ending the round because the token fits nowhere
 
 # shortest number of moves between cities (roads and rivers together)
-_ADJ: dict[str, list[str]] = {c: [] for c in D.CITIES}
-for _c in D.CONNECTIONS:
+_ADJ: dict[str, list[str]] = {c: [] for c in data.CITIES}
+for _c in data.CONNECTIONS:
     _ADJ[_c.a].append(_c.b)
     _ADJ[_c.b].append(_c.a)
 
@@ -56,7 +56,7 @@ def _bfs(src: str) -> dict[str, int]:
     return dist
 
 
-DIST: dict[str, dict[str, int]] = {c: _bfs(c) for c in D.CITIES}
+DIST: dict[str, dict[str, int]] = {c: _bfs(c) for c in data.CITIES}
 
 
 class _Ctx:
@@ -70,13 +70,15 @@ class _Ctx:
             if w.done:
                 self.ws_need.append({})
                 continue
-            need = {k: n - w.filled[k] for k, n in WORKSHOP_NEED[w.key].items() if n > w.filled[k]}
+            need = {
+                k: n - w.filled[k] for k, n in data.WORKSHOP_NEED[w.key].items() if n > w.filled[k]
+            }
             self.ws_need.append(need)
             for k, n in need.items():
                 demand[k] += n
         self.hg_need: dict[str, int] = {}
         if s.hourglass:
-            need = HOURGLASS_NEED[s.hourglass]
+            need = data.HOURGLASS_NEED[s.hourglass]
             self.hg_need = {
                 k: n - s.hourglass_filled[k] for k, n in need.items() if n > s.hourglass_filled[k]
             }
@@ -147,7 +149,7 @@ class _Ctx:
 
 def _pickup_value(ctx: _Ctx, b: int, tokens: list[str]) -> float:
     s = ctx.s
-    room = D.BACKPACK_SIZE - pack_size(s.builders[b])
+    room = data.BACKPACK_SIZE - pack_size(s.builders[b])
     personal = dict(ctx.personal[b])
     hg = dict(ctx.hg_unmet)
     unmet = dict(ctx.unmet)
@@ -171,7 +173,7 @@ def _pickup_value(ctx: _Ctx, b: int, tokens: list[str]) -> float:
 
 
 def _path_tokens(s: CathedralState, ci: int) -> list[str]:
-    c = D.CONNECTIONS[ci]
+    c = data.CONNECTIONS[ci]
     out = [g for g in s.roads[ci] if g]
     if c.glass and s.glass_space:
         out.append("glass")
@@ -181,7 +183,7 @@ def _path_tokens(s: CathedralState, ci: int) -> list[str]:
 def _order_bonus(s: CathedralState, b: int, city: str) -> float:
     if not s.order:
         return 0.0
-    param = D.EVENT_BY_KEY[s.order].param
+    param = data.EVENT_BY_KEY[s.order].param
     if param == city:
         return W_ORDER
     if param == "meeting":
@@ -204,7 +206,7 @@ def _move_value(ctx: _Ctx, b: int, ci: int, dest: str) -> float:
         # empty-handed: head where the needed goods lie (next to the destination)
         best = 0.0
         for kind in ("road", "river"):
-            for cj, _o in NEIGHBOURS[kind][dest]:
+            for cj, _o in data.NEIGHBOURS[kind][dest]:
                 if cj != ci:
                     best = max(best, _pickup_value(ctx, b, _path_tokens(s, cj)))
         v += 0.3 * best
@@ -215,7 +217,7 @@ def _move_value(ctx: _Ctx, b: int, ci: int, dest: str) -> float:
 def _best_move(ctx: _Ctx, b: int, kind: str) -> tuple[float, str]:
     s = ctx.s
     best, best_id = 0.0, "decline"
-    for ci, dest in NEIGHBOURS[kind][s.builders[b].city]:
+    for ci, dest in data.NEIGHBOURS[kind][s.builders[b].city]:
         v = _move_value(ctx, b, ci, dest)
         if v > best:
             best, best_id = v, f"go:{dest}"
@@ -227,7 +229,7 @@ def _deliveries(ctx: _Ctx, b: int) -> list[tuple[float, str]]:
     s = ctx.s
     me = s.builders[b]
     out: list[tuple[float, str]] = []
-    for it in D.ITEMS:
+    for it in data.ITEMS:
         if not me.pack[it]:
             continue
         for i, w in enumerate(s.workshops):
@@ -246,13 +248,13 @@ def _deliveries(ctx: _Ctx, b: int) -> list[tuple[float, str]]:
                 and ctx.personal[j].get(it, 0) > 0
                 and ctx.personal[b].get(it, 0) == 0
                 and not ctx.hg_need.get(it)
-                and pack_size(o) < D.BACKPACK_SIZE
+                and pack_size(o) < data.BACKPACK_SIZE
                 and DIST[o.city][s.workshops[ctx.assigned[j]].city] <= GIVE_REACH
             ):
                 out.append((W_GIVE, f"give:{j}:{it}"))
-        if it == "glass" and s.order and D.EVENT_BY_KEY[s.order].param == "glass":
+        if it == "glass" and s.order and data.EVENT_BY_KEY[s.order].param == "glass":
             for j, o in enumerate(s.builders):
-                if j != b and o.pack["glass"] == 1 and pack_size(o) < D.BACKPACK_SIZE:
+                if j != b and o.pack["glass"] == 1 and pack_size(o) < data.BACKPACK_SIZE:
                     out.append((W_ORDER, f"give:{j}:{it}"))
     out.sort(key=lambda x: -x[0])
     return out
@@ -277,11 +279,11 @@ def _action_values(ctx: _Ctx, b: int) -> dict[str, float]:
     vals["cart"] = _best_move(ctx, b, "road")[0]
     vals["ship"] = _best_move(ctx, b, "river")[0]
     vals["market"] = _market_value(ctx, b)
-    room = pack_size(me) < D.BACKPACK_SIZE
+    room = pack_size(me) < data.BACKPACK_SIZE
     gv = 0.0
     if room and s.glass_supply:
         gv = W_GLASS + 0.6
-        if s.order and D.EVENT_BY_KEY[s.order].param == "glass" and me.pack["glass"] + 1 >= 2:
+        if s.order and data.EVENT_BY_KEY[s.order].param == "glass" and me.pack["glass"] + 1 >= 2:
             gv += W_ORDER
     vals["glassworks"] = gv
     sv = 0.0
@@ -301,7 +303,7 @@ def _space_cost(subject: str, accepts: tuple[str, ...]) -> float:
 
 def _placements(s: CathedralState, vals: dict[str, float], subject: str) -> tuple[float, str]:
     best, best_id = FORCED_BELL, "place:bell"
-    for sp in D.SPACES:
+    for sp in data.SPACES:
         if s.spaces[sp.id] or (subject != "monk" and subject not in sp.accepts):
             continue
         v = vals[sp.action] - _space_cost(subject, sp.accepts)
@@ -324,8 +326,9 @@ def _pack_worth(ctx: _Ctx, b: int) -> float:
 def action_potential(s: CathedralState) -> float:
     """Position terms the rule player sees: builders' distance to their workshops and what the
     action under way is expected to bring (for the evaluation of a position)."""
-    if s.over or s.glass_offer:
+    if s.over or s.pending[0].kind == "glass":
         return 0.0
+    step = s.pending[0].kind
     ctx = _Ctx(s)
     b = s.turn
     # loaded master builders close to the workshop they serve
@@ -334,107 +337,142 @@ def action_potential(s: CathedralState) -> float:
         city, m = ctx.target_city(j)
         if city and m:
             v -= W_APPROACH * min(m, 3) * DIST[o.city][city]
-    if s.stage == "pickup":
-        c = D.CONNECTIONS[s.path]
+    if step == "pickup":
+        c = data.CONNECTIONS[s.path]
         rest = [g for g in s.roads[s.path][s.path_slot :] if g]
         if c.glass and s.glass_space:
             rest.append("glass")
         return v + 0.8 * _pickup_value(ctx, b, rest)
-    if s.stage not in ("place", "move", "market", "glassworks", "glassshop"):
+    if step not in ("place", "move", "market", "glassworks", "glassshop"):
         return v
-    if s.stage == "place":
+    if step == "place":
         return v + 0.5 * _placements(s, _action_values(ctx, b), s.drawn)[0]
-    if s.stage == "move":
-        kind = D.ACTION_KIND[D.SPACE_BY_ID[s.space].action]
+    if step == "move":
+        kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
         return v + 0.5 * _best_move(ctx, b, kind)[0]
-    if s.stage == "market":
+    if step == "market":
         d = _deliveries(ctx, b)
         return v + 0.5 * sum(x for x, _ in d[: s.market_left])
-    return v + 0.5 * _action_values(ctx, b)[s.stage]
+    return v + 0.5 * _action_values(ctx, b)[step]
 
 
 def choose(state: CathedralState, prompt: Prompt, rng: random.Random) -> str:
     """The rule-following player's move for `prompt` (ids from the prompt only)."""
-    s = state
     ids = prompt.ids()
     if len(ids) == 1:
         return ids[0]
-    ctx = _Ctx(s)
-    b = s.turn
-    me = s.builders[b]
-    if s.glass_offer:
-        return _choose_glass(s, ids, _pack_worth(ctx, b))
-    st = s.stage
-    if st == "bag":
-        if "rest" in ids and _pack_worth(ctx, b) < W_BLUEPRINT:
-            return "rest"
-        vals = _action_values(ctx, b)
-        best, best_id = -1e9, ids[0]
-        for mid in ids:
-            if not mid.startswith("draw:"):
-                continue
-            bag = s.bags[mid.split(":")[1]]
-            total = sum(bag.values())
-            ev = 0.0
-            for subj, n in bag.items():
-                if n:
-                    ev += n * _placements(s, vals, subj)[0]
-            ev /= total
-            if ev > best + 1e-9:
-                best, best_id = ev, mid
-        return best_id
-    if st == "place":
-        vals = _action_values(ctx, b)
-        mid = _placements(s, vals, s.drawn)[1]
-        if mid in ids:
-            return mid
-        # an identical space listed under another id (the first free one is offered)
-        sp = D.SPACE_BY_ID.get(mid.split(":")[1])
-        for other in ids:
-            o = D.SPACE_BY_ID.get(other.split(":")[1])
-            if sp and o and (o.zone, o.action, o.accepts) == (sp.zone, sp.action, sp.accepts):
-                return other
-        return next((i for i in ids if i.startswith("place:") and i != "place:bell"), ids[0])
-    if st == "move":
-        kind = D.ACTION_KIND[D.SPACE_BY_ID[s.space].action]
-        v, mid = _best_move(ctx, b, kind)
-        if mid == "decline" and v <= 0.0:
-            # moving is never harmful in itself: go where the most goods lie
-            options = [i for i in ids if i.startswith("go:")]
-            return options[rng.randrange(len(options))] if options else "decline"
-        return mid if mid in ids else "decline"
-    if st == "pickup":
-        c = D.CONNECTIONS[s.path]
-        tok = s.roads[s.path][s.path_slot] if s.path_slot < c.goods else "glass"
-        needed = tok == "glass" or ctx.unmet[tok] > 0
-        if "take" in ids:
-            room = D.BACKPACK_SIZE - pack_size(me)
-            if needed or room >= 2:
-                return "take"
-            return "leave"
-        if needed:
-            # full: send back an unneeded good (the most surplus kind)
-            surplus = [
-                (me.pack[k] - ctx.demand[k], k)
-                for k in D.GOODS
-                if me.pack[k] and k != tok and me.pack[k] > ctx.demand[k]
-            ]
-            if surplus:
-                surplus.sort(reverse=True)
-                return f"swap:{surplus[0][1]}"
-        return "leave"
-    if st == "market":
-        d = [x for x in _deliveries(ctx, b) if x[1] in ids]
-        return d[0][1] if d else "done"
-    if st == "glassworks":
-        if "take" in ids:
+    chooser = _CHOOSERS.get(state.pending[0].kind)
+    return chooser(_Ctx(state), ids, rng) if chooser else ids[0]
+
+
+def _choose_reward_glass(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    return _choose_glass(ctx.s, ids, _pack_worth(ctx, ctx.s.turn))
+
+
+def _choose_bag(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    """Rest when the backpack is worth less than a blueprint; else the bag whose draw is
+    expected to fit the best free space."""
+    s, b = ctx.s, ctx.s.turn
+    if "rest" in ids and _pack_worth(ctx, b) < W_BLUEPRINT:
+        return "rest"
+    vals = _action_values(ctx, b)
+    best, best_id = -1e9, ids[0]
+    for mid in ids:
+        if not mid.startswith("draw:"):
+            continue
+        bag = s.bags[mid.split(":")[1]]
+        total = sum(bag.values())
+        ev = 0.0
+        for subj, n in bag.items():
+            if n:
+                ev += n * _placements(s, vals, subj)[0]
+        ev /= total
+        if ev > best + 1e-9:
+            best, best_id = ev, mid
+    return best_id
+
+
+def _choose_place(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    s = ctx.s
+    vals = _action_values(ctx, s.turn)
+    mid = _placements(s, vals, s.drawn)[1]
+    if mid in ids:
+        return mid
+    # an identical space listed under another id (the first free one is offered)
+    sp = data.SPACE_BY_ID.get(mid.split(":")[1])
+    for other in ids:
+        o = data.SPACE_BY_ID.get(other.split(":")[1])
+        if sp and o and (o.zone, o.action, o.accepts) == (sp.zone, sp.action, sp.accepts):
+            return other
+    return next((i for i in ids if i.startswith("place:") and i != "place:bell"), ids[0])
+
+
+def _choose_move(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    s = ctx.s
+    kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
+    v, mid = _best_move(ctx, s.turn, kind)
+    if mid == "decline" and v <= 0.0:
+        # moving is never harmful in itself: go where the most goods lie
+        options = [i for i in ids if i.startswith("go:")]
+        return options[rng.randrange(len(options))] if options else "decline"
+    return mid if mid in ids else "decline"
+
+
+def _choose_pickup(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    s = ctx.s
+    me = s.builders[s.turn]
+    c = data.CONNECTIONS[s.path]
+    tok = s.roads[s.path][s.path_slot] if s.path_slot < c.goods else "glass"
+    needed = tok == "glass" or ctx.unmet[tok] > 0
+    if "take" in ids:
+        room = data.BACKPACK_SIZE - pack_size(me)
+        if needed or room >= 2:
             return "take"
-        return "rest" if _pack_worth(ctx, b) < W_BLUEPRINT else "decline"
-    if st == "glassshop":
-        return "trade" if _action_values(ctx, b)["glassshop"] > 0.5 else "decline"
-    if st == "end_turn":
-        return "rest" if _pack_worth(ctx, b) < W_BLUEPRINT else "end"
-    return ids[0]
+        return "leave"
+    if needed:
+        # full: send back an unneeded good (the most surplus kind)
+        surplus = [
+            (me.pack[k] - ctx.demand[k], k)
+            for k in data.GOODS
+            if me.pack[k] and k != tok and me.pack[k] > ctx.demand[k]
+        ]
+        if surplus:
+            surplus.sort(reverse=True)
+            return f"swap:{surplus[0][1]}"
+    return "leave"
+
+
+def _choose_market(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    d = [x for x in _deliveries(ctx, ctx.s.turn) if x[1] in ids]
+    return d[0][1] if d else "done"
+
+
+def _choose_glassworks(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    if "take" in ids:
+        return "take"
+    return "rest" if _pack_worth(ctx, ctx.s.turn) < W_BLUEPRINT else "decline"
+
+
+def _choose_glassshop(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    return "trade" if _action_values(ctx, ctx.s.turn)["glassshop"] > 0.5 else "decline"
+
+
+def _choose_end_turn(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
+    return "rest" if _pack_worth(ctx, ctx.s.turn) < W_BLUEPRINT else "end"
+
+
+# the rule player's choice per kind of decision (see decisions.DECISIONS)
+_CHOOSERS: dict[str, Callable[[_Ctx, list[str], random.Random], str]] = {
+    "glass": _choose_reward_glass,
+    "bag": _choose_bag,
+    "place": _choose_place,
+    "move": _choose_move,
+    "pickup": _choose_pickup,
+    "market": _choose_market,
+    "glassworks": _choose_glassworks,
+    "glassshop": _choose_glassshop,
+    "end_turn": _choose_end_turn,
+}
 
 
 def _choose_glass(s: CathedralState, all_ids: list[str], pack_worth: float) -> str:
@@ -443,7 +481,7 @@ def _choose_glass(s: CathedralState, all_ids: list[str], pack_worth: float) -> s
     ids = [m for m in all_ids if m.startswith("glass:")]
     if not ids:
         return "rest" if "rest" in all_ids and pack_worth < W_BLUEPRINT + W_GLASS else "lose"
-    if s.order and D.EVENT_BY_KEY[s.order].param == "glass":
+    if s.order and data.EVENT_BY_KEY[s.order].param == "glass":
         for mid in ids:
             j = int(mid.split(":")[1])
             if s.builders[j].pack["glass"] >= 1:

@@ -5,44 +5,50 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from . import data as D
+from . import data
 
 
 def _items(order: tuple[str, ...]) -> str:
     c = Counter(order)
-    return ", ".join(f"{n} {D.ITEM_NAMES[k]}" for k, n in c.items())
+    return ", ".join(f"{n} {data.ITEM_NAMES[k]}" for k, n in c.items())
 
 
 def _rewards(reward: tuple[str, ...]) -> str:
-    return " + ".join(D.REWARD_NAMES[r] for r in reward)
+    return " + ".join(data.REWARD_NAMES[r] for r in reward)
 
 
 def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, every table, and the table rules of this edition."""
     opts = dict(options or {})
     variant = opts.get("variant", "normal")
+    out = _overview(variant) + _play() + _tables() + _edition()
+    return "\n".join(out) + "\n"
+
+
+def _overview(variant: str) -> list[str]:
+    """The goal, the components and the setup (`variant`: this game's bags)."""
     out: list[str] = []
     add = out.append
     add("# The Cathedral of Orléans\n")
     add(
-        f"Co-operative, 1-4 players, {D.ROUNDS} rounds. Build all {D.SECTIONS} cathedral "
-        f"sections before the end of round {D.ROUNDS} and everybody wins; otherwise everybody "
+        f"Co-operative, 1-4 players, {data.ROUNDS} rounds. Build all {data.SECTIONS} cathedral "
+        f"sections before the end of round {data.ROUNDS} and everybody wins; otherwise everybody "
         "loses. The game is won the moment section 8 (the roof) is attached.\n"
     )
     add("## Components\n")
-    subj = ", ".join(f"{n} {D.SUBJECT_PLURAL[k]}" for k, n in D.SUBJECT_COUNT.items())
-    goods = ", ".join(f"{n} {k}" for k, n in D.GOODS_COUNT.items())
-    add(f"- {sum(D.SUBJECT_COUNT.values())} subject tokens: {subj}.")
-    add(f"- {sum(D.GOODS_COUNT.values())} goods: {goods}. {D.GLASS_TOTAL} stained glass.")
+    subj = ", ".join(f"{n} {data.SUBJECT_PLURAL[k]}" for k, n in data.SUBJECT_COUNT.items())
+    goods = ", ".join(f"{n} {k}" for k, n in data.GOODS_COUNT.items())
+    add(f"- {sum(data.SUBJECT_COUNT.values())} subject tokens: {subj}.")
+    add(f"- {sum(data.GOODS_COUNT.values())} goods: {goods}. {data.GLASS_TOTAL} stained glass.")
     add(
-        f"- {len(D.WORKSHOPS)} workshops ({D.WORKSHOPS_IN_PLAY} in play), "
-        f"{len(D.HOURGLASSES)} hourglass tiles ({D.HOURGLASSES_IN_PLAY} in play), "
-        f"{len(D.EVENTS)} events, {D.BLUEPRINT_COUNT} blueprints, {D.SECTIONS} sections.\n"
+        f"- {len(data.WORKSHOPS)} workshops ({data.WORKSHOPS_IN_PLAY} in play), "
+        f"{len(data.HOURGLASSES)} hourglass tiles ({data.HOURGLASSES_IN_PLAY} in play), "
+        f"{len(data.EVENTS)} events, {data.BLUEPRINT_COUNT} blueprints, {data.SECTIONS} sections.\n"
     )
     add("## Setup\n")
     add(
         "1. Shuffle the workshops; 3 go face up onto the workshop spaces "
-        f"({', '.join(D.CITIES[c] for c in D.WORKSHOP_CITIES)}), the rest to the box."
+        f"({', '.join(data.CITIES[c] for c in data.WORKSHOP_CITIES)}), the rest to the box."
     )
     add("2. Shuffle the events into a face-down stack.")
     add("3. All goods into the black bag; fill every goods space on roads and rivers from it.")
@@ -50,21 +56,28 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     add("5. Shuffle the blueprints face down. The cathedral sections lie ready.")
     add("6. 3 random hourglass tiles face down as a stack; reveal the top one.")
     add("7. Fill the red and blue bags; the remaining monks form the supply:")
-    for name, setup in D.BAG_SETUP.items():
+    for name, setup in data.BAG_SETUP.items():
         bags = "; ".join(
             f"{bag}: "
             + ", ".join(
-                f"{n} {D.SUBJECT_PLURAL[k] if n != 1 else k}" for k, n in setup[bag].items()
+                f"{n} {data.SUBJECT_PLURAL[k] if n != 1 else k}" for k, n in setup[bag].items()
             )
-            for bag in D.BAGS
+            for bag in data.BAGS
         )
-        supply = D.SUBJECT_COUNT["monk"] - sum(setup[b]["monk"] for b in D.BAGS)
+        supply = data.SUBJECT_COUNT["monk"] - sum(setup[b]["monk"] for b in data.BAGS)
         mark = " (this game)" if name == variant else ""
         add(f"   - {name}{mark}: {bags}. Monk supply: {supply}.")
     add(
         "8. Every master builder draws 1 good from the black bag into the backpack "
-        f"({D.BACKPACK_SIZE} places) and starts in {D.CITIES[D.START_CITY]}.\n"
+        f"({data.BACKPACK_SIZE} places) and starts in {data.CITIES[data.START_CITY]}.\n"
     )
+    return out
+
+
+def _play() -> list[str]:
+    """A turn, the actions, the rewards and the end of a round."""
+    out: list[str] = []
+    add = out.append
     add("## A turn\n")
     add(
         "Draw a token from the red or the blue bag (your choice), place it on a free action "
@@ -112,45 +125,59 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
         "5. Refill empty goods spaces from the black bag (as far as it goes); put a stained "
         "glass on its space if it is empty.\n"
     )
+    return out
+
+
+def _tables() -> list[str]:
+    """The map, the action spaces and every tile."""
+    out: list[str] = []
+    add = out.append
     add("## The map\n")
     add("| connection | kind | goods spaces |")
     add("|---|---|---|")
-    for c in D.CONNECTIONS:
+    for c in data.CONNECTIONS:
         extra = " + stained glass space" if c.glass else ""
-        add(f"| {D.CITIES[c.a]} - {D.CITIES[c.b]} | {c.kind} | {c.goods}{extra} |")
-    total = sum(c.goods for c in D.CONNECTIONS)
+        add(f"| {data.CITIES[c.a]} - {data.CITIES[c.b]} | {c.kind} | {c.goods}{extra} |")
+    total = sum(c.goods for c in data.CONNECTIONS)
     add(
         f"\n{total} goods spaces. Workshops stand in "
-        f"{', '.join(D.CITIES[c] for c in D.WORKSHOP_CITIES)}.\n"
+        f"{', '.join(data.CITIES[c] for c in data.WORKSHOP_CITIES)}.\n"
     )
     add("## Action spaces\n")
     add("| zone | action | accepts |")
     add("|---|---|---|")
-    for sp in D.SPACES:
-        acc = "any" if sp.accepts == D.ANY else " or ".join(sp.accepts)
+    for sp in data.SPACES:
+        acc = "any" if sp.accepts == data.ANY else " or ".join(sp.accepts)
         if sp.accepts == ("monk",):
             acc = "monk only"
-        add(f"| {sp.zone} | {D.ACTION_NAMES[sp.action]} | {acc} |")
+        add(f"| {sp.zone} | {data.ACTION_NAMES[sp.action]} | {acc} |")
     add("| — | Bell tower | any (ends the round) |\n")
     add("## Workshops\n")
     add("| workshop | order | reward |")
     add("|---|---|---|")
-    for t in D.WORKSHOPS:
+    for t in data.WORKSHOPS:
         add(f"| {t.name} | {_items(t.order)} | {_rewards(t.reward)} |")
     add("\n## Hourglass tiles\n")
     add("| hourglass | order | reward |")
     add("|---|---|---|")
-    for t in D.HOURGLASSES:
+    for t in data.HOURGLASSES:
         add(f"| {t.key} | {_items(t.order)} | {_rewards(t.reward)} |")
     add("\n## Blueprints\n")
-    for k, n in Counter(D.BLUEPRINTS).items():
-        add(f"- {n} × {D.REWARD_NAMES[k]}")
+    for k, n in Counter(data.BLUEPRINTS).items():
+        add(f"- {n} × {data.REWARD_NAMES[k]}")
     add("\n## Events\n")
     add("| event | kind | effect |")
     add("|---|---|---|")
-    for e in D.EVENTS:
+    for e in data.EVENTS:
         eff = f"blueprint as soon as {e.text}" if e.kind == "order" else e.text
         add(f"| {e.name} | {e.kind} | {eff} |")
+    return out
+
+
+def _edition() -> list[str]:
+    """The table rules of this edition and the measured balance."""
+    out: list[str] = []
+    add = out.append
     add("\n## Table rules of this edition\n")
     add(
         "Everything above beyond the rulebook (the map, the action spaces and all tiles) is "
@@ -158,18 +185,18 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
         "*seed* (the rulebook text this edition follows), *this edition* (our decision where "
         "the rulebook is silent; an entry mixing sources takes this label):\n"
     )
-    for source, rule in D.TABLE_RULES:
+    for source, rule in data.TABLE_RULES:
         add(f"- *({source})* {rule}")
     add("")
     add("### Balance (measured)\n")
-    if D.BALANCE_TABLE:
+    if data.BALANCE_TABLE:
         add("| players | variant | rule player wins | random moves win |")
         add("|---|---|---|---|")
-        for row in D.BALANCE_TABLE:
+        for row in data.BALANCE_TABLE:
             add(f"| {' | '.join(row)} |")
         add("")
-        add(D.BALANCE_NOTE)
-        if D.STRONG_BALANCE:
+        add(data.BALANCE_NOTE)
+        if data.STRONG_BALANCE:
             add("")
             add(
                 "The strong computer player on every seat (0.6 s a decision, normal setup; "
@@ -177,8 +204,8 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
             )
             add("| players | team wins | games |")
             add("|---|---|---|")
-            for strong in D.STRONG_BALANCE:
+            for strong in data.STRONG_BALANCE:
                 add(f"| {' | '.join(strong)} |")
     else:
         add("Not measured yet.")
-    return "\n".join(out) + "\n"
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.decisions import Decision
 from ..core.protocol import BaseState
 
 
@@ -30,20 +31,38 @@ class WorkshopSlot:
     done: bool = False  # fulfilled and flipped face down
 
 
+def pack_size(b: Builder) -> int:
+    """Tokens in a backpack."""
+    p = b.pack
+    return p["wood"] + p["stone"] + p["bread"] + p["glass"]
+
+
+@dataclass(slots=True)
+class Task(Decision):
+    """A pending step of the current master builder's turn (see `CathedralState.pending`).
+
+    The steps of a turn: "bag" (choose a bag), "place" (place the drawn token), then the
+    action of the space: "move" (choose the destination), "pickup" (take or leave each token
+    on the path), "market", "glassworks", "glassshop"; then "done" (resolved automatically) or
+    "end_turn" (a full backpack may rest). "round_end" is resolved automatically. "glass"
+    (who receives a stained glass reward, from `source`) goes before the step it interrupts.
+    """
+
+    source: str = ""  # glass: where the stained glass comes from
+
+
 @dataclass
 class CathedralState(BaseState):
     """Everything needed to continue a game.
 
-    Stages of a turn: "bag" (choose a bag), "place" (place the drawn token), then the action
-    of the space: "move" (choose the destination), "pickup" (take or leave each token on the
-    path), "market", "glassworks", "glassshop"; then "done" (resolved automatically) or
-    "end_turn" (a full backpack may rest). "round_end" is resolved automatically; "over" ends.
+    `pending` holds the step of the turn under way (the last task), with a stained glass
+    reward waiting for its recipient before it; it is empty once the game is over.
     """
 
     builders: list[Builder] = field(default_factory=list)
     round: int = 1
     turn: int = 0  # the builder whose turn it is
-    stage: str = "bag"
+    pending: list[Task] = field(default_factory=list)
     step: int = 0  # decisions taken so far this turn (Prompt.step)
     # bags hold counts: a draw is uniformly random among the tokens inside (no order)
     bags: dict[str, dict[str, int]] = field(default_factory=dict)  # red/blue subjects
@@ -70,9 +89,8 @@ class CathedralState(BaseState):
     blueprints_flipped: list[str] = field(default_factory=list)
     sections: int = 0
     section_log: list[str] = field(default_factory=list)  # where each section came from
-    pending: list[str] = field(default_factory=list)  # rewards still to be received
-    pending_source: list[str] = field(default_factory=list)  # where each pending reward is from
-    glass_offer: str = ""  # a stained glass waiting for its recipient (the reward's source)
+    rewards: list[str] = field(default_factory=list)  # rewards still to be received
+    reward_sources: list[str] = field(default_factory=list)  # where each reward is from
     drawn: str = ""  # the drawn subject not yet placed
     drawn_bag: str = ""
     space: str = ""  # the space whose action is being carried out
@@ -86,3 +104,31 @@ class CathedralState(BaseState):
     over: bool = False
     # The round-1 header, written out with the first move (setup has no log of its own).
     opening: list[str] = field(default_factory=list)
+
+    @property
+    def stage(self) -> str:
+        """The step of the turn under way (its kind; "over" once the game is over)."""
+        return self.pending[-1].kind if self.pending else "over"
+
+    @stage.setter
+    def stage(self, kind: str) -> None:
+        # for arranging scenarios: the turn goes on with `kind` (a pending glass offer is gone)
+        self.pending = [Task(kind, seat_of(self, self.turn))]
+
+    @property
+    def glass_offer(self) -> str:
+        """Where the stained glass waiting for its recipient comes from ("" when none waits)."""
+        head = self.pending[0] if self.pending else None
+        return head.source if head is not None and head.kind == "glass" else ""
+
+
+def seat_of(s: CathedralState, b: int) -> int:
+    """The seat that plays master builder `b` (solo: one seat plays both)."""
+    return b % len(s.names)
+
+
+def label(s: CathedralState, b: int) -> str:
+    """A master builder as people read it: the player's name (solo: name (1) / (2))."""
+    if len(s.names) == 1:
+        return f"{s.names[0]} ({b + 1})"
+    return s.names[b]

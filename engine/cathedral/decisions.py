@@ -1,0 +1,839 @@
+"""The Cathedral of Orléans: one prompt and one play per step of a turn, the automatic steps,
+and `DECISIONS` (the table from a task's kind to them).
+
+Named as the rulebook names them: Cart, Ship, Rest stop, Market, Glassworks, Stained glass
+workshop, Fair square, Bell tower. Every handler takes the game, the state and the task at the
+head of `CathedralState.pending`; a step that hands the turn on replaces the task with the
+next one (`go_on`). A step with nothing to choose is resolved by its `NO_CHOICE` check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from ..core import chance
+from ..core.decisions import DecisionTable, Kind, automatic, choice
+from ..core.protocol import Event, Game, Move, Prompt
+from . import data
+from .state import CathedralState, Task, empty_items, label, pack_size, seat_of
+
+# The game object (a Cathedral) goes to every handler, as the shared pattern has it; these
+# handlers need only the state.
+TheGame = Game[CathedralState]
+
+
+# ---- small helpers ---------------------------------------------------------------------------
+def items_text(counts: Mapping[str, int]) -> str:
+    """Counts of items as a log reads them ("2 wood, 1 stained glass", or "nothing")."""
+    parts = [f"{n} {data.ITEM_NAMES[k]}" for k, n in counts.items() if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def reward_text(reward: Sequence[str]) -> str:
+    return " + ".join(data.REWARD_NAMES[r] for r in reward)
+
+
+def go_on(s: CathedralState, kind: str) -> None:
+    """The turn goes on with the step `kind` (the task under way becomes it)."""
+    d = s.pending[-1]
+    d.kind = kind
+    d.seat = seat_of(s, s.turn) if kind in DECISIONS.choices else -1
+
+
+def draw_good(s: CathedralState) -> str:
+    """A random good from the black bag ("" when it is empty)."""
+    bag = s.black
+    total = bag["wood"] + bag["stone"] + bag["bread"]
+    if total == 0:
+        return ""
+    i = chance.draw_index(s, total)
+    for g in data.GOODS:
+        i -= bag[g]
+        if i < 0:
+            bag[g] -= 1
+            return g
+    raise AssertionError("unreachable")
+
+
+def draw_subject(s: CathedralState, bag_name: str) -> str:
+    bag = s.bags[bag_name]
+    i = chance.draw_index(s, sum(bag.values()))
+    for subj in data.SUBJECTS:
+        i -= bag[subj]
+        if i < 0:
+            bag[subj] -= 1
+            return subj
+    raise AssertionError("unreachable")
+
+
+def return_item(s: CathedralState, item: str, n: int = 1) -> None:
+    """Goods go back to the black bag, stained glass to the supply."""
+    if item == "glass":
+        s.glass_supply += n
+    else:
+        s.black[item] += n
+
+
+def has_room(s: CathedralState, b: int) -> bool:
+    return pack_size(s.builders[b]) < data.BACKPACK_SIZE
+
+
+def is_full(s: CathedralState, b: int) -> bool:
+    return pack_size(s.builders[b]) >= data.BACKPACK_SIZE
+
+
+def path_token(s: CathedralState, ci: int, slot: int) -> str | None:
+    """The token on slot `slot` of connection `ci` ("" empty), None past the end."""
+    c = data.CONNECTIONS[ci]
+    if slot < c.goods:
+        return s.roads[ci][slot]
+    if c.glass and slot == c.goods:
+        return "glass" if s.glass_space else ""
+    return None
+
+
+def take_path_token(s: CathedralState, ci: int, slot: int) -> None:
+    c = data.CONNECTIONS[ci]
+    if slot < c.goods:
+        s.roads[ci][slot] = ""
+    else:
+        s.glass_space = 0
+
+
+def queue_rewards(s: CathedralState, rewards: Sequence[str], source: str) -> None:
+    """Rewards to be received (in order, after those already waiting)."""
+    s.rewards.extend(rewards)
+    s.reward_sources.extend([source] * len(rewards))
+
+
+# ---- the rest stop (on offer at most steps of a turn) -----------------------------------------
+def may_rest(s: CathedralState) -> bool:
+    """Seed: with every backpack space occupied you may declare a rest stop at any time on
+    your turn (this edition: once per turn)."""
+    return is_full(s, s.turn) and not s.rested
+
+
+def rest_move() -> Move:
+    return Move(
+        "rest",
+        "Rest stop: empty the backpack for a blueprint",
+        "goods → black bag, glass → supply, +1 blueprint",
+    )
+
+
+def rest(s: CathedralState, b: int, ev: list[Event]) -> None:
+    """Rest stop: the whole backpack back (goods to the black bag, glass to the supply)."""
+    me = s.builders[b]
+    text = items_text(me.pack)
+    for k, n in me.pack.items():
+        if n:
+            return_item(s, k, n)
+    me.pack = empty_items()
+    s.rested = True
+    ev.append(Event(f"{label(s, b)} takes a rest stop: returns {text}, earns a blueprint"))
+    queue_rewards(s, ("blueprint",), "a rest stop")
+
+
+# ---- glass: who receives a stained glass reward ----------------------------------------------
+def offer_glass(s: CathedralState, source: str, ev: list[Event]) -> None:
+    """A stained glass to place: the player whose turn it is decides where it goes, unless
+    only one backpack has room and no rest stop could make more."""
+    room = [j for j in range(len(s.builders)) if has_room(s, j)]
+    if s.pending[0].kind == "glass":
+        s.pending.pop(0)
+    if may_rest(s) or len(room) > 1:
+        s.pending.insert(0, Task("glass", seat_of(s, s.turn), source=source))
+    elif not room:
+        ev.append(Event(f"No backpack has room for the stained glass ({source})"))
+    else:
+        s.glass_supply -= 1
+        s.builders[room[0]].pack["glass"] += 1
+        ev.append(Event(f"{label(s, room[0])} receives a stained glass ({source})"))
+
+
+def glass_moves(s: CathedralState) -> tuple[Move, ...]:
+    """Who receives the stained glass; with the player's own backpack full, a rest stop
+    first; with no backpack free, letting it go."""
+    out = []
+    for j, bj in enumerate(s.builders):
+        if pack_size(bj) < data.BACKPACK_SIZE:
+            who = label(s, j)
+            out.append(
+                Move(
+                    f"glass:{j}",
+                    f"Into {who}'s backpack" if j == s.turn else f"Give it to {who}",
+                    f"→ {who}: {bj.pack['glass'] + 1} stained glass, "
+                    f"backpack {pack_size(bj) + 1}/{data.BACKPACK_SIZE}",
+                )
+            )
+    if may_rest(s):
+        rest_ = rest_move()
+        out.append(Move("rest", rest_.label + ", then place the stained glass", rest_.preview))
+    if not any(m.id.startswith("glass:") for m in out):
+        out.append(Move("lose", "Let the stained glass go", "no backpack has room for it"))
+    return tuple(out)
+
+
+def prompt_glass(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    who = label(s, s.turn)
+    offers = glass_moves(s)
+    text = f"{who}: who receives the stained glass ({d.source})?"
+    if not any(m.id.startswith("glass:") for m in offers):
+        text = f"{who}: no backpack has room for the stained glass ({d.source})"
+    return Prompt(d.seat, text, offers, step=s.step, phase="Reward")
+
+
+def play_glass(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":  # room first: the offer stands
+        rest(s, s.turn, ev)
+        offer_glass(s, d.source, ev)
+        return
+    s.pending.pop(0)
+    if mid == "lose":
+        ev.append(Event(f"No backpack takes the stained glass ({d.source})"))
+    else:
+        j = int(mid.split(":")[1])
+        s.glass_supply -= 1
+        s.builders[j].pack["glass"] += 1
+        ev.append(Event(f"{label(s, j)} receives a stained glass ({d.source})"))
+
+
+# ---- bag: draw a subject ---------------------------------------------------------------------
+def prompt_bag(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    moves = []
+    for bag in data.BAGS:
+        n = sum(s.bags[bag].values())
+        if n:
+            moves.append(
+                Move(
+                    f"draw:{bag}",
+                    f"Draw from the {bag} bag",
+                    f"{n} token{'' if n == 1 else 's'} inside",
+                )
+            )
+    if may_rest(s):
+        moves.append(rest_move())
+    who = label(s, s.turn)
+    return Prompt(d.seat, f"{who}: choose a bag to draw from", tuple(moves), phase="Draw")
+
+
+def play_bag(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        return
+    bag = mid.split(":")[1]
+    s.drawn = draw_subject(s, bag)
+    s.drawn_bag = bag
+    go_on(s, "place")
+    ev.append(Event(f"{label(s, s.turn)} draws a {s.drawn} from the {bag} bag", reveal=True))
+
+
+def no_choice_bag(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+    """Both bags empty: the round ends."""
+    if sum(s.bags["red"].values()) or sum(s.bags["blue"].values()):
+        return False
+    ev.append(Event("Both bags are empty: the round ends"))
+    s.ender = s.turn
+    go_on(s, "round_end")
+    return True
+
+
+# ---- place: the drawn subject on an action space (or the bell tower) -------------------------
+def place_moves(s: CathedralState) -> list[Move]:
+    subj = s.drawn
+    seen = set()
+    moves = []
+    here = s.builders[s.turn].city
+    for sp in data.SPACES:
+        if s.spaces[sp.id] or (subj != "monk" and subj not in sp.accepts):
+            continue
+        key = data.SPACE_KEY[sp.id]
+        if key in seen:
+            continue
+        seen.add(key)
+        act = sp.action
+        if act in data.ACTION_KIND:
+            dests = [data.CITIES[o] for _, o in data.NEIGHBOURS[data.ACTION_KIND[act]][here]]
+            pv = ("to " + " / ".join(dests)) if dests else "no way from here"
+        elif act == "market":
+            pv = "deliver up to 2 tokens"
+        elif act == "glassworks":
+            pv = "+1 stained glass" if s.glass_supply else "supply empty"
+        elif act == "glassshop":
+            pv = "stained glass → blueprint"
+        else:  # fair
+            pv = f"reveal an event ({len(s.events)} left)" if s.events else "no event left"
+        shows = "any" if len(sp.accepts) == len(data.SUBJECTS) else "/".join(sp.accepts)
+        moves.append(Move(f"place:{sp.id}", f"{data.ACTION_NAMES[act]} ({sp.zone}, {shows})", pv))
+    last = s.round >= data.ROUNDS
+    moves.append(
+        Move(
+            "place:bell",
+            "Bell tower: end the round",
+            "ends the game (lost)"
+            if last and s.sections < data.SECTIONS
+            else f"ends round {s.round}",
+        )
+    )
+    return moves
+
+
+def prompt_place(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    who = label(s, s.turn)
+    moves = place_moves(s)
+    text = f"{who}: place the {s.drawn}"
+    if len(moves) == 1:
+        text = f"{who}: the {s.drawn} fits nowhere else: the bell tower ends the round"
+    if may_rest(s):
+        moves.append(rest_move())
+    return Prompt(d.seat, text, tuple(moves), step=s.step, phase="Place")
+
+
+def play_place(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        return
+    space = mid.split(":")[1]
+    b = s.turn
+    who = label(s, b)
+    subj = s.drawn
+    s.drawn = ""
+    if space == data.BELL:
+        s.bell = subj
+        s.ender = b
+        go_on(s, "round_end")
+        ev.append(Event(f"{who} sends the {subj} to the bell tower: round {s.round} ends"))
+        return
+    sp = data.SPACE_BY_ID[space]
+    s.spaces[space] = subj
+    s.space = space
+    act = sp.action
+    ev.append(Event(f"{who} places the {subj} on the {data.ACTION_NAMES[act]} ({sp.zone})"))
+    if act in data.ACTION_KIND:
+        go_on(s, "move")
+    elif act == "market":
+        go_on(s, "market")
+        s.market_left = 2
+    elif act == "glassworks":
+        go_on(s, "glassworks")
+    elif act == "glassshop":
+        go_on(s, "glassshop")
+    else:
+        fair(s, ev)
+        go_on(s, "done")
+
+
+def fair(s: CathedralState, ev: list[Event]) -> None:
+    """Fair square: reveal the top event tile (cannot be declined)."""
+    who = label(s, s.turn)
+    if not s.events:
+        ev.append(Event(f"{who}: no event tile is left to reveal"))
+        return
+    key = s.events.pop()
+    e = data.EVENT_BY_KEY[key]
+    ev.append(Event(f"{who} reveals the event {e.name}: {e.text}", reveal=True))
+    if e.kind == "glass":
+        s.event_discard.append(key)
+        queue_rewards(s, ("glass",), f"event {e.name}")
+    elif e.kind == "monk":
+        s.event_discard.append(key)
+        queue_rewards(s, (f"monk_{e.param}",), f"event {e.name}")
+    else:
+        if s.order:
+            old = data.EVENT_BY_KEY[s.order]
+            ev.append(Event(f"The unfulfilled {old.name} is discarded"))
+            s.event_discard.append(s.order)
+        s.order = key
+
+
+# ---- move: Cart (road) or Ship (river), choose the destination -------------------------------
+def prompt_move(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    who = label(s, s.turn)
+    action = data.SPACE_BY_ID[s.space].action
+    kind = data.ACTION_KIND[action]
+    here = s.builders[s.turn].city
+    moves = []
+    for ci, other in data.NEIGHBOURS[kind][here]:
+        toks = [t for k in range(data.CONNECTIONS[ci].goods + 1) if (t := path_token(s, ci, k))]
+        pv = ("path: " + ", ".join(data.ITEM_NAMES[t] for t in toks)) if toks else "path empty"
+        moves.append(
+            Move(f"go:{other}", f"{data.ACTION_NAMES[action]} to {data.CITIES[other]}", pv)
+        )
+    moves.append(Move("decline", "Decline the action", "the subject just occupies the space"))
+    if may_rest(s):
+        moves.append(rest_move())
+    return Prompt(
+        d.seat,
+        f"{who}: {data.ACTION_NAMES[action]} from {data.CITIES[here]} — where to?",
+        tuple(moves),
+        step=s.step,
+        phase=data.ACTION_NAMES[action],
+    )
+
+
+def play_move(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        return
+    who = label(s, s.turn)
+    if mid == "decline":
+        ev.append(Event(f"{who} declines the action"))
+        go_on(s, "done")
+        return
+    me = s.builders[s.turn]
+    dest = mid.split(":")[1]
+    kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
+    ci = next(i for i, o in data.NEIGHBOURS[kind][me.city] if o == dest)
+    s.path, s.path_dest, s.path_slot = ci, dest, 0
+    go_on(s, "pickup")
+    ev.append(Event(f"{who} sets off by {kind} from {data.CITIES[me.city]} to {data.CITIES[dest]}"))
+
+
+def no_choice_move(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+    """No road (river) leaves the city: the action is declined."""
+    me = s.builders[s.turn]
+    kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
+    if data.NEIGHBOURS[kind][me.city]:
+        return False
+    ev.append(Event(f"No {kind} leaves {data.CITIES[me.city]}: the action is declined"))
+    go_on(s, "done")
+    return True
+
+
+# ---- pickup: take or leave each token on the path --------------------------------------------
+def prompt_pickup(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    b = s.turn
+    who = label(s, b)
+    tok = path_token(s, s.path, s.path_slot) or ""
+    name = data.ITEM_NAMES[tok]
+    pack = s.builders[b].pack
+    size = pack_size(s.builders[b])
+    if size < data.BACKPACK_SIZE:
+        moves = [
+            Move("take", f"Take the {name}", f"→ backpack {size + 1}/{data.BACKPACK_SIZE}"),
+            Move("leave", f"Leave the {name}", "pass it by"),
+        ]
+    else:
+        moves = [Move("leave", f"Pass the {name} by", "backpack stays full")]
+        for it in data.ITEMS:
+            if pack[it] and it != tok:
+                dest = "the supply" if it == "glass" else "the black bag"
+                moves.append(
+                    Move(
+                        f"swap:{it}",
+                        f"Send 1 {data.ITEM_NAMES[it]} to {dest}, take the {name}",
+                        f"{data.ITEM_NAMES[it]} {pack[it]}→{pack[it] - 1}, {name} +1",
+                    )
+                )
+        if not s.rested:
+            moves.append(rest_move())
+    return Prompt(
+        d.seat,
+        f"{who}: on the way to {data.CITIES[s.path_dest]} lies a {name}",
+        tuple(moves),
+        step=s.step,
+        phase=data.ACTION_NAMES[data.SPACE_BY_ID[s.space].action],
+    )
+
+
+def play_pickup(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        return
+    who = label(s, s.turn)
+    me = s.builders[s.turn]
+    tok = path_token(s, s.path, s.path_slot) or ""
+    if mid == "leave":
+        ev.append(Event(f"{who} passes the {data.ITEM_NAMES[tok]} by"))
+    else:
+        if mid.startswith("swap:"):
+            out = mid.split(":")[1]
+            me.pack[out] -= 1
+            return_item(s, out)
+            dest = "the supply" if out == "glass" else "the black bag"
+            ev.append(Event(f"{who} sends 1 {data.ITEM_NAMES[out]} to {dest}"))
+        take_path_token(s, s.path, s.path_slot)
+        me.pack[tok] += 1
+        ev.append(Event(f"{who} picks up the {data.ITEM_NAMES[tok]}"))
+    s.path_slot += 1
+
+
+def no_choice_pickup(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+    """Empty spaces are passed by; past the last one the master builder arrives."""
+    tok = path_token(s, s.path, s.path_slot)
+    while tok == "":
+        s.path_slot += 1
+        tok = path_token(s, s.path, s.path_slot)
+    if tok is not None:
+        return False
+    b = s.turn
+    s.builders[b].city = s.path_dest
+    ev.append(Event(f"{label(s, b)} arrives in {data.CITIES[s.path_dest]}"))
+    s.path = -1
+    go_on(s, "done")
+    return True
+
+
+# ---- market: deliver up to 2 tokens ----------------------------------------------------------
+def _fill_preview(
+    need: Mapping[str, int], filled: Mapping[str, int], item: str, reward: Sequence[str]
+) -> str:
+    total = sum(need.values())
+    have = sum(filled.values()) + 1
+    if have >= total:
+        return f"completes the order → {reward_text(reward)}"
+    return f"order {have}/{total}"
+
+
+def market_moves(s: CathedralState) -> list[Move]:
+    b = s.turn
+    me = s.builders[b]
+    moves = []
+    for it in data.ITEMS:
+        if not me.pack[it]:
+            continue
+        name = data.ITEM_NAMES[it]
+        for i, w in enumerate(s.workshops):
+            if w.done or w.city != me.city:
+                continue
+            need = data.WORKSHOP_NEED[w.key]
+            if w.filled[it] < need[it]:
+                tile = data.WORKSHOP_BY_KEY[w.key]
+                moves.append(
+                    Move(
+                        f"ws:{i}:{it}",
+                        f"Deliver {name} to the {tile.name} workshop",
+                        _fill_preview(need, w.filled, it, tile.reward),
+                    )
+                )
+        if s.hourglass:
+            need = data.HOURGLASS_NEED[s.hourglass]
+            if s.hourglass_filled[it] < need[it]:
+                tile = data.HOURGLASS_BY_KEY[s.hourglass]
+                moves.append(
+                    Move(
+                        f"hg:{it}",
+                        f"Deliver {name} to {tile.name}",
+                        _fill_preview(need, s.hourglass_filled, it, tile.reward),
+                    )
+                )
+        for j, bj in enumerate(s.builders):
+            if j != b and pack_size(bj) < data.BACKPACK_SIZE:
+                moves.append(
+                    Move(
+                        f"give:{j}:{it}",
+                        f"Give {name} to {label(s, j)}",
+                        f"→ backpack {pack_size(bj) + 1}/{data.BACKPACK_SIZE}",
+                    )
+                )
+    return moves
+
+
+def prompt_market(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    moves = market_moves(s)
+    done_label = "Decline the market" if s.market_left == 2 else "End the market"
+    moves.append(
+        Move(
+            "done",
+            done_label,
+            f"{s.market_left} {'delivery' if s.market_left == 1 else 'deliveries'} left",
+        )
+    )
+    if may_rest(s):
+        moves.append(rest_move())
+    return Prompt(
+        d.seat,
+        f"{label(s, s.turn)}: Market — deliver a token ({s.market_left} of 2 left)",
+        tuple(moves),
+        step=s.step,
+        phase="Market",
+    )
+
+
+def play_market(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+    elif mid == "done":
+        go_on(s, "done")
+    else:
+        deliver(s, mid, ev)
+        s.market_left -= 1
+        if s.market_left <= 0:
+            go_on(s, "done")
+
+
+def deliver(s: CathedralState, mid: str, ev: list[Event]) -> None:
+    """One market delivery: to a workshop here, to the hourglass, or to another backpack."""
+    b = s.turn
+    who = label(s, b)
+    me = s.builders[b]
+    parts = mid.split(":")
+    it = parts[-1]
+    me.pack[it] -= 1
+    name = data.ITEM_NAMES[it]
+    if parts[0] == "give":
+        j = int(parts[1])
+        s.builders[j].pack[it] += 1
+        ev.append(Event(f"{who} gives 1 {name} to {label(s, j)}"))
+        return
+    if parts[0] == "ws":
+        w = s.workshops[int(parts[1])]
+        tile = data.WORKSHOP_BY_KEY[w.key]
+        w.filled[it] += 1
+        ev.append(Event(f"{who} delivers 1 {name} to the {tile.name} workshop"))
+        if w.filled == data.WORKSHOP_NEED[w.key]:
+            for k, n in w.filled.items():
+                if n:
+                    return_item(s, k, n)
+            w.filled = empty_items()
+            w.done = True
+            ev.append(Event(f"The {tile.name} order is fulfilled: {reward_text(tile.reward)}"))
+            queue_rewards(s, tile.reward, f"{tile.name} workshop")
+        return
+    tile = data.HOURGLASS_BY_KEY[s.hourglass]
+    s.hourglass_filled[it] += 1
+    ev.append(Event(f"{who} delivers 1 {name} to {tile.name}"))
+    if s.hourglass_filled == data.HOURGLASS_NEED[s.hourglass]:
+        for k, n in s.hourglass_filled.items():
+            if n:
+                return_item(s, k, n)
+        s.hourglass_filled = empty_items()
+        s.hourglass_done.append(s.hourglass)
+        s.hourglass = ""
+        ev.append(Event(f"The {tile.name} order is fulfilled: {reward_text(tile.reward)}"))
+        queue_rewards(s, tile.reward, tile.name)
+
+
+def no_choice_market(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+    """Nothing (more) to deliver: the market ends (declined when nothing was delivered)."""
+    if market_moves(s):
+        return False
+    if s.market_left == 2:
+        ev.append(Event("Nothing can be delivered: the action is declined"))
+    go_on(s, "done")
+    return True
+
+
+# ---- glassworks: take a stained glass --------------------------------------------------------
+def prompt_glassworks(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    b = s.turn
+    who = label(s, b)
+    n = s.builders[b].pack["glass"]
+    if is_full(s, b):  # a rest stop first makes room (the only other way)
+        moves = (rest_move(), Move("decline", "Decline the action"))
+        text = f"{who}: Glassworks — your backpack is full"
+    else:
+        moves = (
+            Move("take", "Take 1 stained glass", f"→ {n + 1} stained glass"),
+            Move("decline", "Decline the action"),
+        )
+        text = f"{who}: Glassworks"
+    return Prompt(d.seat, text, moves, step=s.step, phase="Glassworks")
+
+
+def play_glassworks(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        return
+    who = label(s, s.turn)
+    if mid == "take":
+        s.glass_supply -= 1
+        s.builders[s.turn].pack["glass"] += 1
+        ev.append(Event(f"{who} takes a stained glass at the Glassworks"))
+    else:
+        ev.append(Event(f"{who} declines the action"))
+    go_on(s, "done")
+
+
+def no_choice_glassworks(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+    """An empty supply, or a full backpack after the turn's rest stop: declined."""
+    if s.glass_supply and not (is_full(s, s.turn) and s.rested):
+        return False
+    why = "the supply is empty" if not s.glass_supply else "the backpack is full"
+    ev.append(Event(f"Glassworks: {why}, the action is declined"))
+    go_on(s, "done")
+    return True
+
+
+# ---- glassshop: the stained glass workshop (a stained glass for a blueprint) -----------------
+def prompt_glassshop(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    left = len(s.blueprints)
+    moves = [
+        Move(
+            "trade",
+            "Send 1 stained glass to the supply for a blueprint",
+            f"→ flip a blueprint ({left} face down)" if left else "→ no blueprint left",
+        ),
+        Move("decline", "Decline the action"),
+    ]
+    if may_rest(s):
+        moves.append(rest_move())
+    return Prompt(
+        d.seat,
+        f"{label(s, s.turn)}: Stained glass workshop",
+        tuple(moves),
+        step=s.step,
+        phase="Stained glass workshop",
+    )
+
+
+def play_glassshop(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        return
+    who = label(s, s.turn)
+    if mid == "trade":
+        s.builders[s.turn].pack["glass"] -= 1
+        s.glass_supply += 1
+        ev.append(Event(f"{who} sends a stained glass to the supply for a blueprint"))
+        queue_rewards(s, ("blueprint",), "the stained glass workshop")
+    else:
+        ev.append(Event(f"{who} declines the action"))
+    go_on(s, "done")
+
+
+def no_choice_glassshop(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+    """No stained glass to send: declined."""
+    if s.builders[s.turn].pack["glass"]:
+        return False
+    ev.append(Event("No stained glass to send: the action is declined"))
+    go_on(s, "done")
+    return True
+
+
+# ---- the end of a turn -----------------------------------------------------------------------
+def run_done(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
+    """The action is over: a full backpack may still rest, else the turn passes on."""
+    if not s.rested and is_full(s, s.turn):
+        go_on(s, "end_turn")
+    else:
+        next_turn(s)
+
+
+def prompt_end_turn(game: TheGame, s: CathedralState, d: Task) -> Prompt:
+    return Prompt(
+        d.seat,
+        f"{label(s, s.turn)}: your backpack is full — rest stop?",
+        (rest_move(), Move("end", "End the turn", "keep the backpack")),
+        step=s.step,
+        phase="Rest stop",
+    )
+
+
+def play_end_turn(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
+    if mid == "rest":
+        rest(s, s.turn, ev)
+        go_on(s, "done")
+    else:  # "end"
+        next_turn(s)
+
+
+def next_turn(s: CathedralState) -> None:
+    s.turn = (s.turn + 1) % len(s.builders)
+    go_on(s, "bag")
+    s.step = 0
+    s.rested = False
+    s.space = ""
+
+
+# ---- the end of a round ----------------------------------------------------------------------
+def run_round_end(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
+    """Bell tower: the round ends (after round 3 the game is lost)."""
+    if s.round >= data.ROUNDS:
+        s.over = True
+        s.pending = []
+        ev.append(
+            Event(
+                f"Round {s.round} is over with {s.sections} of {data.SECTIONS} sections: "
+                "the cathedral is not finished — all lose"
+            )
+        )
+        return
+    _clear_city(s, ev)
+    s.round += 1
+    if s.hourglass_stack:
+        s.hourglass = s.hourglass_stack.pop()
+        tile = data.HOURGLASS_BY_KEY[s.hourglass]
+        ev.append(
+            Event(
+                f"New hourglass: {tile.name} wants {items_text(data.HOURGLASS_NEED[tile.key])}",
+                reveal=True,
+            )
+        )
+    _refill(s, ev)
+    s.turn = (s.ender + 1) % len(s.builders)
+    go_on(s, "bag")
+    s.step = 0
+    s.rested = False
+    s.space = ""
+    ev.append(Event(f"Round {s.round} begins with {label(s, s.turn)}"))
+
+
+def _clear_city(s: CathedralState, ev: list[Event]) -> None:
+    """The bell tower subject leaves, the subjects go back to their bags, and the current
+    hourglass (unfulfilled) leaves the game."""
+    if s.bell:
+        s.removed.append(s.bell)
+        ev.append(Event(f"The {s.bell} on the bell tower leaves the game"))
+        s.bell = ""
+    back = {"red": 0, "blue": 0}
+    for sp in data.SPACES:
+        subj = s.spaces[sp.id]
+        if subj:
+            s.bags[sp.zone][subj] += 1
+            s.spaces[sp.id] = ""
+            back[sp.zone] += 1
+    ev.append(Event(f"{back['red']} subjects return to the red bag, {back['blue']} to the blue"))
+    if s.hourglass:
+        tile = data.HOURGLASS_BY_KEY[s.hourglass]
+        for k, n in s.hourglass_filled.items():
+            if n:
+                return_item(s, k, n)
+        s.hourglass_filled = empty_items()
+        s.hourglass_lost.append(s.hourglass)
+        s.hourglass = ""
+        ev.append(Event(f"{tile.name} was not fulfilled and is discarded"))
+
+
+def _refill(s: CathedralState, ev: list[Event]) -> None:
+    """The goods spaces from the black bag, the glass space from the supply."""
+    drawn = empty_items()
+    for ci, c in enumerate(data.CONNECTIONS):
+        for slot in range(c.goods):
+            if not s.roads[ci][slot]:
+                g = draw_good(s)
+                if g:
+                    s.roads[ci][slot] = g
+                    drawn[g] += 1
+    ev.append(Event(f"Goods spaces refilled: {items_text(drawn)}", reveal=True))
+    if not s.glass_space and s.glass_supply:
+        s.glass_supply -= 1
+        s.glass_space = 1
+        ev.append(Event("A stained glass is placed between Tours and Bourges"))
+
+
+# ---- the table -------------------------------------------------------------------------------
+_KINDS: dict[str, Kind[TheGame, CathedralState, Task]] = {
+    "glass": choice(prompt_glass, play_glass),
+    "bag": choice(prompt_bag, play_bag),
+    "place": choice(prompt_place, play_place),
+    "move": choice(prompt_move, play_move),
+    "pickup": choice(prompt_pickup, play_pickup),
+    "market": choice(prompt_market, play_market),
+    "glassworks": choice(prompt_glassworks, play_glassworks),
+    "glassshop": choice(prompt_glassshop, play_glassshop),
+    "end_turn": choice(prompt_end_turn, play_end_turn),
+    "done": automatic(run_done),
+    "round_end": automatic(run_round_end),
+}
+DECISIONS: DecisionTable[TheGame, CathedralState, Task] = DecisionTable(_KINDS)
+
+# A step that offers nothing to choose resolves here (True) before it is asked.
+NO_CHOICE: dict[str, Callable[[CathedralState, Task, list[Event]], bool]] = {
+    "bag": no_choice_bag,
+    "move": no_choice_move,
+    "pickup": no_choice_pickup,
+    "market": no_choice_market,
+    "glassworks": no_choice_glassworks,
+    "glassshop": no_choice_glassshop,
+}
