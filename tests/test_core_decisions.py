@@ -37,9 +37,15 @@ class Toy:
     def tidy(self, s: list[str], d: Pick, ev: list[Event]) -> None:
         s.clear()
 
+    def nothing_left(self, s: list[str], d: Pick, ev: list[Event]) -> bool:
+        if d.left:
+            return False
+        ev.append(Event("nothing left to pick"))
+        return True
+
 
 TABLE: DecisionTable[Toy, list[str], Pick] = DecisionTable(
-    {"pick": choice(Toy.ask, Toy.answer), "tidy": automatic(Toy.tidy)}
+    {"pick": choice(Toy.ask, Toy.answer, Toy.nothing_left), "tidy": automatic(Toy.tidy)}
 )
 
 
@@ -53,6 +59,14 @@ def test_the_table_routes_each_kind_to_its_functions() -> None:
     TABLE.run(game, state, Pick("tidy"), ev)
     assert state == []
     assert "pick" in TABLE and "nope" not in TABLE and set(TABLE.kinds()) == {"pick", "tidy"}
+
+
+def test_a_decision_with_nothing_to_choose_settles_without_asking() -> None:
+    ev: list[Event] = []
+    assert not TABLE.settle(Toy(), [], Pick("pick", left=2), ev) and ev == []
+    assert TABLE.settle(Toy(), [], Pick("pick", left=0), ev)
+    assert [e.text for e in ev] == ["nothing left to pick"]
+    assert not TABLE.settle(Toy(), [], Pick("tidy"), ev)  # only decisions settle
 
 
 def test_an_unknown_or_automatic_kind_is_no_decision() -> None:
@@ -69,6 +83,8 @@ def test_a_kind_is_a_choice_or_automatic_never_both() -> None:
         Kind(prompt=Toy.ask)
     with pytest.raises(ValueError):
         Kind(prompt=Toy.ask, play=Toy.answer, run=Toy.tidy)
+    with pytest.raises(ValueError):
+        Kind(run=Toy.tidy, settle=Toy.nothing_left)
     assert head([]) is None and head([Pick("a"), Pick("b")]) == Pick("a")
 
 

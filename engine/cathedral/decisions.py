@@ -4,12 +4,12 @@ and `DECISIONS` (the table from a task's kind to them).
 Named as the rulebook names them: Cart, Ship, Rest stop, Market, Glassworks, Stained glass
 workshop, Fair square, Bell tower. Every handler takes the game, the state and the task at the
 head of `CathedralState.pending`; a step that hands the turn on replaces the task with the
-next one (`go_on`). A step with nothing to choose is resolved by its `NO_CHOICE` check.
+next one (`go_on`). A step with nothing to choose is resolved by its `settle_<kind>`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..core import chance
 from ..core.decisions import DecisionTable, Kind, automatic, choice
@@ -228,7 +228,7 @@ def play_bag(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event
     ev.append(Event(f"{label(s, s.turn)} draws a {s.drawn} from the {bag} bag", reveal=True))
 
 
-def no_choice_bag(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+def settle_bag(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
     """Both bags empty: the round ends."""
     if sum(s.bags["red"].values()) or sum(s.bags["blue"].values()):
         return False
@@ -389,7 +389,7 @@ def play_move(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Even
     ev.append(Event(f"{who} sets off by {kind} from {data.CITIES[me.city]} to {data.CITIES[dest]}"))
 
 
-def no_choice_move(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+def settle_move(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
     """No road (river) leaves the city: the action is declined."""
     me = s.builders[s.turn]
     kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
@@ -458,7 +458,7 @@ def play_pickup(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Ev
     s.path_slot += 1
 
 
-def no_choice_pickup(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+def settle_pickup(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
     """Empty spaces are passed by; past the last one the master builder arrives."""
     tok = path_token(s, s.path, s.path_slot)
     while tok == "":
@@ -604,7 +604,7 @@ def deliver(s: CathedralState, mid: str, ev: list[Event]) -> None:
         queue_rewards(s, tile.reward, tile.name)
 
 
-def no_choice_market(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+def settle_market(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
     """Nothing (more) to deliver: the market ends (declined when nothing was delivered)."""
     if market_moves(s):
         return False
@@ -645,7 +645,7 @@ def play_glassworks(game: TheGame, s: CathedralState, d: Task, mid: str, ev: lis
     go_on(s, "done")
 
 
-def no_choice_glassworks(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+def settle_glassworks(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
     """An empty supply, or a full backpack after the turn's rest stop: declined."""
     if s.glass_supply and not (is_full(s, s.turn) and s.rested):
         return False
@@ -692,7 +692,7 @@ def play_glassshop(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list
     go_on(s, "done")
 
 
-def no_choice_glassshop(s: CathedralState, d: Task, ev: list[Event]) -> bool:
+def settle_glassshop(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
     """No stained glass to send: declined."""
     if s.builders[s.turn].pack["glass"]:
         return False
@@ -815,25 +815,15 @@ def _refill(s: CathedralState, ev: list[Event]) -> None:
 # ---- the table -------------------------------------------------------------------------------
 _KINDS: dict[str, Kind[TheGame, CathedralState, Task]] = {
     "glass": choice(prompt_glass, play_glass),
-    "bag": choice(prompt_bag, play_bag),
+    "bag": choice(prompt_bag, play_bag, settle_bag),
     "place": choice(prompt_place, play_place),
-    "move": choice(prompt_move, play_move),
-    "pickup": choice(prompt_pickup, play_pickup),
-    "market": choice(prompt_market, play_market),
-    "glassworks": choice(prompt_glassworks, play_glassworks),
-    "glassshop": choice(prompt_glassshop, play_glassshop),
+    "move": choice(prompt_move, play_move, settle_move),
+    "pickup": choice(prompt_pickup, play_pickup, settle_pickup),
+    "market": choice(prompt_market, play_market, settle_market),
+    "glassworks": choice(prompt_glassworks, play_glassworks, settle_glassworks),
+    "glassshop": choice(prompt_glassshop, play_glassshop, settle_glassshop),
     "end_turn": choice(prompt_end_turn, play_end_turn),
     "done": automatic(run_done),
     "round_end": automatic(run_round_end),
 }
 DECISIONS: DecisionTable[TheGame, CathedralState, Task] = DecisionTable(_KINDS)
-
-# A step that offers nothing to choose resolves here (True) before it is asked.
-NO_CHOICE: dict[str, Callable[[CathedralState, Task, list[Event]], bool]] = {
-    "bag": no_choice_bag,
-    "move": no_choice_move,
-    "pickup": no_choice_pickup,
-    "market": no_choice_market,
-    "glassworks": no_choice_glassworks,
-    "glassshop": no_choice_glassshop,
-}

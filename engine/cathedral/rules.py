@@ -18,7 +18,6 @@ from ..core.protocol import Event, Game, Move, Option, Prompt, Result
 from . import data, hidden, invariants, scoring, view
 from .decisions import (
     DECISIONS,
-    NO_CHOICE,
     TheGame,
     draw_good,
     items_text,
@@ -166,8 +165,7 @@ class Cathedral(Game[CathedralState]):
                 queue_rewards(s, ("blueprint",), e.name)
                 continue
             if d.kind in DECISIONS.choices:
-                no_choice = NO_CHOICE.get(d.kind)
-                if no_choice is None or not no_choice(s, d, ev):
+                if not DECISIONS.settle(self, s, d, ev):
                     return
                 continue
             DECISIONS.run(self, s, d, ev)

@@ -7,7 +7,9 @@ fields of the game's own subclass. A game's `DecisionTable` maps each kind to wh
 
 - a decision kind has a `prompt` (the question and the legal moves) and a `play` (apply the
   chosen move id, appending log events);
-- an automatic kind (the rules resolve it without anyone choosing) has a `run`.
+- an automatic kind (the rules resolve it without anyone choosing) has a `run`;
+- a decision kind that can offer nothing to choose (an empty hand, one road) may have a
+  `settle`: it resolves the decision without asking when so (True), else leaves it (False).
 
 So `Game.prompt` is "the table's prompt for the head decision" and `Game.play` is "the table's
 play for it", and every kind reads as one short function pair named after the rule it is.
@@ -42,10 +44,12 @@ class Kind(Generic[G, S, D]):
     prompt: Callable[[G, S, D], Prompt] | None = None
     play: Callable[[G, S, D, str, list[Event]], None] | None = None
     run: Callable[[G, S, D, list[Event]], None] | None = None
+    settle: Callable[[G, S, D, list[Event]], bool] | None = None
 
     def __post_init__(self) -> None:
         choice = self.prompt is not None and self.play is not None and self.run is None
         automatic = self.prompt is None and self.play is None and self.run is not None
+        automatic = automatic and self.settle is None
         if not (choice or automatic):
             raise ValueError("a Kind has a prompt and a play, or a run alone")
 
@@ -55,10 +59,12 @@ class Kind(Generic[G, S, D]):
 
 
 def choice(
-    prompt: Callable[[G, S, D], Prompt], play: Callable[[G, S, D, str, list[Event]], None]
+    prompt: Callable[[G, S, D], Prompt],
+    play: Callable[[G, S, D, str, list[Event]], None],
+    settle: Callable[[G, S, D, list[Event]], bool] | None = None,
 ) -> Kind[G, S, D]:
-    """A kind that a seat decides."""
-    return Kind(prompt=prompt, play=play)
+    """A kind that a seat decides (`settle`: resolves it when there is nothing to choose)."""
+    return Kind(prompt=prompt, play=play, settle=settle)
 
 
 def automatic(run: Callable[[G, S, D, list[Event]], None]) -> Kind[G, S, D]:
@@ -98,6 +104,13 @@ class DecisionTable(Generic[G, S, D]):
         if kind is None or kind.play is None:
             raise IllegalMove(f"nothing to decide ({d.kind})")
         kind.play(game, state, d, move_id, events)
+
+    def settle(self, game: G, state: S, d: D, events: list[Event]) -> bool:
+        """Resolve the decision `d` without asking when it offers nothing to choose (True)."""
+        kind = self._kinds.get(d.kind)
+        if kind is None or kind.settle is None:
+            return False
+        return kind.settle(game, state, d, events)
 
     def run(self, game: G, state: S, d: D, events: list[Event]) -> None:
         """Resolve the automatic step `d`."""

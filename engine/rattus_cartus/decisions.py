@@ -4,7 +4,7 @@ Decisions (a seat chooses): supply, look, enter, commit, sword, flute, hospital,
 `prompt_<kind>` and a `play_<kind>`. Automatic steps (the rules resolve them): reveal, actions,
 act, cleanup, end_round — each a `run_<kind>`. A decision that offers no real choice (a look
 with the whole Nun-row seen, a Sword with one other player there...) is resolved by its
-`forced_<kind>` without asking. Handlers push follow-up tasks to the front of the queue, so a
+`settle_<kind>` without asking. Handlers push follow-up tasks to the front of the queue, so a
 building's actions and their sub-decisions resolve before the next building.
 """
 
@@ -245,7 +245,7 @@ def play_look(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[Ev
         s.pending.pop(0)
 
 
-def forced_look(s: RattusState, t: Task, ev: list[Event]) -> bool:
+def settle_look(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     if len(s.players[t.seat].seen) < NUN_ROW_SIZE:
         return False
     ev.append(Event(f"{s.names[t.seat]} has seen the whole Nun-row: the look is lost"))
@@ -359,7 +359,7 @@ def commit_done(s: RattusState, t: Task, ev: list[Event]) -> None:
     )
 
 
-def forced_commit(s: RattusState, t: Task, ev: list[Event]) -> bool:
+def settle_commit(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     # Only an empty hand (public) skips the step: holding only Passes still asks,
     # so the table cannot tell what the hand holds.
     if s.players[t.seat].hand_size():
@@ -390,7 +390,7 @@ def play_sword(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[E
     sword_takes(s, t.seat, victim, ev)
 
 
-def forced_sword(s: RattusState, t: Task, ev: list[Event]) -> bool:
+def settle_sword(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     others = [o for o in s.discs[t.row] if o != t.seat]
     if len(others) > 1:
         return False
@@ -440,7 +440,7 @@ def play_flute(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[E
     ev.append(Event(f"{name}'s Flute: gives {plural(k, 'rat')} to {s.names[o]}"))
 
 
-def forced_flute(s: RattusState, t: Task, ev: list[Event]) -> bool:
+def settle_flute(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     # With somebody else there it always asks (even with 0 rats: rats are secret).
     if len(s.discs[t.row]) > 1:
         return False
@@ -483,7 +483,7 @@ def play_hospital(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: lis
         s.pending.pop(0)
 
 
-def forced_hospital(s: RattusState, t: Task, ev: list[Event]) -> bool:
+def settle_hospital(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     # Asks even with 0 rats (then only "stop"): rats are secret.
     return not (t.n > 0 and s.players[t.seat].hand_size() > 0)
 
@@ -526,28 +526,8 @@ def play_give(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[Ev
         s.pending.pop(0)
 
 
-def forced_give(s: RattusState, t: Task, ev: list[Event]) -> bool:
+def settle_give(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     return not (t.n > 0 and s.players[t.seat].hand_size() > 0)
-
-
-# Decisions that can offer no real choice: each resolves it (True) or leaves it (False).
-FORCED: dict[str, Callable[[RattusState, Task, list[Event]], bool]] = {
-    "look": forced_look,
-    "commit": forced_commit,
-    "sword": forced_sword,
-    "flute": forced_flute,
-    "hospital": forced_hospital,
-    "give": forced_give,
-}
-
-
-def resolve_forced(s: RattusState, t: Task, ev: list[Event]) -> bool:
-    """Resolve (and pop) the decision `t` at the head when it offers no real choice."""
-    forced = FORCED.get(t.kind)
-    if forced is None or not forced(s, t, ev):
-        return False
-    s.pending.pop(0)
-    return True
 
 
 # ---- D.a reveal: influence, rats, then Swords and Flutes --------------------------------------
@@ -746,13 +726,13 @@ def run_end_round(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) 
 DECISIONS: DecisionTable[RattusCartus, RattusState, Task] = DecisionTable(
     {
         "supply": choice(prompt_supply, play_supply),
-        "look": choice(prompt_look, play_look),
+        "look": choice(prompt_look, play_look, settle_look),
         "enter": choice(prompt_enter, play_enter),
-        "commit": choice(prompt_commit, play_commit),
-        "sword": choice(prompt_sword, play_sword),
-        "flute": choice(prompt_flute, play_flute),
-        "hospital": choice(prompt_hospital, play_hospital),
-        "give": choice(prompt_give, play_give),
+        "commit": choice(prompt_commit, play_commit, settle_commit),
+        "sword": choice(prompt_sword, play_sword, settle_sword),
+        "flute": choice(prompt_flute, play_flute, settle_flute),
+        "hospital": choice(prompt_hospital, play_hospital, settle_hospital),
+        "give": choice(prompt_give, play_give, settle_give),
         "reveal": automatic(run_reveal),
         "actions": automatic(run_actions),
         "act": automatic(run_act),

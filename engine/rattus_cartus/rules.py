@@ -49,7 +49,7 @@ from .data import (
     card_name,
     supply_of,
 )
-from .decisions import DECISIONS, plural, resolve_forced, row_label
+from .decisions import DECISIONS, plural, row_label
 from .state import Player, RattusState, Task, copy_state
 from .title import TITLE
 from .view import RattusView
@@ -221,8 +221,9 @@ class RattusCartus(Game[RattusState]):
                 continue
             t = pending[0]
             if table.is_choice(t):
-                if not resolve_forced(s, t, ev):
+                if not table.settle(self, s, t, ev):
                     return
+                s.pending.pop(0)  # a decision with nothing to choose, resolved
                 continue
             pending.pop(0)
             table.run(self, s, t, ev)
