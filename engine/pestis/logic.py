@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.core import chance
 
-from . import data as D
+from . import data
 from .state import PestisState
 
 
@@ -20,7 +20,7 @@ def ev(s: PestisState, p: int) -> str:
 
 def period_of(round_no: int) -> int:
     """Period (1-3) of a round (1-9)."""
-    return (round_no - 1) // D.ROUNDS_PER_PERIOD + 1
+    return (round_no - 1) // data.ROUNDS_PER_PERIOD + 1
 
 
 def order_from(s: PestisState, start: int) -> list[int]:
@@ -86,41 +86,41 @@ def draw_subject(s: PestisState) -> str | None:
 def resource_price(s: PestisState, p: int, area: int) -> int:
     """Coins `p` pays for the top resource card in Schola Medica or Mercatus."""
     e = ev(s, p)
-    if area == D.SCHOLA:
-        price = D.CHARTER_SCHOLA_PRICE if e == "charter" else D.SCHOLA_PRICE
+    if area == data.SCHOLA:
+        price = data.CHARTER_SCHOLA_PRICE if e == "charter" else data.SCHOLA_PRICE
     else:
-        price = D.MERCATUS_PRICE
+        price = data.MERCATUS_PRICE
     if e == "rumours":
-        price += D.RUMOURS_SURCHARGE
+        price += data.RUMOURS_SURCHARGE
     elif e == "fleet":
-        price -= D.FLEET_DISCOUNT
+        price -= data.FLEET_DISCOUNT
     if "emporium" in s.devs[p]:
-        price -= D.EMPORIUM_DISCOUNT
+        price -= data.EMPORIUM_DISCOUNT
     return max(0, price)
 
 
 def subject_cost(s: PestisState, p: int, key: str) -> int:
     """Influence points `p` spends in Burgus to take a subject of type `key`."""
-    cost = D.SUBJECTS[key].cost
+    cost = data.SUBJECTS[key].cost
     if "apotheca" in s.devs[p]:
-        cost -= D.APOTHECA_DISCOUNT
+        cost -= data.APOTHECA_DISCOUNT
     if ev(s, p) == "pilgrims":
-        cost -= D.PILGRIMS_DISCOUNT
+        cost -= data.PILGRIMS_DISCOUNT
     return max(0, cost)
 
 
 def dev_gd_cost(s: PestisState, p: int) -> int:
     """Grave-diggers to the docks that pay for a development instead of a resource card."""
     if healed(s, p, "builder") or ev(s, p) == "rebuilding":
-        return D.BUILDER_GD_COST
-    return D.DEVELOPMENT_GD_COST
+        return data.BUILDER_GD_COST
+    return data.DEVELOPMENT_GD_COST
 
 
 def upkeep_cost(s: PestisState, p: int, key: str) -> int:
     """Coins a healed subject costs in this upkeep."""
     if s.remedy[p]:
         return 0
-    cost = D.SUBJECTS[key].upkeep
+    cost = data.SUBJECTS[key].upkeep
     if ev(s, p) == "black_death":
         cost *= 2
     return cost
@@ -130,14 +130,14 @@ def convert_coins(s: PestisState, p: int, value: int) -> int | None:
     """Coins an unused token of `value` converts to (None: it cannot become coins)."""
     e = ev(s, p)
     if e == "ships":  # the event beats the Minstrel (seed)
-        return value + D.SHIPS_BONUS
+        return value + data.SHIPS_BONUS
     if value == 0:
         return None  # FAQ: a 0-point token converts only to a grave-digger
     coins = value
     if e == "guild_feast":
-        coins += D.GUILD_FEAST_BONUS
+        coins += data.GUILD_FEAST_BONUS
     if healed(s, p, "minstrel"):
-        coins += D.MINSTREL_BONUS
+        coins += data.MINSTREL_BONUS
     return coins
 
 
@@ -145,13 +145,13 @@ def convert_gd(s: PestisState, p: int) -> int:
     """Grave-diggers an unused token converts to (0: not possible)."""
     if ev(s, p) == "ships" or s.docks[p] == 0:
         return 0
-    return min(s.docks[p], 1 + (D.FOREMAN_BONUS if healed(s, p, "foreman") else 0))
+    return min(s.docks[p], 1 + (data.FOREMAN_BONUS if healed(s, p, "foreman") else 0))
 
 
 # ---- influence -----------------------------------------------------------------------------
 def closed(s: PestisState, area: int) -> bool:
     """Closed by this round's event: no investments, no activation."""
-    return D.CLOSES.get(s.event, -1) == area
+    return data.CLOSES.get(s.event, -1) == area
 
 
 def can_invest_in(s: PestisState, p: int, area: int) -> bool:
@@ -164,11 +164,16 @@ def has_tokens(s: PestisState, area: int, p: int) -> bool:
 
 # Per area: the developments with base points there, the subjects with a bonus there.
 _BASE_DEVS = tuple(
-    tuple((d, D.DEV_BASE[d]) for d in D.DEVELOPMENTS if D.DEV_AREA[d] == a and D.DEV_BASE[d])
-    for a in range(len(D.AREAS))
+    tuple(
+        (d, data.DEV_BASE[d])
+        for d in data.DEVELOPMENTS
+        if data.DEV_AREA[d] == a and data.DEV_BASE[d]
+    )
+    for a in range(len(data.AREAS))
 )
 _BONUS_SUBJECTS = tuple(
-    tuple(k for k, sub in D.SUBJECTS.items() if sub.area_bonus == a) for a in range(len(D.AREAS))
+    tuple(k for k, sub in data.SUBJECTS.items() if sub.area_bonus == a)
+    for a in range(len(data.AREAS))
 )
 
 
@@ -187,7 +192,7 @@ def bonus_points(s: PestisState, p: int, area: int) -> int:
     if subjects:
         for key in _BONUS_SUBJECTS[area]:
             if subjects.get(key):
-                b += D.SUBJECT_AREA_BONUS
+                b += data.SUBJECT_AREA_BONUS
     return b
 
 
@@ -217,7 +222,7 @@ def tie_winner(s: PestisState, tied: list[int]) -> tuple[int, str]:
         if notaries:
             tied = notaries
             why = "Notary"
-    if len(tied) > 1 and (s.n, period_of(s.round)) == D.SIX_PLAYER_TIE_RULE:
+    if len(tied) > 1 and (s.n, period_of(s.round)) == data.SIX_PLAYER_TIE_RULE:
         high = max(wealth_of_cards(s, p) for p in tied)
         tied = [p for p in tied if wealth_of_cards(s, p) == high]
         why = "6 players, Period III: most subjects and developments"
@@ -226,34 +231,8 @@ def tie_winner(s: PestisState, tied: list[int]) -> tuple[int, str]:
     return tied[0], why
 
 
-def tokens_owned(s: PestisState, p: int) -> list[int]:
-    """The influence token values `p` owns: the starting five and one per healed subject."""
-    out = list(D.START_TOKENS)
-    for key, is_healed in s.subjects[p].items():
-        if is_healed:
-            out.append(D.SUBJECTS[key].token)
-    return out
-
-
-def score(s: PestisState, p: int) -> list[tuple[str, int]]:
-    """Wealth points of `p` by source (end scoring, provisional during play)."""
-    heal_tokens = sum(D.SUBJECTS[k].token for k, h in s.subjects[p].items() if h)
-    rows = [
-        ("influence tokens", sum(D.START_TOKENS) + heal_tokens),
-        (f"coins ({s.coins[p]} / {D.WP_COINS})", s.coins[p] // D.WP_COINS),
-        ("subject cards", len(s.subjects[p])),
-        ("resources played", len(s.res_played[p])),
-        ("developments", len(s.devs[p])),
-        (
-            f"grave-diggers ({s.reserve[p] + s.agrus[p]} / {D.WP_GRAVE_DIGGERS})",
-            (s.reserve[p] + s.agrus[p]) // D.WP_GRAVE_DIGGERS,
-        ),
-    ]
-    if healed(s, p, "nobleman"):
-        rows.append(("Nobleman", D.NOBLEMAN_WP))
-    return rows
-
-
 def law_option(s: PestisState, p: int) -> bool:
     """May `p` still invest a grave-digger as a 1-point token this round?"""
-    return ev(s, p) in D.LAW_EVENTS and not s.gd_used[p] and not s.gd_passed[p] and s.reserve[p] > 0
+    return (
+        ev(s, p) in data.LAW_EVENTS and not s.gd_used[p] and not s.gd_passed[p] and s.reserve[p] > 0
+    )
