@@ -24,30 +24,30 @@ def invariants(s: PestisState) -> list[str]:
     law_by_seat = [sum(col) for col in zip(*s.gdtok, strict=True)]
     if min(map(min, s.reinf)) < 0 or min(map(min, s.gdtok)) < 0:
         bad.append("negative investment")
-    for p, invested in enumerate(zip(*s.invest, strict=True)):
-        hand = s.hand[p]
+    for seat, invested in enumerate(zip(*s.invest, strict=True)):
+        hand = s.hand[seat]
         held = (len(hand) + sum(map(len, invested)), sum(hand) + sum(map(sum, invested)))
-        gd = s.reserve[p] + s.agrus[p] + len(s.devs[p]) + s.docks[p]
-        gd += reinf_by_seat[p] + law_by_seat[p]
+        gd = s.reserve[seat] + s.agrus[seat] + len(s.devs[seat]) + s.docks[seat]
+        gd += reinf_by_seat[seat] + law_by_seat[seat]
         if gd != data.GRAVE_DIGGERS_PER_COLOUR:
-            bad.append(f"grave-diggers of colour {p}: {gd}")
-        if law_by_seat[p] > 1:
-            bad.append(f"seat {p} invested more than one law grave-digger")
+            bad.append(f"grave-diggers of colour {seat}: {gd}")
+        if law_by_seat[seat] > 1:
+            bad.append(f"seat {seat} invested more than one law grave-digger")
         ecnt, etot = _START_TOKENS
-        for key, healed in s.subjects[p].items():
+        for key, healed in s.subjects[seat].items():
             if healed:
                 ecnt += 1
                 etot += _TOKEN[key]
         if held != (ecnt, etot):
-            bad.append(f"tokens of seat {p} not conserved")
-        if len(set(s.devs[p])) != len(s.devs[p]):
-            bad.append(f"seat {p} has two developments of a kind")
+            bad.append(f"tokens of seat {seat} not conserved")
+        if len(set(s.devs[seat])) != len(s.devs[seat]):
+            bad.append(f"seat {seat} has two developments of a kind")
     res = s.res_deck + s.res_discard
     subs = s.subj_deck + s.subj_discard + s.burgus
-    for p in range(n):
-        res += s.res_hand[p]
-        res += s.res_played[p]
-        subs += s.subjects[p].keys()
+    for seat in range(n):
+        res += s.res_hand[seat]
+        res += s.res_played[seat]
+        subs += s.subjects[seat].keys()
     res.sort()
     subs.sort()
     if res != _RESOURCES_SORTED:

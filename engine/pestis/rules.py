@@ -21,17 +21,14 @@ from .decisions import (
     DECISIONS,
     Flow,
     Out,
-    area_name,
     convert_to_coins,
     convert_to_gd,
     decide,
     discard_subject,
     has_options,
-    name,
-    plural,
     set_victim,
 )
-from .logic import law_option
+from .logic import area_name, law_option, name, plural
 from .reference import rules_reference
 from .state import INVEST_STEPS, PestisDecision, PestisState
 from .title import TITLE

@@ -142,13 +142,13 @@ class PestisView(TypedDict):
     players: list[PlayerView]
 
 
-def view(s: PestisState, seat: int | None, game_id: str, to_move: int | None) -> PestisView:
+def view(s: PestisState, viewer: int | None, game_id: str, to_move: int | None) -> PestisView:
     """Everything `seat` may see (None: everything; PUBLIC: nobody's hand)."""
     ev = data.EVENTS[s.event]
     top = s.res_deck[-1] if s.res_deck else None
     return {
         "game": game_id,
-        "you": None if seat == PUBLIC else seat,
+        "you": None if viewer == PUBLIC else viewer,
         "names": list(s.names),
         "round": s.round,
         "rounds": data.ROUNDS,
@@ -160,7 +160,7 @@ def view(s: PestisState, seat: int | None, game_id: str, to_move: int | None) ->
         "event": {"key": ev.key, "name": ev.name, "text": ev.text, "period": ev.period},
         "events_seen": [data.EVENTS[e].name for e in s.events_seen],
         "events_left": [len(d) for d in s.event_decks],
-        "areas": [area_view(s, a, seat) for a in range(len(data.AREAS))],
+        "areas": [area_view(s, a, viewer) for a in range(len(data.AREAS))],
         "burgus": [
             {
                 "key": k,
@@ -179,31 +179,31 @@ def view(s: PestisState, seat: int | None, game_id: str, to_move: int | None) ->
         else {"key": top, "name": data.RESOURCES[top].name, "text": data.RESOURCES[top].text},
         "resource_deck": len(s.res_deck),
         "resource_discard": [data.RESOURCES[r].name for r in s.res_discard],
-        "players": [player_view(s, p, seat) for p in range(s.n)],
+        "players": [player_view(s, seat, viewer) for seat in range(s.n)],
     }
 
 
-def stack_view(s: PestisState, a: int, p: int, seat: int | None) -> StackView:
-    toks = s.invest[a][p]
+def stack_view(s: PestisState, a: int, seat: int, viewer: int | None) -> StackView:
+    toks = s.invest[a][seat]
     st: StackView = {
-        "seat": p,
+        "seat": seat,
         "tokens": len(toks),
-        "reinforcements": s.reinf[a][p],
-        "gd_tokens": s.gdtok[a][p],
-        "base": logic.base_points(s, p, a),
-        "leeches": s.leeches[a][p],
+        "reinforcements": s.reinf[a][seat],
+        "gd_tokens": s.gdtok[a][seat],
+        "base": logic.base_points(s, seat, a),
+        "leeches": s.leeches[a][seat],
     }
-    if seat is None or p == seat or s.revealed[a]:
+    if viewer is None or seat == viewer or s.revealed[a]:
         st["values"] = sorted(toks, reverse=True)
-        st["total"] = logic.total(s, a, p)
+        st["total"] = logic.total(s, a, seat)
     return st
 
 
-def area_view(s: PestisState, a: int, seat: int | None) -> AreaView:
+def area_view(s: PestisState, a: int, viewer: int | None) -> AreaView:
     key = data.AREAS[a]
     seen: list[SightingView] = []
-    if seat not in (None, PUBLIC):
-        seen = [{"owner": q, "values": list(vals)} for ar, q, vals in s.informed[seat] if ar == a]
+    if viewer not in (None, PUBLIC):
+        seen = [{"owner": q, "values": list(vals)} for ar, q, vals in s.informed[viewer] if ar == a]
     res = s.results[a]
     return {
         "key": key,
@@ -212,10 +212,10 @@ def area_view(s: PestisState, a: int, seat: int | None) -> AreaView:
         "action": data.AREA_ACTIONS[key],
         "closed": logic.closed(s, a),
         "quarantined": s.quarantined[a],
-        "blocked_for": [p for p in range(s.n) if a in s.blocked[p]],
+        "blocked_for": [seat for seat in range(s.n) if a in s.blocked[seat]],
         "revealed": s.revealed[a],
         "current": s.phase == "action" and s.area == a,
-        "stacks": [stack_view(s, a, p, seat) for p in range(s.n)],
+        "stacks": [stack_view(s, a, seat, viewer) for seat in range(s.n)],
         "informer": seen,
         "result": None
         if res is None
@@ -230,19 +230,19 @@ def area_view(s: PestisState, a: int, seat: int | None) -> AreaView:
     }
 
 
-def player_view(s: PestisState, p: int, seat: int | None) -> PlayerView:
-    own = seat is None or p == seat
+def player_view(s: PestisState, seat: int, viewer: int | None) -> PlayerView:
+    own = viewer is None or seat == viewer
     return {
-        "seat": p,
-        "name": s.names[p],
-        "first": p == s.first,
-        "coins": s.coins[p],
-        "reserve": s.reserve[p],
-        "agrus": s.agrus[p],
-        "docks": s.docks[p],
-        "tokens_in_hand": len(s.hand[p]),
-        "hand": list(s.hand[p]) if own else None,
-        "token_values": sorted(scoring.tokens_owned(s, p), reverse=True),
+        "seat": seat,
+        "name": s.names[seat],
+        "first": seat == s.first,
+        "coins": s.coins[seat],
+        "reserve": s.reserve[seat],
+        "agrus": s.agrus[seat],
+        "docks": s.docks[seat],
+        "tokens_in_hand": len(s.hand[seat]),
+        "hand": list(s.hand[seat]) if own else None,
+        "token_values": sorted(scoring.tokens_owned(s, seat), reverse=True),
         "subjects": [
             {
                 "key": k,
@@ -252,16 +252,16 @@ def player_view(s: PestisState, p: int, seat: int | None) -> PlayerView:
                 "upkeep": data.SUBJECTS[k].upkeep,
                 "ability": data.SUBJECTS[k].ability,
             }
-            for k, h in s.subjects[p].items()
+            for k, h in s.subjects[seat].items()
         ],
-        "infected": sum(1 for h in s.subjects[p].values() if not h),
-        "healed": sum(1 for h in s.subjects[p].values() if h),
-        "developments": [data.DEV_NAMES[d] for d in s.devs[p]],
-        "resources": [data.RESOURCES[r].name for r in sorted(s.res_hand[p])] if own else None,
-        "resource_count": len(s.res_hand[p]),
-        "played": [data.RESOURCES[r].name for r in s.res_played[p]],
-        "relic": s.relic[p],
-        "remedy": s.remedy[p],
-        "gd_token_used": s.gd_used[p],
-        "wealth": scoring.wealth(s, p),
+        "infected": sum(1 for h in s.subjects[seat].values() if not h),
+        "healed": sum(1 for h in s.subjects[seat].values() if h),
+        "developments": [data.DEV_NAMES[d] for d in s.devs[seat]],
+        "resources": [data.RESOURCES[r].name for r in sorted(s.res_hand[seat])] if own else None,
+        "resource_count": len(s.res_hand[seat]),
+        "played": [data.RESOURCES[r].name for r in s.res_played[seat]],
+        "relic": s.relic[seat],
+        "remedy": s.remedy[seat],
+        "gd_token_used": s.gd_used[seat],
+        "wealth": scoring.wealth(s, seat),
     }
