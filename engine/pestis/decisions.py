@@ -51,18 +51,23 @@ PHASES = {"invest": "Investments", "action": "Actions", "upkeep": "Upkeep", "eve
 class Flow(Protocol):
     """The flow of the round that a play hands back to (the Game class in rules.py)."""
 
-    def end_turn(self, s: PestisState, out: Out) -> None: ...
+    def end_turn(self, s: PestisState, out: Out) -> None:
+        """The investing seat's turn is over."""
 
-    def finish_action(self, s: PestisState, out: Out) -> None: ...
+    def finish_action(self, s: PestisState, out: Out) -> None:
+        """The active player of the area is done."""
 
-    def after_conversion(self, s: PestisState, out: Out) -> None: ...
+    def after_conversion(self, s: PestisState, out: Out) -> None:
+        """A loser converted a token."""
 
-    def upkeep_pay(self, s: PestisState, out: Out) -> None: ...
+    def upkeep_pay(self, s: PestisState, out: Out) -> None:
+        """The seat in upkeep is done healing (or kept a subject): it pays."""
 
-    def after_wave(self, s: PestisState, out: Out) -> None: ...
+    def after_wave(self, s: PestisState, out: Out) -> None:
+        """A seat discarded a subject to the Wave of deaths."""
 
 
-# ---- words -----------------------------------------------------------------------------------
+# ---- helpers ---------------------------------------------------------------------------------
 def _distinct(items: list[T]) -> list[T]:
     seen: list[T] = []
     for x in items:
@@ -212,8 +217,10 @@ def _others_tokens(s: PestisState, a: int, seat: int) -> int:
 def _invest_prompt(
     s: PestisState, d: PestisDecision, text: str, moves: tuple[Move, ...], step: int
 ) -> Prompt:
+    """A step of an investment turn: private (it shows the seat's tokens and cards)."""
+    seat = d.seat
     return Prompt(
-        d.seat, f"{name(s, d.seat)}: {text}", moves, private=True, step=step, phase="Investments"
+        seat, f"{s.names[seat]}: {text}", moves, private=True, step=step, phase="Investments"
     )
 
 
