@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from engine.core.decisions import Decision
 from engine.core.protocol import BaseState
@@ -20,6 +21,17 @@ class PestisDecision(Decision):
     area: int | None = None  # the area the token goes to (asked: its reinforcements)
     target: int | None = None  # the seat named by a Plague spreader
     source: int | None = None  # the area a Forged seal moves a token from
+
+
+class Reveal(TypedDict):
+    """What the reveal of an area showed, per seat (kept until the end of the round)."""
+
+    tokens: list[list[int]]  # the face-down tokens, highest first
+    reinf: list[int]
+    gdtok: list[int]
+    totals: list[int]
+    who: list[int]  # the seats that took part
+    active: int  # -1: nobody reached 1 point
 
 
 # The steps of one investment turn, each with the name of its first part as layout 1 of the
@@ -110,7 +122,7 @@ class PestisState(BaseState):
     heal_used: list[str] = field(default_factory=list)  # cheap heals used ("lazaretum", ...)
     paid: list[str] = field(default_factory=list)  # subjects whose upkeep is paid this upkeep
     wave_left: list[int] = field(default_factory=list)  # seats still to discard (Wave of deaths)
-    results: list[dict | None] = field(default_factory=list)  # [area] what its reveal showed
+    results: list[Reveal | None] = field(default_factory=list)  # [area] what its reveal showed
     # The setup's log lines (first event, Burgus, round 1): written out with the first move.
     opening: list[str] = field(default_factory=list)
 
