@@ -228,6 +228,25 @@ def _card(key: str) -> str:
     return data.RESOURCES[key].name
 
 
+# What an earlier step of the turn chose (always there at the steps that read it).
+def _value(d: PestisDecision) -> int:
+    if d.value is None:
+        raise IllegalMove(f"no token chosen ({d.kind})")
+    return d.value
+
+
+def _area(a: int | None) -> int:
+    if a is None:
+        raise IllegalMove("no area chosen")
+    return a
+
+
+def _target(d: PestisDecision) -> int:
+    if d.target is None:
+        raise IllegalMove("no player named")
+    return d.target
+
+
 # ---- invest: a token, the law grave-digger, a resource card, or stop ---------------------------
 def prompt_invest(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     seat = d.seat
@@ -272,12 +291,6 @@ def play_invest(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
         raise IllegalMove(mid)
 
 
-def _value(d: PestisDecision) -> int:
-    if d.value is None:
-        raise IllegalMove(f"no token chosen ({d.kind})")
-    return d.value
-
-
 # ---- token: where the token goes; reinforce: how many grave-diggers with it ---------------------
 def prompt_token(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     v = _value(d)
@@ -310,12 +323,6 @@ def play_reinforce(game: Flow, s: PestisState, d: PestisDecision, mid: str, out:
     game.end_turn(s, out)
 
 
-def _area(a: int | None) -> int:
-    if a is None:
-        raise IllegalMove("no area chosen")
-    return a
-
-
 # ---- law: the area of the grave-digger token (agrarian law) -----------------------------------
 def prompt_law(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     text = "where do you invest the grave-digger token?"
@@ -340,12 +347,6 @@ def prompt_spreader(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 def play_spreader(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     _step(s, PestisDecision("spreader_area", d.seat, target=int(mid.partition(":")[2])))
-
-
-def _target(d: PestisDecision) -> int:
-    if d.target is None:
-        raise IllegalMove("no player named")
-    return d.target
 
 
 def prompt_spreader_area(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
