@@ -92,7 +92,7 @@ def test_investment_turns_go_clockwise_from_the_first_player() -> None:
     """Seed 3.1: beginning from the First Player and proceeding clockwise."""
     s = new(3)
     s.first = 1
-    from engine.pestis import flow as F
+    from engine.pestis import rules as F
 
     F.begin_investments(s, [])
     order = []

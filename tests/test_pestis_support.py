@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.core.protocol import Event
 from engine.pestis import GAME
 from engine.pestis import data as D
-from engine.pestis import flow as F
+from engine.pestis import rules as F
 from engine.pestis.state import PestisState
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")

@@ -7,7 +7,7 @@ of `GAME`, so that the menu starts without loading every game.
 from ..core.titles import rules_on_first_use
 from .title import TITLE
 
-__all__ = ["GAME", "TITLE", "PestisGame"]
+__all__ = ["GAME", "TITLE", "Pestis"]
 
 
-__getattr__ = rules_on_first_use(__name__, "GAME", "PestisGame")
+__getattr__ = rules_on_first_use(__name__, "GAME", "Pestis")

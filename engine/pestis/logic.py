@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from engine.core import chance
 
-from . import data as D
+from . import data
 from .state import PestisState
 
 
-def ev(s: PestisState, p: int) -> str:
-    """The event in force for seat `p`: the same for everybody (seed 3.4: the event takes
+def ev(s: PestisState, seat: int) -> str:
+    """The event in force for `seat`: the same for everybody (seed 3.4: the event takes
     precedence over any conflicting resource or subject card)."""
     return s.event
 
 
 def period_of(round_no: int) -> int:
     """Period (1-3) of a round (1-9)."""
-    return (round_no - 1) // D.ROUNDS_PER_PERIOD + 1
+    return (round_no - 1) // data.ROUNDS_PER_PERIOD + 1
 
 
 def order_from(s: PestisState, start: int) -> list[int]:
@@ -29,22 +29,22 @@ def order_from(s: PestisState, start: int) -> list[int]:
     return [(start + i) % n for i in range(n)]
 
 
-def healed(s: PestisState, p: int, key: str) -> bool:
-    return s.subjects[p].get(key, False)
+def healed(s: PestisState, seat: int, key: str) -> bool:
+    return s.subjects[seat].get(key, False)
 
 
 # ---- coins and grave-diggers -------------------------------------------------------------
-def gain(s: PestisState, p: int, n: int) -> None:
-    """Seat `p` takes `n` coins from the (unlimited) bank."""
-    s.coins[p] += n
+def gain(s: PestisState, seat: int, n: int) -> None:
+    """`seat` takes `n` coins from the (unlimited) bank."""
+    s.coins[seat] += n
     s.bank_net += n
 
 
-def pay(s: PestisState, p: int, n: int) -> None:
-    """Seat `p` pays `n` coins to the bank (callers check that it can)."""
-    if n > s.coins[p]:
+def pay(s: PestisState, seat: int, n: int) -> None:
+    """`seat` pays `n` coins to the bank (callers check that it can)."""
+    if n > s.coins[seat]:
         raise ValueError("paying more coins than held")
-    s.coins[p] -= n
+    s.coins[seat] -= n
     s.bank_net -= n
 
 
@@ -54,11 +54,11 @@ def transfer(s: PestisState, src: int, dst: int, n: int) -> None:
     s.coins[dst] += n
 
 
-def hire(s: PestisState, p: int, k: int) -> int:
-    """Up to `k` grave-diggers of `p`'s colour from the docks to the reserve; returns how many."""
-    k = min(k, s.docks[p])
-    s.docks[p] -= k
-    s.reserve[p] += k
+def hire(s: PestisState, seat: int, k: int) -> int:
+    """Up to `k` grave-diggers of `seat`'s colour from the docks to the reserve; returns how many."""
+    k = min(k, s.docks[seat])
+    s.docks[seat] -= k
+    s.reserve[seat] += k
     return k
 
 
@@ -83,177 +83,179 @@ def draw_subject(s: PestisState) -> str | None:
 
 
 # ---- prices and costs ---------------------------------------------------------------------
-def resource_price(s: PestisState, p: int, area: int) -> int:
-    """Coins `p` pays for the top resource card in Schola Medica or Mercatus."""
-    e = ev(s, p)
-    if area == D.SCHOLA:
-        price = D.CHARTER_SCHOLA_PRICE if e == "charter" else D.SCHOLA_PRICE
+def resource_price(s: PestisState, seat: int, area: int) -> int:
+    """Coins `seat` pays for the top resource card in Schola Medica or Mercatus."""
+    e = ev(s, seat)
+    if area == data.SCHOLA:
+        price = data.CHARTER_SCHOLA_PRICE if e == "charter" else data.SCHOLA_PRICE
     else:
-        price = D.MERCATUS_PRICE
+        price = data.MERCATUS_PRICE
     if e == "rumours":
-        price += D.RUMOURS_SURCHARGE
+        price += data.RUMOURS_SURCHARGE
     elif e == "fleet":
-        price -= D.FLEET_DISCOUNT
-    if "emporium" in s.devs[p]:
-        price -= D.EMPORIUM_DISCOUNT
+        price -= data.FLEET_DISCOUNT
+    if "emporium" in s.devs[seat]:
+        price -= data.EMPORIUM_DISCOUNT
     return max(0, price)
 
 
-def subject_cost(s: PestisState, p: int, key: str) -> int:
-    """Influence points `p` spends in Burgus to take a subject of type `key`."""
-    cost = D.SUBJECTS[key].cost
-    if "apotheca" in s.devs[p]:
-        cost -= D.APOTHECA_DISCOUNT
-    if ev(s, p) == "pilgrims":
-        cost -= D.PILGRIMS_DISCOUNT
+def subject_cost(s: PestisState, seat: int, key: str) -> int:
+    """Influence points `seat` spends in Burgus to take a subject of type `key`."""
+    cost = data.SUBJECTS[key].cost
+    if "apotheca" in s.devs[seat]:
+        cost -= data.APOTHECA_DISCOUNT
+    if ev(s, seat) == "pilgrims":
+        cost -= data.PILGRIMS_DISCOUNT
     return max(0, cost)
 
 
-def dev_gd_cost(s: PestisState, p: int) -> int:
+def dev_gd_cost(s: PestisState, seat: int) -> int:
     """Grave-diggers to the docks that pay for a development instead of a resource card."""
-    if healed(s, p, "builder") or ev(s, p) == "rebuilding":
-        return D.BUILDER_GD_COST
-    return D.DEVELOPMENT_GD_COST
+    if healed(s, seat, "builder") or ev(s, seat) == "rebuilding":
+        return data.BUILDER_GD_COST
+    return data.DEVELOPMENT_GD_COST
 
 
-def upkeep_cost(s: PestisState, p: int, key: str) -> int:
+def upkeep_cost(s: PestisState, seat: int, key: str) -> int:
     """Coins a healed subject costs in this upkeep."""
-    if s.remedy[p]:
+    if s.remedy[seat]:
         return 0
-    cost = D.SUBJECTS[key].upkeep
-    if ev(s, p) == "black_death":
+    cost = data.SUBJECTS[key].upkeep
+    if ev(s, seat) == "black_death":
         cost *= 2
     return cost
 
 
-def convert_coins(s: PestisState, p: int, value: int) -> int | None:
+def convert_coins(s: PestisState, seat: int, value: int) -> int | None:
     """Coins an unused token of `value` converts to (None: it cannot become coins)."""
-    e = ev(s, p)
+    e = ev(s, seat)
     if e == "ships":  # the event beats the Minstrel (seed)
-        return value + D.SHIPS_BONUS
+        return value + data.SHIPS_BONUS
     if value == 0:
         return None  # FAQ: a 0-point token converts only to a grave-digger
     coins = value
     if e == "guild_feast":
-        coins += D.GUILD_FEAST_BONUS
-    if healed(s, p, "minstrel"):
-        coins += D.MINSTREL_BONUS
+        coins += data.GUILD_FEAST_BONUS
+    if healed(s, seat, "minstrel"):
+        coins += data.MINSTREL_BONUS
     return coins
 
 
-def convert_gd(s: PestisState, p: int) -> int:
+def convert_gd(s: PestisState, seat: int) -> int:
     """Grave-diggers an unused token converts to (0: not possible)."""
-    if ev(s, p) == "ships" or s.docks[p] == 0:
+    if ev(s, seat) == "ships" or s.docks[seat] == 0:
         return 0
-    return min(s.docks[p], 1 + (D.FOREMAN_BONUS if healed(s, p, "foreman") else 0))
+    return min(s.docks[seat], 1 + (data.FOREMAN_BONUS if healed(s, seat, "foreman") else 0))
 
 
 # ---- influence -----------------------------------------------------------------------------
 def closed(s: PestisState, area: int) -> bool:
     """Closed by this round's event: no investments, no activation."""
-    return D.CLOSES.get(s.event, -1) == area
+    return data.CLOSES.get(s.event, -1) == area
 
 
-def can_invest_in(s: PestisState, p: int, area: int) -> bool:
-    return not closed(s, area) and area not in s.blocked[p]
+def can_invest_in(s: PestisState, seat: int, area: int) -> bool:
+    return not closed(s, area) and area not in s.blocked[seat]
 
 
-def has_tokens(s: PestisState, area: int, p: int) -> bool:
-    return bool(s.invest[area][p]) or s.gdtok[area][p] > 0
+def has_tokens(s: PestisState, area: int, seat: int) -> bool:
+    return bool(s.invest[area][seat]) or s.gdtok[area][seat] > 0
 
 
 # Per area: the developments with base points there, the subjects with a bonus there.
 _BASE_DEVS = tuple(
-    tuple((d, D.DEV_BASE[d]) for d in D.DEVELOPMENTS if D.DEV_AREA[d] == a and D.DEV_BASE[d])
-    for a in range(len(D.AREAS))
+    tuple(
+        (d, data.DEV_BASE[d])
+        for d in data.DEVELOPMENTS
+        if data.DEV_AREA[d] == a and data.DEV_BASE[d]
+    )
+    for a in range(len(data.AREAS))
 )
 _BONUS_SUBJECTS = tuple(
-    tuple(k for k, sub in D.SUBJECTS.items() if sub.area_bonus == a) for a in range(len(D.AREAS))
+    tuple(k for k, sub in data.SUBJECTS.items() if sub.area_bonus == a)
+    for a in range(len(data.AREAS))
 )
 
 
-def base_points(s: PestisState, p: int, area: int) -> int:
-    """Development base influence of `p` in `area` (counts even without tokens)."""
-    devs = s.devs[p]
+def base_points(s: PestisState, seat: int, area: int) -> int:
+    """Development base influence of `seat` in `area` (counts even without tokens)."""
+    devs = s.devs[seat]
     if not devs:
         return 0
     return sum(v for d, v in _BASE_DEVS[area] if d in devs)
 
 
-def bonus_points(s: PestisState, p: int, area: int) -> int:
-    """Subject and Leeches bonuses of `p` in `area` (count only with a token there)."""
-    b = s.leeches[area][p]
-    subjects = s.subjects[p]
+def bonus_points(s: PestisState, seat: int, area: int) -> int:
+    """Subject and Leeches bonuses of `seat` in `area` (count only with a token there)."""
+    b = s.leeches[area][seat]
+    subjects = s.subjects[seat]
     if subjects:
         for key in _BONUS_SUBJECTS[area]:
             if subjects.get(key):
-                b += D.SUBJECT_AREA_BONUS
+                b += data.SUBJECT_AREA_BONUS
     return b
 
 
-def total(s: PestisState, area: int, p: int) -> int:
-    """`p`'s influence in `area`: tokens, reinforcements, law tokens, base points, bonuses."""
-    t = base_points(s, p, area)
-    if has_tokens(s, area, p):
-        t += sum(s.invest[area][p]) + s.reinf[area][p] + s.gdtok[area][p]
-        t += bonus_points(s, p, area)
+def total(s: PestisState, area: int, seat: int) -> int:
+    """`seat`'s influence in `area`: tokens, reinforcements, law tokens, base points, bonuses."""
+    t = base_points(s, seat, area)
+    if has_tokens(s, area, seat):
+        t += sum(s.invest[area][seat]) + s.reinf[area][seat] + s.gdtok[area][seat]
+        t += bonus_points(s, seat, area)
     return t
 
 
-def wealth_of_cards(s: PestisState, p: int) -> int:
+def wealth_of_cards(s: PestisState, seat: int) -> int:
     """The 6-player Period III tie value: subject cards + developments (1 wealth point each)."""
-    return len(s.subjects[p]) + len(s.devs[p])
+    return len(s.subjects[seat]) + len(s.devs[seat])
 
 
 def tie_winner(s: PestisState, tied: list[int]) -> tuple[int, str]:
     """The winner among `tied` (listed in First Player order) and the rule that decided."""
     why = "First Player order"
     if len(tied) > 1 and s.event == "audit":
-        low = min(s.coins[p] for p in tied)
-        tied = [p for p in tied if s.coins[p] == low]
+        low = min(s.coins[seat] for seat in tied)
+        tied = [seat for seat in tied if s.coins[seat] == low]
         why = "Royal audit: fewest coins"
     if len(tied) > 1:
-        notaries = [p for p in tied if healed(s, p, "notary")]
+        notaries = [seat for seat in tied if healed(s, seat, "notary")]
         if notaries:
             tied = notaries
             why = "Notary"
-    if len(tied) > 1 and (s.n, period_of(s.round)) == D.SIX_PLAYER_TIE_RULE:
-        high = max(wealth_of_cards(s, p) for p in tied)
-        tied = [p for p in tied if wealth_of_cards(s, p) == high]
+    if len(tied) > 1 and (s.n, period_of(s.round)) == data.SIX_PLAYER_TIE_RULE:
+        high = max(wealth_of_cards(s, seat) for seat in tied)
+        tied = [seat for seat in tied if wealth_of_cards(s, seat) == high]
         why = "6 players, Period III: most subjects and developments"
     if len(tied) > 1:
         why = "First Player order"
     return tied[0], why
 
 
-def tokens_owned(s: PestisState, p: int) -> list[int]:
-    """The influence token values `p` owns: the starting five and one per healed subject."""
-    out = list(D.START_TOKENS)
-    for key, is_healed in s.subjects[p].items():
-        if is_healed:
-            out.append(D.SUBJECTS[key].token)
-    return out
+def law_option(s: PestisState, seat: int) -> bool:
+    """May `seat` still invest a grave-digger as a 1-point token this round?"""
+    return (
+        ev(s, seat) in data.LAW_EVENTS
+        and not s.gd_used[seat]
+        and not s.gd_passed[seat]
+        and s.reserve[seat] > 0
+    )
 
 
-def score(s: PestisState, p: int) -> list[tuple[str, int]]:
-    """Wealth points of `p` by source (end scoring, provisional during play)."""
-    heal_tokens = sum(D.SUBJECTS[k].token for k, h in s.subjects[p].items() if h)
-    rows = [
-        ("influence tokens", sum(D.START_TOKENS) + heal_tokens),
-        (f"coins ({s.coins[p]} / {D.WP_COINS})", s.coins[p] // D.WP_COINS),
-        ("subject cards", len(s.subjects[p])),
-        ("resources played", len(s.res_played[p])),
-        ("developments", len(s.devs[p])),
-        (
-            f"grave-diggers ({s.reserve[p] + s.agrus[p]} / {D.WP_GRAVE_DIGGERS})",
-            (s.reserve[p] + s.agrus[p]) // D.WP_GRAVE_DIGGERS,
-        ),
-    ]
-    if healed(s, p, "nobleman"):
-        rows.append(("Nobleman", D.NOBLEMAN_WP))
-    return rows
+def heal(s: PestisState, seat: int, key: str) -> None:
+    """Flip a subject to healed: its token joins the owner's tokens in hand."""
+    s.subjects[seat][key] = True
+    s.hand[seat].append(data.SUBJECTS[key].token)
+    s.hand[seat].sort(reverse=True)
 
 
-def law_option(s: PestisState, p: int) -> bool:
-    """May `p` still invest a grave-digger as a 1-point token this round?"""
-    return ev(s, p) in D.LAW_EVENTS and not s.gd_used[p] and not s.gd_passed[p] and s.reserve[p] > 0
+# ---- words for the log ----------------------------------------------------------------------
+def name(s: PestisState, seat: int) -> str:
+    return s.names[seat]
+
+
+def area_name(a: int) -> str:
+    return data.AREA_NAMES[data.AREAS[a]]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from . import data as D
+from collections.abc import Mapping
+
+from . import data
 
 
 def _subjects_table() -> str:
@@ -10,46 +12,47 @@ def _subjects_table() -> str:
         "| Subject | copies | cost | token | upkeep | ability while healed |",
         "|---|---|---|---|---|---|",
     ]
-    for s in D.SUBJECTS.values():
+    for s in data.SUBJECTS.values():
         rows.append(f"| {s.name} | {s.copies} | {s.cost} | {s.token} | {s.upkeep} | {s.ability} |")
     return "\n".join(rows)
 
 
 def _resources_table() -> str:
     rows = ["| Resource card | effect when played |", "|---|---|"]
-    for r in D.RESOURCES.values():
+    for r in data.RESOURCES.values():
         rows.append(f"| {r.name} | {r.text} |")
     return "\n".join(rows)
 
 
 def _events_table() -> str:
     rows = ["| Period | Event | effect for the round |", "|---|---|---|"]
-    for e in D.EVENTS.values():
+    for e in data.EVENTS.values():
         rows.append(f"| {'I' * e.period} | {e.name} | {e.text} |")
     return "\n".join(rows)
 
 
 def _devs_table() -> str:
     rows = ["| Development | area | benefit |", "|---|---|---|"]
-    for d in D.DEVELOPMENTS:
-        area = D.AREA_NAMES[D.AREAS[D.DEV_AREA[d]]]
-        rows.append(f"| {D.DEV_NAMES[d]} | {area} | {D.DEV_TEXT[d]} |")
+    for d in data.DEVELOPMENTS:
+        area = data.AREA_NAMES[data.AREAS[data.DEV_AREA[d]]]
+        rows.append(f"| {data.DEV_NAMES[d]} | {area} | {data.DEV_TEXT[d]} |")
     return "\n".join(rows)
 
 
-def rules_reference() -> str:
-    """Markdown: the rules in short, every card table, and the table rules of this edition."""
-    table_rules = "\n".join(f"- *({src})* {text}" for src, text in D.TABLE_RULES)
-    tokens = "-".join(map(str, D.START_TOKENS))
-    return f"""# {D.TITLE}
+def rules_reference(options: Mapping[str, str] | None = None) -> str:
+    """Markdown: the rules in short, every card table, and the table rules of this edition
+    (1347 has no options)."""
+    table_rules = "\n".join(f"- *({src})* {text}" for src, text in data.TABLE_RULES)
+    tokens = "-".join(map(str, data.START_TOKENS))
+    return f"""# {data.TITLE}
 
-Become the greatest plague doctor of the town: the most **wealth points** after {D.ROUNDS}
+Become the greatest plague doctor of the town: the most **wealth points** after {data.ROUNDS}
 rounds wins (ties share the victory).
 
 ## Setup
-Each player: influence tokens {tokens}, {D.START_GRAVE_DIGGERS} grave-diggers in the reserve
-({D.GRAVE_DIGGERS_PER_COLOUR} per colour, the rest wait at the docks), {D.START_COINS} coins.
-{D.BURGUS_SUBJECTS} subjects are laid out in the Burgus (infected side up). {D.EVENTS_PER_PERIOD}
+Each player: influence tokens {tokens}, {data.START_GRAVE_DIGGERS} grave-diggers in the reserve
+({data.GRAVE_DIGGERS_PER_COLOUR} per colour, the rest wait at the docks), {data.START_COINS} coins.
+{data.BURGUS_SUBJECTS} subjects are laid out in the Burgus (infected side up). {data.EVENTS_PER_PERIOD}
 event cards are drawn for each period; the first Period I card is revealed and governs round 1.
 The resource deck lies with its top card face up.
 
@@ -67,20 +70,20 @@ The resource deck lies with its top card face up.
    of their reinforcements converts into 1 coin. The active player's points are used up. Every
    invested grave-digger goes back to the docks; tokens go back to their owners. Then the
    active player takes the area's action:
-   1. **Schola Medica**: build one development, or buy the top resource for {D.SCHOLA_PRICE} coins,
+   1. **Schola Medica**: build one development, or buy the top resource for {data.SCHOLA_PRICE} coins,
      or send a grave-digger from your reserve to Agrus.
    2. **Burgus**: take face-up subjects whose total cost is at most your points (taken infected; at
      most one card of each type).
-   3. **Mercatus**: buy the top resource card for {D.MERCATUS_PRICE} coins.
+   3. **Mercatus**: buy the top resource card for {data.MERCATUS_PRICE} coins.
    4. **Agrus**: send one more grave-digger from your reserve to Agrus.
    5. **Portus**: build any number of developments: each takes 1 grave-digger from your reserve
-     onto it, plus 1 resource card or {D.DEVELOPMENT_GD_COST} grave-diggers from your reserve
+     onto it, plus 1 resource card or {data.DEVELOPMENT_GD_COST} grave-diggers from your reserve
      to the docks.
    6. **Suburbium**: rob the player with the least influence invested there (non-investors count 0;
-     on a tie you choose) of goods worth up to your points: 1 coin = {D.ROB_COIN} point, 1
-     grave-digger = {D.ROB_GRAVE_DIGGER} points, 1 resource card = {D.ROB_RESOURCE} points.
-3. **Upkeep.** The Burgus subjects are discarded and {D.BURGUS_SUBJECTS} new ones laid out.
-   Then each player in turn: {D.AGRUS_INCOME} coins per grave-digger in Agrus; heal infected
+     on a tie you choose) of goods worth up to your points: 1 coin = {data.ROB_COIN} point, 1
+     grave-digger = {data.ROB_GRAVE_DIGGER} points, 1 resource card = {data.ROB_RESOURCE} points.
+3. **Upkeep.** The Burgus subjects are discarded and {data.BURGUS_SUBJECTS} new ones laid out.
+   Then each player in turn: {data.AGRUS_INCOME} coins per grave-digger in Agrus; heal infected
    subjects by discarding a resource card each (flip it, take its influence token, its ability
    works from now on); pay the upkeep of healed subjects or flip them back to infected (their
    token and ability are lost until healed again).
@@ -88,26 +91,26 @@ The resource deck lies with its top card face up.
    passes left. Where an event and a card disagree, the event wins.
 
 ## End of the game
-After round {D.ROUNDS}: 1 wealth point per influence point of the tokens you hold (a subject's
-token only while it is healed), per {D.WP_COINS} coins, per subject card, per resource card
-played, per development, per {D.WP_GRAVE_DIGGERS} grave-diggers (reserve + Agrus); a healed
-Nobleman gives +{D.NOBLEMAN_WP}.
+After round {data.ROUNDS}: 1 wealth point per influence point of the tokens you hold (a subject's
+token only while it is healed), per {data.WP_COINS} coins, per subject card, per resource card
+played, per development, per {data.WP_GRAVE_DIGGERS} grave-diggers (reserve + Agrus); a healed
+Nobleman gives +{data.NOBLEMAN_WP}.
 
 ## Developments
 {_devs_table()}
 
 Development base points never become unused points.
 
-## Subjects ({len(D.SUBJECT_DECK)} cards)
+## Subjects ({len(data.SUBJECT_DECK)} cards)
 {_subjects_table()}
 
-## Resources ({len(D.RESOURCE_DECK)} cards, {D.RESOURCE_COPIES} of each)
+## Resources ({len(data.RESOURCE_DECK)} cards, {data.RESOURCE_COPIES} of each)
 Played in the Investments stage instead of investing: the effect lasts this round and the card
 scores 1 wealth point. Or discarded to heal a subject or pay for a development (no point).
 
 {_resources_table()}
 
-## Events ({len(D.EVENTS)} cards, 10 per period)
+## Events ({len(data.EVENTS)} cards, 10 per period)
 Closed areas take no investments and do not activate.
 
 {_events_table()}

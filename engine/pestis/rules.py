@@ -1,23 +1,41 @@
-"""The Game object of 1347: setup, prompts, moves, views, scoring, invariants."""
+"""The Game object of 1347: setup, the flow of a round (Investments, Actions, Upkeep, Event),
+prompt and play through the decision table, and the result.
+
+Each flow function mutates the state, appends log events, and runs on until a seat has to
+decide (it then leaves a decision in `s.pending`) or the game is over.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
+import dataclasses
+import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import ClassVar
 
-from engine.core.protocol import PUBLIC, Event, Game, IllegalMove, Move, Prompt, Result, ScoreLine
+from engine.core import chance
+from engine.core.decisions import DecisionTable
+from engine.core.protocol import Event, Game, Move, Prompt, Result
 
-from . import data as D
-from . import flow as F
-from . import logic as L
-from .moves import AREA_INDEX, PHASES, action_moves, decision_prompt, invest_prompt
+from . import data, evaluation, hidden, invariants, logic, scoring, view
+from .decisions import (
+    DECISIONS,
+    Flow,
+    Out,
+    convert_to_coins,
+    convert_to_gd,
+    decide,
+    has_options,
+    set_victim,
+)
+from .events import reveal_event
+from .logic import area_name, law_option, name, plural
 from .reference import rules_reference
-from .state import PestisState
+from .state import INVEST_STEPS, PestisDecision, PestisState
 from .title import TITLE
+from .view import PestisView
 
 
-class PestisGame(Game[PestisState]):
+class Pestis(Game[PestisState]):
     """1347: De Nigrae Pestis Ludo — plague doctors invest influence in six town areas."""
 
     meta = TITLE
@@ -26,510 +44,574 @@ class PestisGame(Game[PestisState]):
         "gather and heal subjects over 9 rounds of plague."
     )
     options = ()
+    decisions: ClassVar[DecisionTable[Flow, PestisState, PestisDecision]] = DECISIONS
 
     # ---- lifecycle -------------------------------------------------------------------------
-    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> Any:
+    def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> PestisState:
         self.check_players(len(names))
         opts = self.check_options(options)
         s = PestisState(names=list(names), seed=seed, options=opts, n=len(names))
         out: list[Event] = []
-        F.setup(s, out)
+        setup(s, out)
         s.opening = [e.text for e in out]  # all public
         return s
 
-    def prompt(self, state: Any) -> Prompt | None:
-        s: PestisState = state
-        if s.phase == "over":
+    def prompt(self, state: PestisState) -> Prompt | None:
+        if state.phase == "over":
             return None
-        if s.dec == "invest":
-            return invest_prompt(s)
-        return decision_prompt(s)
+        return self.decisions.prompt(self, state, state.pending[0])
 
-    def play(self, state: Any, move: Move) -> list[Event]:
-        s: PestisState = state
-        out = [Event(line) for line in s.opening]  # the setup's lines open the first move's log
-        s.opening = []
-        mid = move.id
-        kind = s.dec
-        if kind == "invest":
-            _play_invest(s, mid, out)
-        elif kind in ("convert", "keep", "wave"):
-            _play_other(s, kind, mid, out)
-        elif kind == "heal":
-            _play_heal(s, mid, out)
-        else:
-            _play_action(s, kind, mid, out)
+    def play(self, state: PestisState, move: Move) -> list[Event]:
+        out = [Event(line) for line in state.opening]  # the setup's lines open the first log
+        state.opening = []
+        self.decisions.play(self, state, state.pending[0], move.id, out)
         return out
 
-    # ---- results ---------------------------------------------------------------------------
-    def result(self, state: Any) -> Result:
-        s: PestisState = state
-        lines = []
-        for p in range(s.n):
-            rows = L.score(s, p)
-            lines.append(ScoreLine(p, float(sum(v for _, v in rows)), list(rows)))
-        best = max(line.score for line in lines)
-        winners = [line.seat for line in lines if line.score == best]
-        order = sorted({line.score for line in lines}, reverse=True)
-        for line in lines:
-            line.rank = order.index(line.score) + 1
-        names = " and ".join(s.names[w] for w in winners)
-        verb = "share the victory" if len(winners) > 1 else "wins"
-        over = s.phase == "over"
-        summary = (
-            f"{names} {verb} with {int(best)} wealth points."
-            if over
-            else f"Provisional: {names} lead with {int(best)} wealth points."
-        )
-        return Result(winners, lines, summary)
+    def result(self, state: PestisState) -> Result:
+        return scoring.result(state)
 
     def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
-        return rules_reference()
+        return rules_reference(options)
 
-    # ---- views -----------------------------------------------------------------------------
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        s: PestisState = state
-        omni = seat is None
-        n = s.n
-        areas = []
-        for a, key in enumerate(D.AREAS):
-            stacks = []
-            for p in range(n):
-                toks = s.invest[a][p]
-                st: dict[str, Any] = {
-                    "seat": p,
-                    "tokens": len(toks),
-                    "reinforcements": s.reinf[a][p],
-                    "gd_tokens": s.gdtok[a][p],
-                    "base": L.base_points(s, p, a),
-                    "leeches": s.leeches[a][p],
-                }
-                if omni or p == seat or s.revealed[a]:
-                    st["values"] = sorted(toks, reverse=True)
-                    st["total"] = L.total(s, a, p)
-                stacks.append(st)
-            seen = []
-            if seat not in (None, PUBLIC):
-                seen = [
-                    {"owner": q, "values": list(vals)}
-                    for ar, q, vals in s.informed[seat]
-                    if ar == a
-                ]
-            res = s.results[a]
-            areas.append(
-                {
-                    "key": key,
-                    "name": D.AREA_NAMES[key],
-                    "number": a + 1,
-                    "action": D.AREA_ACTIONS[key],
-                    "closed": L.closed(s, a),
-                    "quarantined": s.quarantined[a],
-                    "blocked_for": [p for p in range(n) if a in s.blocked[p]],
-                    "revealed": s.revealed[a],
-                    "current": s.phase == "action" and s.area == a,
-                    "stacks": stacks,
-                    "informer": seen,
-                    "result": None
-                    if res is None
-                    else {
-                        "tokens": [list(t) for t in res["tokens"]],
-                        "reinforcements": list(res["reinf"]),
-                        "gd_tokens": list(res["gdtok"]),
-                        "totals": list(res["totals"]),
-                        "investors": list(res["who"]),
-                        "active": res["active"],
-                    },
-                }
-            )
-        players = []
-        for p in range(n):
-            own = omni or p == seat
-            players.append(
-                {
-                    "seat": p,
-                    "name": s.names[p],
-                    "first": p == s.first,
-                    "coins": s.coins[p],
-                    "reserve": s.reserve[p],
-                    "agrus": s.agrus[p],
-                    "docks": s.docks[p],
-                    "tokens_in_hand": len(s.hand[p]),
-                    "hand": list(s.hand[p]) if own else None,
-                    "token_values": sorted(L.tokens_owned(s, p), reverse=True),
-                    "subjects": [
-                        {
-                            "key": k,
-                            "name": D.SUBJECTS[k].name,
-                            "healed": h,
-                            "token": D.SUBJECTS[k].token,
-                            "upkeep": D.SUBJECTS[k].upkeep,
-                            "ability": D.SUBJECTS[k].ability,
-                        }
-                        for k, h in s.subjects[p].items()
-                    ],
-                    "infected": sum(1 for h in s.subjects[p].values() if not h),
-                    "healed": sum(1 for h in s.subjects[p].values() if h),
-                    "developments": [D.DEV_NAMES[d] for d in s.devs[p]],
-                    "resources": [D.RESOURCES[r].name for r in sorted(s.res_hand[p])]
-                    if own
-                    else None,
-                    "resource_count": len(s.res_hand[p]),
-                    "played": [D.RESOURCES[r].name for r in s.res_played[p]],
-                    "relic": s.relic[p],
-                    "remedy": s.remedy[p],
-                    "gd_token_used": s.gd_used[p],
-                    "wealth": sum(v for _, v in L.score(s, p)),
-                }
-            )
-        ev = D.EVENTS[s.event]
-        top = s.res_deck[-1] if s.res_deck else None
-        pr = self.prompt(s)
-        return {
-            "game": self.id,
-            "you": None if seat == PUBLIC else seat,
-            "names": list(s.names),
-            "round": s.round,
-            "rounds": D.ROUNDS,
-            "period": L.period_of(s.round),
-            "phase": PHASES.get(s.phase, "Game over" if s.phase == "over" else s.phase),
-            "first_player": s.first,
-            "to_move": pr.seat if pr else None,
-            "area_active": s.area if s.phase == "action" else None,
-            "event": {"key": ev.key, "name": ev.name, "text": ev.text, "period": ev.period},
-            "events_seen": [D.EVENTS[e].name for e in s.events_seen],
-            "events_left": [len(d) for d in s.event_decks],
-            "areas": areas,
-            "burgus": [
-                {
-                    "key": k,
-                    "name": D.SUBJECTS[k].name,
-                    "cost": D.SUBJECTS[k].cost,
-                    "token": D.SUBJECTS[k].token,
-                    "upkeep": D.SUBJECTS[k].upkeep,
-                    "ability": D.SUBJECTS[k].ability,
-                }
-                for k in s.burgus
-            ],
-            "subject_deck": len(s.subj_deck),
-            "subject_discard": len(s.subj_discard),
-            "resource_top": None
-            if top is None
-            else {"key": top, "name": D.RESOURCES[top].name, "text": D.RESOURCES[top].text},
-            "resource_deck": len(s.res_deck),
-            "resource_discard": [D.RESOURCES[r].name for r in s.res_discard],
-            "players": players,
-        }
+    def view(self, state: PestisState, seat: int | None) -> PestisView:
+        prompt = self.prompt(state)
+        return view.view(state, seat, self.id, prompt.seat if prompt else None)
 
-    # ---- computer players ------------------------------------------------------------------
-    def determinize(self, state: Any, seat: int, rng: Any) -> Any:
+    # ---- the flow after a decision (decisions.py hands back through these) -----------------
+    def end_turn(self, s: PestisState, out: Out) -> None:
+        end_turn(s, out)
+
+    def finish_action(self, s: PestisState, out: Out) -> None:
+        finish_action(s, out)
+
+    def after_conversion(self, s: PestisState, out: Out) -> None:
+        after_conversion(s, out)
+
+    def upkeep_pay(self, s: PestisState, out: Out) -> None:
+        upkeep_pay(s, out)
+
+    def after_wave(self, s: PestisState, out: Out) -> None:
+        after_wave(s, out)
+
+    # ---- computer players, tests, saves ----------------------------------------------------
+    def determinize(self, state: PestisState, seat: int, rng: random.Random) -> PestisState:
         """Resample what `seat` cannot see: others' face-down tokens and hands, the decks."""
-        s: PestisState = self.clone(state)
-        n = s.n
-        if s.dec == "invest" and s.dec_seat != seat:
-            # Another seat's half-made investment is hidden: it starts its turn afresh.
-            F.clear_pending(s)
-        for q in range(n):
-            if q == seat:
+        s = self.clone(state)
+        head = s.pending[0] if s.pending else None
+        if head is not None and head.kind in INVEST_STEPS and head.seat != seat:
+            clear_pending(s)  # another seat's half-made investment is hidden
+        return hidden.determinize(s, seat, rng)
+
+    def evaluate(self, state: PestisState, seat: int) -> float:
+        return evaluation.evaluate(state, seat)
+
+    def invariants(self, state: PestisState) -> list[str]:
+        return invariants.invariants(state)
+
+    def digest_data(self, state: PestisState) -> object:
+        """The state as layout 1 held it: `dec`, `dec_seat` and the `pend*` fields of the
+        half-made investment instead of the pending decision."""
+        out = dataclasses.asdict(state)
+        del out["pending"]
+        head = state.pending[0] if state.pending else None
+        out["dec"] = state.dec
+        # With nothing pending (the game is over) the last seat asked was the last in upkeep.
+        out["dec_seat"] = state.up_seat if head is None else head.seat
+        out["pend"] = "" if head is None else INVEST_STEPS.get(head.kind, "")
+        for key, value in (
+            ("pend_val", None if head is None else head.value),
+            ("pend_area", None if head is None else head.area),
+            ("pend_target", None if head is None else head.target),
+            ("pend_from", None if head is None else head.source),
+        ):
+            out[key] = -1 if value is None else value
+        return out
+
+
+# =============================================================================================
+# Setup and rounds
+# =============================================================================================
+def setup(s: PestisState, out: Out) -> None:
+    """Deal everything, reveal the first event and open the Investments stage of round 1."""
+    n = s.n
+    s.first = data.FIRST_PLAYER_SEAT % n
+    s.coins = [data.START_COINS] * n  # bank_net counts what the bank pays out after this
+    s.reserve = [data.START_GRAVE_DIGGERS] * n
+    s.agrus = [0] * n
+    s.docks = [data.GRAVE_DIGGERS_PER_COLOUR - data.START_GRAVE_DIGGERS] * n
+    s.hand = [sorted(data.START_TOKENS, reverse=True) for _ in range(n)]
+    s.subjects = [{} for _ in range(n)]
+    s.devs = [[] for _ in range(n)]
+    s.res_hand = [[] for _ in range(n)]
+    s.res_played = [[] for _ in range(n)]
+    s.res_known = [[] for _ in range(n)]
+    s.invest = [[[] for _ in range(n)] for _ in data.AREAS]
+    s.reinf = [[0] * n for _ in data.AREAS]
+    s.gdtok = [[0] * n for _ in data.AREAS]
+    s.revealed = [False] * len(data.AREAS)
+    s.res_deck = list(data.RESOURCE_DECK)
+    chance.shuffle(s, s.res_deck)
+    s.subj_deck = list(data.SUBJECT_DECK)
+    chance.shuffle(s, s.subj_deck)
+    s.event_decks = []
+    for cards in data.PERIOD_EVENTS:
+        deck = list(cards)
+        chance.shuffle(s, deck)
+        s.event_decks.append(deck[: data.EVENTS_PER_PERIOD])
+    reset_round(s)
+    for _ in range(data.BURGUS_SUBJECTS):
+        card = logic.draw_subject(s)
+        if card:
+            s.burgus.append(card)
+    out.append(
+        Event(
+            f"Setup: First Player {name(s, s.first)}; each player has tokens 4-3-2-1-0, "
+            f"{data.START_GRAVE_DIGGERS} grave-diggers and {data.START_COINS} coins."
+        )
+    )
+    out.append(Event("Burgus: " + ", ".join(data.SUBJECTS[k].name for k in s.burgus), reveal=True))
+    reveal_event(s, out)
+    out.append(Event(f"Round 1 (Period 1): {name(s, s.first)} is First Player."))
+    if s.dec != "wave":
+        begin_investments(s, out)
+
+
+def reset_round(s: PestisState) -> None:
+    """Clear the effects that last one round."""
+    n = s.n
+    s.blocked = [[] for _ in range(n)]
+    s.quarantined = [False] * len(data.AREAS)
+    s.leeches = [[0] * n for _ in data.AREAS]
+    s.relic = [False] * n
+    s.remedy = [False] * n
+    s.informed = [[] for _ in range(n)]
+    s.returned = [[] for _ in range(n)]
+    s.gd_used = [False] * n
+    s.gd_passed = [False] * n
+    s.revealed = [False] * len(data.AREAS)
+    s.results = [None] * len(data.AREAS)
+
+
+def after_wave(s: PestisState, out: Out) -> None:
+    """Next player to discard under Wave of deaths, or on to the next round."""
+    s.wave_left.pop(0)
+    if s.wave_left:
+        decide(s, "wave", s.wave_left[0])
+        return
+    if s.round == 1 and s.phase == "invest":
+        begin_investments(s, out)  # the setup card
+    else:
+        new_round(s, out)
+
+
+def new_round(s: PestisState, out: Out) -> None:
+    """End of the Event stage: the First Player token passes left; a new round starts."""
+    s.first = (s.first + 1) % s.n
+    s.round += 1
+    out.append(
+        Event(
+            f"Round {s.round} (Period {logic.period_of(s.round)}): "
+            f"{name(s, s.first)} is First Player."
+        )
+    )
+    begin_investments(s, out)
+
+
+# =============================================================================================
+# 3.1 Investments stage
+# =============================================================================================
+def can_take_turn(s: PestisState, seat: int) -> bool:
+    return bool(s.hand[seat]) or law_option(s, seat)
+
+
+def next_investor(s: PestisState, start: int) -> int:
+    for seat in logic.order_from(s, start):
+        if can_take_turn(s, seat):
+            return seat
+    return -1
+
+
+def begin_investments(s: PestisState, out: Out) -> None:
+    s.phase = "invest"
+    s.turn = next_investor(s, s.first)
+    decide(s, "invest", s.turn)
+
+
+def clear_pending(s: PestisState) -> None:
+    """A half-made investment is taken back: the investing seat starts its turn afresh."""
+    if s.pending and s.pending[0].kind in INVEST_STEPS:
+        decide(s, "invest", s.pending[0].seat)
+
+
+def end_turn(s: PestisState, out: Out) -> None:
+    """The investing seat's turn is over: the next seat with something to invest goes on."""
+    nxt = next_investor(s, (s.turn + 1) % s.n)
+    if nxt < 0:
+        s.pending = []
+        begin_actions(s, out)
+        return
+    s.turn = nxt
+    decide(s, "invest", nxt)
+
+
+# =============================================================================================
+# 3.2 Action stage
+# =============================================================================================
+def begin_actions(s: PestisState, out: Out) -> None:
+    s.phase = "action"
+    s.area = 0
+    out.append(Event("Action stage: the areas are activated from Schola Medica to Suburbium."))
+    run_areas(s, out)
+
+
+def participants(s: PestisState, a: int) -> list[int]:
+    return [
+        seat
+        for seat in range(s.n)
+        if logic.has_tokens(s, a, seat) or logic.base_points(s, seat, a) > 0
+    ]
+
+
+def run_areas(s: PestisState, out: Out) -> None:
+    """Activate areas in order until an active player or a loser has to decide."""
+    while s.area < len(data.AREAS):
+        a = s.area
+        if logic.closed(s, a):
+            out.append(Event(f"{area_name(a)} is closed this round ({data.EVENTS[s.event].name})."))
+            cleanup_area(s, a)
+            next_area(s)
+            continue
+        who = participants(s, a)
+        if not who:
+            # Reinforcements left alone by a Forged seal still go back to the docks.
+            cleanup_area(s, a)
+            next_area(s)
+            continue
+        activate(s, a, who, out)
+        if s.active >= 0 and begin_action(s, out):
+            return
+        if start_conversions(s, out):
+            return
+        cleanup_area(s, a)
+        next_area(s)
+    begin_upkeep(s, out)
+
+
+def next_area(s: PestisState) -> None:
+    s.area += 1
+    s.active = -1
+    s.acts = []
+
+
+def activate(s: PestisState, a: int, who: list[int], out: Out) -> None:
+    """Reveal the tokens of area `a` and find its active player."""
+    s.revealed[a] = True
+    totals = [logic.total(s, a, seat) for seat in range(s.n)]
+    parts = [
+        f"{name(s, seat)} {', '.join(_stack_words(s, a, seat))} = {totals[seat]}"
+        for seat in logic.order_from(s, s.first)
+        if seat in who
+    ]
+    best = max(totals[seat] for seat in who)
+    s.active = -1
+    why = ""
+    if best >= 1:
+        tied = [p for p in logic.order_from(s, s.first) if p in who and totals[p] == best]
+        s.active, why = logic.tie_winner(s, tied)
+        if len(tied) == 1:
+            why = ""
+    s.results[a] = {
+        "tokens": [sorted(s.invest[a][seat], reverse=True) for seat in range(s.n)],
+        "reinf": list(s.reinf[a]),
+        "gdtok": [s.gdtok[a][seat] for seat in range(s.n)],
+        "totals": totals,
+        "who": who,
+        "active": s.active,
+    }
+    line = f"{area_name(a)} revealed: " + "; ".join(parts) + "."
+    if s.active >= 0:
+        line += f" {name(s, s.active)} is active" + (f" (tie: {why})" if why else "") + "."
+    else:
+        line += " Nobody reaches 1 point: nobody acts and nobody converts."
+    out.append(Event(line, reveal=True))
+
+
+def _stack_words(s: PestisState, a: int, seat: int) -> list[str]:
+    """What a revealed stack is made of, for the log."""
+    bits = []
+    if s.invest[a][seat]:
+        bits.append("+".join(str(v) for v in sorted(s.invest[a][seat], reverse=True)))
+    if s.gdtok[a][seat]:
+        bits.append(f"{s.gdtok[a][seat]} law grave-digger")
+    if s.reinf[a][seat]:
+        bits.append(f"{plural(s.reinf[a][seat], 'reinforcement')}")
+    base = logic.base_points(s, seat, a)
+    if base:
+        bits.append(f"base {base}")
+    if logic.has_tokens(s, a, seat):
+        bonus = logic.bonus_points(s, seat, a)
+        if bonus:
+            bits.append(f"bonus {bonus}")
+    return bits
+
+
+def begin_action(s: PestisState, out: Out) -> bool:
+    """Set up the active player's decision; False when they have nothing they could do."""
+    a, seat = s.area, s.active
+    s.acts = []
+    s.buys = 0
+    s.victim = -1
+    s.budget = logic.total(s, a, seat)
+    kind = data.AREAS[a]
+    if kind == "suburbium":
+        return begin_robbery(s, out)
+    decide(s, kind, seat)
+    if has_options(s):
+        return True
+    out.append(Event(f"{name(s, seat)} wins {area_name(a)} but cannot do anything there."))
+    return False
+
+
+def begin_robbery(s: PestisState, out: Out) -> bool:
+    """Suburbium: find the victim (least invested; the active player breaks ties)."""
+    a, seat = s.area, s.active
+    cands = [q for q in range(s.n) if q != seat and not logic.healed(s, q, "guard")]
+    if not cands:
+        out.append(Event(f"{name(s, seat)} wins Suburbium but nobody can be robbed."))
+        return False
+    low = min(logic.total(s, a, q) for q in cands)
+    victims = [
+        q for q in logic.order_from(s, s.first) if q in cands and logic.total(s, a, q) == low
+    ]
+    if len(victims) > 1:
+        decide(s, "victim", seat)
+        s.acts = []
+        return True
+    return set_victim(s, victims[0], out)
+
+
+def finish_action(s: PestisState, out: Out) -> None:
+    """The active player is done: conversions, then the next area."""
+    if start_conversions(s, out):
+        return
+    cleanup_area(s, s.area)
+    next_area(s)
+    run_areas(s, out)
+
+
+def start_conversions(s: PestisState, out: Out) -> bool:
+    """Queue the losers' tokens; True when a loser has to choose.
+
+    A loser's reinforcements are unused points too: each converts into 1 coin at once (the
+    seed's Burgus example: tokens 1 + 3 and a reinforcement give 5 coins), while the
+    grave-digger itself goes back to the docks in the clean-up.
+    """
+    a = s.area
+    s.conv = []
+    if s.active >= 0:
+        for seat in logic.order_from(s, s.first):
+            if seat == s.active:
                 continue
-            # Tokens known: those back from revealed areas and those seen with an Informer.
-            known = Counter(s.returned[q])
-            seen_at: dict[int, Counter] = {}
-            for ar, owner, vals in s.informed[seat]:
-                if owner == q and not s.revealed[ar]:
-                    seen_at.setdefault(ar, Counter()).update(vals)
-            pool: list[int] = []
-            hand_known: list[int] = []
-            rest = Counter(s.hand[q])
-            for v, c in known.items():
-                k = min(c, rest[v])
-                hand_known += [v] * k
-                rest[v] -= k
-            pool += list(rest.elements())
-            hand_slots = len(s.hand[q]) - len(hand_known)
-            area_slots: dict[int, tuple[list[int], int]] = {}
-            for a in range(6):
-                if s.revealed[a]:
-                    continue
-                toks = Counter(s.invest[a][q])
-                fixed: list[int] = []
-                for v, c in seen_at.get(a, Counter()).items():
-                    k = min(c, toks[v])
-                    fixed += [v] * k
-                    toks[v] -= k
-                pool += list(toks.elements())
-                area_slots[a] = (fixed, len(s.invest[a][q]) - len(fixed))
-            pool.sort()
-            rng.shuffle(pool)
-            hand = hand_known + pool[:hand_slots]
-            pool = pool[hand_slots:]
-            s.hand[q] = sorted(hand, reverse=True)
-            for a, (fixed, k) in area_slots.items():
-                s.invest[a][q] = fixed + pool[:k]
-                pool = pool[k:]
-        # Informer sightings of the others concern tokens `seat` may not know: use the
-        # resampled values.
-        for q in range(n):
-            if q != seat:
-                s.informed[q] = [
-                    [ar, owner, vals if owner in (seat, q) else sorted(s.invest[ar][owner])]
-                    for ar, owner, vals in s.informed[q]
-                ]
-        # Resource cards: others' unknown hand cards and the deck below the face-up top card.
-        pool_r: list[str] = []
-        for q in range(n):
-            if q != seat:
-                unknown = list(s.res_hand[q])
-                for card in s.res_known[q]:
-                    unknown.remove(card)
-                pool_r += unknown
-        pool_r += s.res_deck[:-1]
-        pool_r.sort()
-        rng.shuffle(pool_r)
-        for q in range(n):
-            if q != seat:
-                k = len(s.res_hand[q]) - len(s.res_known[q])
-                s.res_hand[q] = list(s.res_known[q]) + pool_r[:k]
-                pool_r = pool_r[k:]
-        if s.res_deck:
-            s.res_deck = pool_r + s.res_deck[-1:]
-        # Subject deck order, and which event cards are still to come.
-        s.subj_deck.sort()
-        rng.shuffle(s.subj_deck)
-        for i, deck in enumerate(s.event_decks):
-            unseen = sorted(e for e in D.PERIOD_EVENTS[i] if e not in s.events_seen)
-            rng.shuffle(unseen)
-            s.event_decks[i] = unseen[: len(deck)]
-        s.seed = rng.randrange(2**31)
-        s.draws = 0
-        return s
-
-    def evaluate(self, state: Any, seat: int) -> float:
-        """Wealth points now, plus the value of cards in hand and subjects to heal."""
-        s: PestisState = state
-        p = seat
-        v = float(sum(pts for _, pts in L.score(s, p)))
-        v += 0.6 * len(s.res_hand[p])
-        v += 0.1 * (s.coins[p] % D.WP_COINS)
-        v += 0.3 * ((s.reserve[p] + s.agrus[p]) % D.WP_GRAVE_DIGGERS)
-        v += 0.2 * s.agrus[p] * max(0, D.ROUNDS - s.round)
-        for k, h in s.subjects[p].items():
-            if not h:
-                v += 0.4 * D.SUBJECTS[k].token
-        return v
-
-    # ---- invariants ------------------------------------------------------------------------
-    def invariants(self, state: Any) -> list[str]:
-        """Conservation and bounds; written to be cheap (checked after every playout move).
-
-        Tokens: each seat holds (in hand or invested) exactly the starting five plus one
-        per healed subject — checked by count and total value. Cards: the exact
-        multisets of the decks. Grave-diggers: 15 per colour wherever they are.
-        """
-        s: PestisState = state
-        bad: list[str] = []
-        n = s.n
-        coins = s.coins
-        if sum(coins) != D.START_COINS * n + s.bank_net:
-            bad.append(f"coins not conserved: {sum(coins)} vs {D.START_COINS * n + s.bank_net}")
-        if min(coins) < 0 or min(s.reserve) < 0 or min(s.agrus) < 0 or min(s.docks) < 0:
-            bad.append("negative coins or grave-diggers")
-        reinf_by_seat = [sum(col) for col in zip(*s.reinf, strict=True)]
-        law_by_seat = [sum(col) for col in zip(*s.gdtok, strict=True)]
-        if min(map(min, s.reinf)) < 0 or min(map(min, s.gdtok)) < 0:
-            bad.append("negative investment")
-        for p, invested in enumerate(zip(*s.invest, strict=True)):
-            hand = s.hand[p]
-            held = (len(hand) + sum(map(len, invested)), sum(hand) + sum(map(sum, invested)))
-            gd = s.reserve[p] + s.agrus[p] + len(s.devs[p]) + s.docks[p]
-            gd += reinf_by_seat[p] + law_by_seat[p]
-            if gd != D.GRAVE_DIGGERS_PER_COLOUR:
-                bad.append(f"grave-diggers of colour {p}: {gd}")
-            if law_by_seat[p] > 1:
-                bad.append(f"seat {p} invested more than one law grave-digger")
-            ecnt, etot = _START_TOKENS
-            for key, healed in s.subjects[p].items():
-                if healed:
-                    ecnt += 1
-                    etot += _TOKEN[key]
-            if held != (ecnt, etot):
-                bad.append(f"tokens of seat {p} not conserved")
-            if len(set(s.devs[p])) != len(s.devs[p]):
-                bad.append(f"seat {p} has two developments of a kind")
-        res = s.res_deck + s.res_discard
-        subs = s.subj_deck + s.subj_discard + s.burgus
-        for p in range(n):
-            res += s.res_hand[p]
-            res += s.res_played[p]
-            subs += s.subjects[p].keys()
-        res.sort()
-        subs.sort()
-        if res != _RESOURCES_SORTED:
-            bad.append("resource cards not conserved")
-        if subs != _SUBJECTS_SORTED:
-            bad.append("subject cards not conserved")
-        seen = s.events_seen
-        evs = len(seen) + sum(len(d) for d in s.event_decks)
-        if evs != D.EVENTS_PER_PERIOD * 3 or len(set(seen)) != len(seen):
-            bad.append("event cards not conserved")
-        if not 1 <= s.round <= D.ROUNDS:
-            bad.append(f"round {s.round} out of range")
-        if len(seen) != s.round + (1 if s.phase == "event" else 0):
-            bad.append(f"{len(seen)} events revealed in round {s.round}")
-        if s.phase == "over" and s.round != D.ROUNDS:
-            bad.append("game over before the last round")
-        return bad
+            r = s.reinf[a][seat]
+            if r and logic.has_tokens(s, a, seat):
+                logic.gain(s, seat, r * data.REINFORCEMENT_COINS)
+                out.append(
+                    Event(
+                        f"{name(s, seat)} converts {plural(r, 'unused reinforcement point')} "
+                        f"into {plural(r * data.REINFORCEMENT_COINS, 'coin')}; the "
+                        f"{'grave-digger goes' if r == 1 else 'grave-diggers go'} back to the "
+                        "docks."
+                    )
+                )
+            for v in sorted(s.invest[a][seat], reverse=True):
+                s.conv.append([seat, v, 0])
+            for _ in range(s.gdtok[a][seat]):
+                s.conv.append([seat, 1, 1])
+    return next_conversion(s, out)
 
 
-_START_TOKENS = (len(D.START_TOKENS), sum(D.START_TOKENS))
-_TOKEN = {k: sub.token for k, sub in D.SUBJECTS.items()}
-_RESOURCES_SORTED = sorted(D.RESOURCE_DECK)
-_SUBJECTS_SORTED = sorted(D.SUBJECT_DECK)
+def next_conversion(s: PestisState, out: Out) -> bool:
+    """Convert automatically while there is one outcome; True when a loser must choose."""
+    while s.conv:
+        seat, v, _g = s.conv[0]
+        coins = logic.convert_coins(s, seat, v)
+        gds = logic.convert_gd(s, seat)
+        if coins is not None and gds:
+            decide(s, "convert", seat)
+            return True
+        s.conv.pop(0)
+        if coins is not None:
+            convert_to_coins(s, seat, v, coins, out)
+        elif gds:
+            convert_to_gd(s, seat, v, gds, out)
+        else:
+            out.append(
+                Event(
+                    f"{name(s, seat)}'s unused {v}-point token brings nothing: no "
+                    f"grave-digger of their colour left at the docks."
+                )
+            )
+    return False
+
+
+def after_conversion(s: PestisState, out: Out) -> None:
+    if next_conversion(s, out):
+        return
+    cleanup_area(s, s.area)
+    next_area(s)
+    run_areas(s, out)
+
+
+def cleanup_area(s: PestisState, a: int) -> None:
+    """Tokens go back to their owners, reinforcements to the docks, law tokens to reserves."""
+    for seat in range(s.n):
+        toks = s.invest[a][seat]
+        if toks:
+            s.hand[seat].extend(toks)
+            s.hand[seat].sort(reverse=True)
+            s.returned[seat].extend(toks)
+            s.invest[a][seat] = []
+        if s.reinf[a][seat]:
+            s.docks[seat] += s.reinf[a][seat]
+            s.reinf[a][seat] = 0
+        if s.gdtok[a][seat]:
+            s.reserve[seat] += s.gdtok[a][seat]
+            s.gdtok[a][seat] = 0
 
 
 # =============================================================================================
-# move dispatch
+# 3.3 Upkeep stage
 # =============================================================================================
-def _play_invest(s: PestisState, mid: str, out: list[Event]) -> None:
-    p = s.dec_seat
-    head, _, arg = mid.partition(":")
-    pend = s.pend
-    if pend == "":
-        if head == "token":
-            if arg == "gd":
-                s.pend = "gd"
-            else:
-                s.pend = "tok"
-                s.pend_val = int(arg)
-        elif head == "play":
-            if D.RESOURCES[arg].target:
-                s.pend = arg
-            else:
-                F.resolve_simple_resource(s, p, arg, out)
-        elif head == "pass":
-            s.gd_passed[p] = True
-            out.append(Event(f"{s.names[p]} stops investing."))
-            F.end_turn(s, out)
-        else:
-            raise IllegalMove(mid)
+def begin_upkeep(s: PestisState, out: Out) -> None:
+    s.phase = "upkeep"
+    s.pending = []
+    s.subj_discard.extend(s.burgus)
+    s.burgus = []
+    for _ in range(data.BURGUS_SUBJECTS):
+        c = logic.draw_subject(s)
+        if c:
+            s.burgus.append(c)
+    out.append(
+        Event(
+            "Upkeep: Burgus now shows "
+            + (", ".join(data.SUBJECTS[k].name for k in s.burgus) or "no subjects")
+            + ".",
+            reveal=True,
+        )
+    )
+    s.up_count = 0
+    s.up_seat = s.first
+    upkeep_begin(s, out)
+
+
+def upkeep_begin(s: PestisState, out: Out) -> None:
+    """Income for the seat whose upkeep it is, then its healing decision (if any)."""
+    seat = s.up_seat
+    income(s, seat, out)
+    s.heal_used = []
+    s.paid = []
+    s.acts = []
+    decide(s, "heal", seat)
+    if not has_options(s):
+        upkeep_pay(s, out)
+
+
+def income(s: PestisState, seat: int, out: Out) -> None:
+    e = logic.ev(s, seat)
+    parts = []
+    got = 0
+    if s.agrus[seat]:
+        rate = data.AGRUS_RATE.get(e, data.AGRUS_INCOME)
+        got += s.agrus[seat] * rate
+        parts.append(f"Agrus {s.agrus[seat]}×{rate}")
+        if logic.healed(s, seat, "farmer"):
+            got += data.FARMER_BONUS
+            parts.append(f"Farmer {data.FARMER_BONUS}")
+    if logic.healed(s, seat, "changer"):
+        c = min(data.MONEY_CHANGER_MAX, (s.coins[seat] + got) // data.MONEY_CHANGER_PER)
+        if c:
+            got += c
+            parts.append(f"Money changer {c}")
+    if e == "thanksgiving":
+        k = data.THANKS_COINS * sum(1 for h in s.subjects[seat].values() if h)
+        if k:
+            got += k
+            parts.append(f"Thanksgiving {k}")
+    if got:
+        logic.gain(s, seat, got)
+        out.append(Event(f"{name(s, seat)} earns {plural(got, 'coin')} ({', '.join(parts)})."))
+    if e == "tax":
+        t = s.coins[seat] // data.TAX_PER
+        if t:
+            logic.pay(s, seat, t)
+            out.append(Event(f"Tax collector: {name(s, seat)} pays {plural(t, 'coin')}."))
+
+
+def relapse(s: PestisState, seat: int, key: str) -> None:
+    """Flip a subject back to infected: its token (in hand during upkeep) is lost."""
+    s.subjects[seat][key] = False
+    s.hand[seat].remove(data.SUBJECTS[key].token)
+
+
+def upkeep_pay(s: PestisState, out: Out) -> None:
+    """Pay the upkeep of healed subjects; when short, the seat chooses whom to keep."""
+    seat = s.up_seat
+    todo = [k for k, h in s.subjects[seat].items() if h and k not in s.paid]
+    if s.remedy[seat] and todo:
+        out.append(Event(f"Herbal remedy: {name(s, seat)}'s subjects pay no upkeep."))
+        todo = []
+    # Free subjects first, then everything at once when affordable.
+    costs = {k: logic.upkeep_cost(s, seat, k) for k in todo}
+    need = sum(costs.values())
+    if need <= s.coins[seat]:
+        if need:
+            logic.pay(s, seat, need)
+            out.append(Event(f"{name(s, seat)} pays {plural(need, 'coin')} of upkeep."))
+        s.paid.extend(todo)
+        upkeep_next(s, out)
         return
-    if pend == "tok":
-        if s.pend_area < 0:
-            a = AREA_INDEX[arg]
-            if s.reserve[p] > 0 and not s.quarantined[a]:
-                s.pend_area = a
-            else:
-                F.place_token(s, p, s.pend_val, a, 0, out)
-        else:
-            F.place_token(s, p, s.pend_val, s.pend_area, int(arg), out)
-    elif pend == "gd":
-        F.place_gd_token(s, p, AREA_INDEX[arg], out)
-    elif pend == "spreader":
-        if s.pend_target < 0:
-            s.pend_target = int(arg)
-        else:
-            F.resolve_area_resource(s, p, pend, AREA_INDEX[arg], out)
-    elif pend in ("leeches", "quarantine", "informer"):
-        F.resolve_area_resource(s, p, pend, AREA_INDEX[arg], out)
-    elif pend == "theriac":
-        F.play_theriac(s, p, arg, out)
-    elif pend == "seal":
-        if s.pend_from < 0:
-            area, _, v = arg.partition(":")
-            s.pend_from = AREA_INDEX[area]
-            s.pend_val = int(v)
-        else:
-            F.resolve_area_resource(s, p, pend, AREA_INDEX[arg], out)
-    else:
-        raise IllegalMove(mid)
-
-
-def _still_possible(s: PestisState) -> bool:
-    return any(m.id not in ("pass", "done") for m in action_moves(s))
-
-
-def _play_action(s: PestisState, kind: str, mid: str, out: list[Event]) -> None:
-    p = s.dec_seat
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        if not s.acts:
-            out.append(Event(f"{s.names[p]} does nothing in {F.area_name(s.area)}."))
-        F.finish_action(s, out)
+    for k in todo:
+        if costs[k] == 0:
+            s.paid.append(k)
+    if any(0 < costs[k] <= s.coins[seat] for k in todo):
+        decide(s, "keep", seat)
         return
-    if kind == "schola":
-        if head == "build":
-            dev, _, pay = arg.partition(":")
-            F.build(s, p, dev, pay, out)
-            s.acts.append("build")
-        elif head == "buy":
-            F.buy_resource(s, p, D.SCHOLA, out)
-            s.acts.append("buy")
-        else:
-            F.send_to_agrus(s, p, out)
-            s.acts.append("agrus")
-        limit = 2 if L.ev(s, p) == "procession" else 1
-        if len(s.acts) >= limit or not _still_possible(s):
-            F.finish_action(s, out)
+    for k in todo:
+        if k not in s.paid:
+            relapse(s, seat, k)
+            out.append(
+                Event(
+                    f"{name(s, seat)} cannot pay the upkeep of the {data.SUBJECTS[k].name}: "
+                    f"it falls ill again (−{data.SUBJECTS[k].token}-point token)."
+                )
+            )
+    upkeep_next(s, out)
+
+
+def upkeep_next(s: PestisState, out: Out) -> None:
+    s.up_count += 1
+    if s.up_count >= s.n:
+        event_stage(s, out)
         return
-    if kind == "burgus":
-        F.take_subject(s, p, arg, out)
-        s.acts.append(arg)
-    elif kind == "mercatus":
-        if head == "buy":
-            F.buy_resource(s, p, D.MERCATUS, out)
-            s.buys += 1
-        else:
-            F.sell_resource(s, p, arg, out)
-        s.acts.append(mid)
-    elif kind == "agrus":
-        F.send_to_agrus(s, p, out)
-        s.acts.append("agrus")
-        F.finish_action(s, out)
+    s.up_seat = (s.up_seat + 1) % s.n
+    upkeep_begin(s, out)
+
+
+# =============================================================================================
+# 3.4 Event stage
+# =============================================================================================
+def event_stage(s: PestisState, out: Out) -> None:
+    s.pending = []
+    if s.round >= data.ROUNDS:
+        s.phase = "over"
+        out.append(Event("The last round is over: end of the game."))
         return
-    elif kind == "portus":
-        dev, _, pay = arg.partition(":")
-        F.build(s, p, dev, pay, out)
-        s.acts.append(dev)
-    elif kind == "victim":
-        if not F.set_victim(s, int(arg), out):
-            F.finish_action(s, out)
+    s.phase = "event"
+    reset_round(s)
+    reveal_event(s, out)
+    if s.dec == "wave":
         return
-    elif kind == "rob":
-        what, _, k = arg.partition(":")
-        F.steal(s, what, int(k) if k else 0, out)
-        s.acts.append(mid)
-    else:
-        raise IllegalMove(mid)
-    if not _still_possible(s):
-        F.finish_action(s, out)
+    new_round(s, out)
 
 
-def _play_heal(s: PestisState, mid: str, out: list[Event]) -> None:
-    p = s.dec_seat
-    if mid == "done":
-        F.upkeep_pay(s, out)
-        return
-    _, key, how = mid.split(":")
-    F.heal_in_upkeep(s, p, key, how, out)
-    if not _still_possible(s):
-        F.upkeep_pay(s, out)
-
-
-def _play_other(s: PestisState, kind: str, mid: str, out: list[Event]) -> None:
-    p = s.dec_seat
-    _head, _, arg = mid.partition(":")
-    if kind == "convert":
-        _, v, _g = s.conv.pop(0)
-        if arg == "coins":
-            coins = L.convert_coins(s, p, v)
-            F.convert_to_coins(s, p, v, coins or 0, out)
-        else:
-            F.convert_to_gd(s, p, v, L.convert_gd(s, p), out)
-        F.after_conversion(s, out)
-    elif kind == "keep":
-        F.keep_subject(s, p, arg, out)
-    else:
-        F.discard_subject(s, p, arg, out)
-        F.after_wave(s, out)
-
-
-GAME = PestisGame()
+GAME = Pestis()

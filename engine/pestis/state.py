@@ -3,8 +3,53 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
+from engine.core.decisions import Decision
 from engine.core.protocol import BaseState
+
+
+@dataclass(slots=True)
+class PestisDecision(Decision):
+    """A pending decision of 1347 (see decisions.py for the kinds).
+
+    The steps of an investment turn carry what the seat chose so far; the other kinds read
+    the stage's fields of the state (the area being activated, the points left, the victim).
+    """
+
+    value: int | None = None  # the token being invested, or moved by a Forged seal
+    area: int | None = None  # the area the token goes to (asked: its reinforcements)
+    target: int | None = None  # the seat named by a Plague spreader
+    source: int | None = None  # the area a Forged seal moves a token from
+
+
+class Reveal(TypedDict):
+    """What the reveal of an area showed, per seat (kept until the end of the round)."""
+
+    tokens: list[list[int]]  # the face-down tokens, highest first
+    reinf: list[int]
+    gdtok: list[int]
+    totals: list[int]
+    who: list[int]  # the seats that took part
+    active: int  # -1: nobody reached 1 point
+
+
+# The steps of one investment turn, each with the name of its first part as layout 1 of the
+# state kept it (`pend`): every other kind is named as layout 1 named it (`dec`).
+INVEST_STEPS = {
+    "invest": "",
+    "token": "tok",
+    "reinforce": "tok",
+    "law": "gd",
+    "spreader": "spreader",
+    "spreader_area": "spreader",
+    "seal": "seal",
+    "seal_area": "seal",
+    "leeches": "leeches",
+    "quarantine": "quarantine",
+    "informer": "informer",
+    "theriac": "theriac",
+}
 
 
 @dataclass
@@ -62,15 +107,9 @@ class PestisState(BaseState):
     turn: int = 0  # seat whose investment turn it is
     gd_used: list[bool] = field(default_factory=list)  # law token invested this round
     gd_passed: list[bool] = field(default_factory=list)  # declined the law token this round
-    pend: str = ""  # chosen first part: "tok", "gd" or a resource key
-    pend_val: int = -1  # value of the chosen token
-    pend_area: int = -1
-    pend_target: int = -1  # seat named by Plague spreader
-    pend_from: int = -1  # area a Forged seal moves a token from
 
-    # ---- action / upkeep / event decisions ----------------------------------------------
-    dec: str = "invest"  # the kind of decision pending (see rules.prompt)
-    dec_seat: int = 0
+    # ---- decisions ----------------------------------------------------------------------
+    pending: list[PestisDecision] = field(default_factory=list)  # the head decides now
     area: int = 0  # area being activated
     active: int = -1  # active player of that area
     budget: int = 0  # Burgus / Suburbium points left
@@ -83,6 +122,15 @@ class PestisState(BaseState):
     heal_used: list[str] = field(default_factory=list)  # cheap heals used ("lazaretum", ...)
     paid: list[str] = field(default_factory=list)  # subjects whose upkeep is paid this upkeep
     wave_left: list[int] = field(default_factory=list)  # seats still to discard (Wave of deaths)
-    results: list[dict | None] = field(default_factory=list)  # [area] what its reveal showed
+    results: list[Reveal | None] = field(default_factory=list)  # [area] what its reveal showed
     # The setup's log lines (first event, Burgus, round 1): written out with the first move.
     opening: list[str] = field(default_factory=list)
+
+    @property
+    def dec(self) -> str:
+        """The kind of the pending decision as layout 1 named it: "invest" for every step of
+        an investment turn, "" when nothing is pending."""
+        if not self.pending:
+            return ""
+        kind = self.pending[0].kind
+        return "invest" if kind in INVEST_STEPS else kind
