@@ -335,6 +335,26 @@ def test_holy_relic_heals_one_subject_for_free_in_upkeep() -> None:
     assert s.coins[0] == 8 - D.SUBJECTS["crier"].upkeep
 
 
+def test_a_second_holy_relic_in_hand_heals_by_discarding_it() -> None:
+    """A Holy relic played and another one still in hand: the free heal and the discard of the
+    card are two different moves (once one id named both and the discard could not be taken)."""
+    s = new(2)
+    give_subject(s, 0, "crier")
+    give_subject(s, 0, "friar")
+    give_res(s, 0, "relic", "relic")
+    set_coins(s, 0, 10)
+    play(s, "play:relic")
+    to_upkeep(s)
+    heal = [m for m in ids(s) if m.startswith("heal:crier:")]
+    assert heal == ["heal:crier:relic", "heal:crier:relic-card"]
+    assert len(set(ids(s))) == len(ids(s))
+    play(s, "heal:crier:relic-card")
+    assert s.subjects[0]["crier"] and s.res_hand[0] == []
+    assert "heal:friar:relic" in ids(s)  # the free heal is still there
+    play(s, "heal:friar:relic")
+    assert s.subjects[0] == {"crier": True, "friar": True}
+
+
 def test_forged_seal_moves_a_face_down_token() -> None:
     """Spec: Forged seal — move one of your face-down tokens to another area."""
     s = new(2)

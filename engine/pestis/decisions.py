@@ -958,9 +958,12 @@ def heal_moves(s: PestisState, seat: int) -> list[Move]:
         if relic:
             out.append(Move(f"heal:{key}:relic", f"Heal the {sub.name} (Holy relic)", gain))
         for res in kinds:
+            # a Holy relic card in hand is a resource like any other; "relic" alone is the
+            # free heal of the relic played this round
+            how = "relic-card" if res == "relic" else res
             out.append(
                 Move(
-                    f"heal:{key}:{res}",
+                    f"heal:{key}:{how}",
                     f"Heal the {sub.name}, discarding {data.RESOURCES[res].name}",
                     gain,
                 )
@@ -1001,8 +1004,9 @@ def heal_in_upkeep(s: PestisState, seat: int, key: str, how: str, out: Out) -> N
         logic.pay(s, seat, data.HEAL_COINS_GUILD)
         paid = f"{data.HEAL_COINS_GUILD} coins (Doctors' guild)"
     else:
-        discard_resource(s, seat, how, out)
-        paid = f"discarding {data.RESOURCES[how].name}"
+        card = "relic" if how == "relic-card" else how
+        discard_resource(s, seat, card, out)
+        paid = f"discarding {data.RESOURCES[card].name}"
         reveal = True
     logic.heal(s, seat, key)
     s.acts.append(key)
