@@ -34,7 +34,57 @@ def plain(renderable: object, width: int = 118) -> str:
     return cap.get()
 
 
+# ---- tabs at 80x24 -------------------------------------------------------------------------
+async def test_hidden_tabs_say_they_changed_until_shown(tmp_path: Path) -> None:
+    match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob"), Seat("Cy")], seed=7)
+    match.settings["handover"] = False
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.query_one(BoardView)
+        tabs = screen.query_one("#tabs")
+        assert not board.unseen and "✱" not in str(tabs.render())
+        rng = random.Random(1)
+        while not board.unseen:
+            screen.play(rng.choice(match.prompt.moves))
+            await pilot.pause()
+        changed = {board.panels[i].title.split()[0] for i, p in enumerate(board.panels)
+                   if p.key in board.unseen}  # fmt: skip
+        shown = str(tabs.render())
+        assert all(f"{word}✱" in shown for word in changed)
+        for _ in board.panels:  # each tab in turn: once shown, its mark is gone
+            await pilot.press("tab")
+            await pilot.pause()
+            assert board.panels[board.tab].key not in board.unseen
+        assert not board.unseen and "✱" not in str(tabs.render())
+
+
 # ---- the log ------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", ["1347", "notre-dame", "rattus-cartus", "cathedral-of-orleans"])
+async def test_the_log_opens_with_the_setup_before_the_first_move(
+    game_id: str, tmp_path: Path
+) -> None:
+    match = Match.new(game_id, [Seat("Ann"), Seat("Bob"), Seat("Cy")], seed=7)
+    match.settings["handover"] = False
+    opening = match.opening(0)
+    assert opening
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log = screen.query_one(GameLog)
+        assert [e.text for e in log.entries] == opening
+        await pilot.press("1")
+        await pilot.pause()
+        texts = [e.text for e in log.entries]
+        assert texts[: len(opening)] == opening  # once: the first move wrote them again
+        assert not any(t in opening for t in texts[len(opening) :])
+        assert texts == [line for _, line in match.events(screen.viewer)]
+
+
 async def test_computer_moves_are_marked_until_the_person_decides(tmp_path: Path) -> None:
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
@@ -76,6 +126,9 @@ def test_log_entries_mark_only_the_computers_run_since_the_last_person() -> None
     entries = log_entries(match, 0, 0, match.cursor)
     last_ann = max(i for i, st in enumerate(match.steps[: match.cursor]) if st.seat == 0)
     for e in entries:
+        if e.move == 0:  # the setup's lines
+            assert not e.fresh
+            continue
         step = match.steps[e.move - 1]
         assert e.fresh == (step.seat == 1 and e.move - 1 > last_ann)
 

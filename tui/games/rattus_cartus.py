@@ -87,8 +87,11 @@ class RattusCartusUI:
     # ---- panels ----------------------------------------------------------------------
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
-        buildings = self._buildings(view, compact)
+        # at 80x24 what the buildings do is a tab of its own: a long premium fills the screen
+        buildings = self._buildings(view, effects=not compact)
         out = [Panel("buildings", title, buildings)]
+        if compact and view["row"]:
+            out.append(Panel("effects", "What the buildings do", self._effects(view)))
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
@@ -112,7 +115,23 @@ class RattusCartusUI:
             out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
         return out
 
-    def _buildings(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _effects(self, view: dict[str, Any]) -> RenderableType:
+        """Each building's premium and standard action, by its place in the row."""
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=3)
+        table.add_column()
+        for b in view["row"]:
+            text = Text.assemble(
+                (b["name"], "bold"),
+                ("  premium: ", "dim"),
+                b["premium"],
+                ("  standard: ", "dim"),
+                b["standard"],
+            )
+            table.add_row(Text(f"[{b['pos']}]", style="bold"), text)
+        return table
+
+    def _buildings(self, view: dict[str, Any], effects: bool = True) -> RenderableType:
         names = view["names"]
         if not view["row"]:
             return Text("No buildings in the row (the game is over).", style="dim")
@@ -132,12 +151,13 @@ class RattusCartusUI:
                 if x
             )
             head = Text.assemble((b["name"], "bold"), f" · {cls}", (f" · supply: {sup}", "dim"))
-            lines: list[RenderableType] = [
-                head,
-                Text.assemble(
-                    ("premium: ", "dim"), b["premium"], ("  standard: ", "dim"), b["standard"]
-                ),
-            ]
+            lines: list[RenderableType] = [head]
+            if effects:
+                lines.append(
+                    Text.assemble(
+                        ("premium: ", "dim"), b["premium"], ("  standard: ", "dim"), b["standard"]
+                    )
+                )
 
             def discs(b: dict[str, Any], with_names: bool) -> Text:
                 t = Text()
@@ -273,8 +293,19 @@ class RattusCartusUI:
             Column("VP", "VP", "", lambda p: p["vp_tokens"]),
             Column("in", "in", "", where),
         ]
+
+        def who_short(p: dict[str, Any]) -> Text:  # the name goes first where room is short
+            t = tag(p["seat"])
+            if p["start_player"] and not final:
+                t.append(" start", style="bold")
+            return t
+
         return player_table(
-            view["players"], who, columns, note="in: the building entered this round"
+            view["players"],
+            who,
+            columns,
+            note="in: the building entered this round",
+            who_short=who_short,
         )
 
     def _supplies(self, view: dict[str, Any]) -> RenderableType:

@@ -250,12 +250,16 @@ class GameScreen(Screen[None]):
             return
         titles = board.tab_titles()
         t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
-        for i, title in enumerate(titles):
+        for i, (p, title) in enumerate(zip(board.panels, titles, strict=True)):
             if i == board.tab:
                 # the title's first part: the rest is in the panel's own frame below
                 t.append(f" {title.split(' · ')[0]} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
-                t.append(f" {title.split()[0]} ")
+                # ✱: changed since it was last shown (a sign, not a colour only)
+                mark = "✱" if p.key in board.unseen else ""
+                t.append(f" {title.split()[0]}{mark} ", style="bold" if mark else "")
+        if board.unseen and len(t) + 11 <= self.app.size.width:
+            t.append("  ✱ changed", style="dim")
         t.truncate(self.app.size.width, overflow="ellipsis")
         tabs.update(t, layout=False)
 
