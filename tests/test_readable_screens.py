@@ -324,3 +324,65 @@ async def test_load_list_names_game_players_and_state(tmp_path: Path) -> None:
         assert rows[0].startswith("Toy · unfinished") and "Ann + 1 computer (random)" in rows[0]
         assert any(r.startswith("Notre Dame · finished") for r in rows)  # the examples
         assert not any("mine.toml" in r for r in rows)
+
+
+# ---- the hand-over and the "too small" screen ------------------------------------------------
+async def test_a_handover_due_while_the_window_is_small_shows_once_it_is_big(
+    tmp_path: Path,
+) -> None:
+    from tui.app import TooSmallScreen
+    from tui.screens.dialogs import HandoverScreen
+
+    match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # Ann takes the keyboard
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        while match.prompt is not None and match.prompt.seat == 0:
+            game.play(match.prompt.moves[0])  # Bob's turn comes while the window is small
+            await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)  # the hand-over waits, not under it
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HandoverScreen)
+        assert not any(isinstance(s, TooSmallScreen) for s in app.screen_stack)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is game
+
+
+# ---- errors -------------------------------------------------------------------------------------
+async def test_a_failing_computer_player_is_reported_in_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Broken:
+        def choose(self, state: object, prompt: Prompt) -> str:
+            raise KeyError("bad internal detail 4711")
+
+    monkeypatch.setattr("tui.screens.game.make_bot", lambda *a, **k: Broken())
+    match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    notes: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        monkeypatch.setattr(screen, "notify", lambda message, **kw: notes.append(message))
+        for _ in range(2):
+            await pilot.press("1")
+            await pilot.pause()
+        for _ in range(50):
+            if notes:
+                break
+            await pilot.pause(0.02)
+    assert notes and "Bob" in notes[0] and "safe" in notes[0]
+    assert "4711" not in notes[0] and "KeyError" not in notes[0]
+    log = (tmp_path / "errors.log").read_text()
+    assert "4711" in log and "KeyError" in log and str(tmp_path / "errors.log") in notes[0]
