@@ -87,6 +87,8 @@ def check_panels(app: BoardgamesApp, where: str) -> int:
         assert top.startswith("╭") and top.rstrip().endswith("╮"), f"{where}: {title!r} top"
         assert bottom.startswith("╰") and bottom.endswith("╯"), f"{where}: {title!r} cut"
         assert title in top, f"{where}: title {title!r} cut: {top!r}"
+        # room for the changed mark (" ✱") a move adds to the title: Textual cuts beyond w - 6
+        assert len(title) + 2 <= w - 6, f"{where}: title {title!r} is cut when marked"
         lines = ["".join(seg.text for seg in line) for line in board._texts[key][3]]
         for i, line in enumerate(lines):
             shown = rows[y + 1 + i][x + 2 : x + w - 2]

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
-from .elements import Column, Fit, counted, player_table
+from .elements import Column, Fit, Packed, counted, player_table
 
 PHASE_TITLES = {
     "supply": "B. Supplies",
@@ -241,26 +241,22 @@ class RattusCartusUI:
         by_class: dict[str, list[int]] = {}
         for c in you["cards"]:
             by_class.setdefault(c["class"], []).append(c["nuns"])
-        cards = Text()
+        parts: list[Text] = []  # one per kind: a line breaks between kinds, never inside one
         for key, cname in view["classes"]:
             if key in by_class:
-                if cards:
-                    cards.append(" · ")
                 nuns = by_class[key]
-                cards.append(f"{len(nuns)} {cname}", style="bold")
+                part = Text(f"{len(nuns)} {cname}", style="bold")
                 if any(nuns):
                     listed = "".join(f"{n}, " for n in nuns[:-1])
-                    cards.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
+                    part.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
                 else:
-                    cards.append(" (no nuns)", style="dim")
+                    part.append(" (no nuns)", style="dim")
+                parts.append(part)
         for k in ("joker", "sword", "flute", "pass"):
             if you["hand"].get(k):
-                if cards:
-                    cards.append(" · ")
                 n = you["hand"][k]
-                cards.append(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold")
-        if not cards:
-            cards.append("no cards", style="dim")
+                parts.append(Text(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold"))
+        cards = Packed(parts) if parts else Text("no cards", style="dim")
         me = view["players"][you["seat"]]
         if not you["committed"]:
             return cards
