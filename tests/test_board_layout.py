@@ -72,6 +72,7 @@ def check_panels(app: BoardgamesApp, where: str) -> int:
     board = app.screen.query_one(BoardView)
     status = rows[0]
     assert "…" not in status, f"{where}: the status line is cut: {status!r}"
+    assert "…" not in rows[1], f"{where}: the tab line is cut: {rows[1]!r}"
     bx, by, bw, bh = board.region
     for y in range(by, by + bh):
         assert not SCROLLBAR & set(rows[y][bx : bx + bw]), f"{where}: scrollbar in the board"

@@ -138,7 +138,10 @@ class PestisUI:
         ]
         if compact:
             out.insert(
-                1, Panel("acts", "What the one who acts in each area does", self._acts(view))
+                1,
+                Panel(
+                    "acts", "Actions · what the one who acts in each area does", self._acts(view)
+                ),
             )
         you = view.get("you")
         if you is not None:
@@ -282,7 +285,7 @@ class PestisUI:
         table = player_table(view["players"], who, columns, who_short=lambda pl: tag(pl["seat"]))
         if not details:
             return table
-        packed = Packed(details, sep="  ")
+        packed = Packed(details)
         return Fit(*(Group(form, packed) for form in table.forms))
 
     # ---- side ------------------------------------------------------------------------------

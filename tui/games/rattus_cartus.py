@@ -91,7 +91,7 @@ class RattusCartusUI:
         buildings = self._buildings(view, effects=not compact)
         out = [Panel("buildings", title, buildings)]
         if compact and view["row"]:
-            out.append(Panel("effects", "What the buildings do", self._effects(view)))
+            out.append(Panel("effects", "Actions · what the buildings do", self._effects(view)))
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]

@@ -259,19 +259,28 @@ class GameScreen(Screen[None]):
             tabs.update("", layout=False)
             return
         titles = board.tab_titles()
+        width = self.app.size.width
+        t = self._tab_line(board, titles, full=True)
+        if len(t) > width:  # the shown tab by its first word too: every tab stays on the line
+            t = self._tab_line(board, titles, full=False)
+        if board.unseen and len(t) + 11 <= width:
+            t.append("  ✱ changed", style="dim")
+        t.truncate(width, overflow="ellipsis")
+        tabs.update(t, layout=False)
+
+    @staticmethod
+    def _tab_line(board: BoardView, titles: list[str], full: bool) -> Text:
         t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
         for i, (p, title) in enumerate(zip(board.panels, titles, strict=True)):
             if i == board.tab:
                 # the title's first part: the rest is in the panel's own frame below
-                t.append(f" {title.split(' · ')[0]} ", style="reverse bold")
+                shown = title.split(" · ")[0] if full else title.split()[0]
+                t.append(f" {shown} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
                 # ✱: changed since it was last shown (a sign, not a colour only)
                 mark = "✱" if p.key in board.unseen else ""
                 t.append(f" {title.split()[0]}{mark} ", style="bold" if mark else "")
-        if board.unseen and len(t) + 11 <= self.app.size.width:
-            t.append("  ✱ changed", style="dim")
-        t.truncate(self.app.size.width, overflow="ellipsis")
-        tabs.update(t, layout=False)
+        return t
 
     def _render_log(self) -> None:
         log = self.query_one(GameLog)
