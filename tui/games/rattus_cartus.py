@@ -275,7 +275,7 @@ class RattusCartusUI:
             return t
 
         def rats(p: dict[str, Any]) -> str:
-            return str(p["rats"]) if "rats" in p else f"{p['rat_tokens']} tokens"
+            return str(p["rats"]) if "rats" in p else counted(p["rat_tokens"], "token")
 
         def where(p: dict[str, Any]) -> str:
             if p["entered"]:
