@@ -23,17 +23,30 @@ from tui.widgets.board import BoardView, PanelBox
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 POINTS = (0.15, 0.6, 1.0)  # early, middle, and the finished board (late)
 SCROLLBAR = set("▁▂▃▄▅▆▇█▉▊▋▌▍▎▏")
+# the options that change what the board shows, each tried at every player count
+BOARD_OPTIONS: dict[str, list[dict[str, str]]] = {
+    "notre-dame": [{"rules": "published"}, {"scores": "open"}],
+    "rattus-cartus": [{"buildings": "random-cards"}],
+    "cathedral-of-orleans": [{"bag_memory": "on", "variant": "harder"}],
+}
 CASES = [
-    (gid, n)
+    (gid, n, options)
     for gid in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347")
     if gid in game_ids()
+    for options in [{}, *BOARD_OPTIONS.get(gid, [])]
     for n in range(get_game(gid).min_players, get_game(gid).max_players + 1)
 ]
 
 
-def played(game_id: str, players: int) -> Match:
+def case_id(case: tuple[str, int, dict[str, str]]) -> str:
+    game_id, players, options = case
+    return "-".join([game_id, str(players), *(f"{k}={v}" for k, v in options.items())])
+
+
+def played(game_id: str, players: int, options: dict[str, str] | None = None) -> Match:
     """A whole seeded random game (the cursor at its end)."""
-    match = Match.new(game_id, [Seat(n) for n in NAMES[:players]], seed=players * 11 + 5)
+    seats = [Seat(n) for n in NAMES[:players]]
+    match = Match.new(game_id, seats, options or {}, seed=players * 11 + 5)
     match.settings["handover"] = False
     rng = random.Random(players)
     while match.prompt is not None:
@@ -59,6 +72,7 @@ def check_panels(app: BoardgamesApp, where: str) -> int:
     board = app.screen.query_one(BoardView)
     status = rows[0]
     assert "…" not in status, f"{where}: the status line is cut: {status!r}"
+    assert "…" not in rows[1], f"{where}: the tab line is cut: {rows[1]!r}"
     bx, by, bw, bh = board.region
     for y in range(by, by + bh):
         assert not SCROLLBAR & set(rows[y][bx : bx + bw]), f"{where}: scrollbar in the board"
@@ -74,6 +88,8 @@ def check_panels(app: BoardgamesApp, where: str) -> int:
         assert top.startswith("╭") and top.rstrip().endswith("╮"), f"{where}: {title!r} top"
         assert bottom.startswith("╰") and bottom.endswith("╯"), f"{where}: {title!r} cut"
         assert title in top, f"{where}: title {title!r} cut: {top!r}"
+        # room for the changed mark (" ✱") a move adds to the title: Textual cuts beyond w - 6
+        assert len(title) + 2 <= w - 6, f"{where}: title {title!r} is cut when marked"
         lines = ["".join(seg.text for seg in line) for line in board._texts[key][3]]
         for i, line in enumerate(lines):
             shown = rows[y + 1 + i][x + 2 : x + w - 2]
@@ -84,9 +100,11 @@ def check_panels(app: BoardgamesApp, where: str) -> int:
     return checked
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-async def test_every_panel_whole(game_id: str, players: int, tmp_path: Path) -> None:
-    match = played(game_id, players)
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES, ids=map(case_id, CASES))
+async def test_every_panel_whole(
+    game_id: str, players: int, options: dict[str, str], tmp_path: Path
+) -> None:
+    match = played(game_id, players, options)
     ends = [max(1, int(match.length * f)) for f in POINTS]
     match.goto(ends[0])
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
@@ -97,7 +115,7 @@ async def test_every_panel_whole(game_id: str, players: int, tmp_path: Path) -> 
         for size in ((120, 40), (80, 24)):
             await pilot.resize_terminal(*size)
             for cursor in ends:
-                where = f"{game_id} {players}p move {cursor}/{match.length} {size[0]}x{size[1]}"
+                where = f"{case_id((game_id, players, options))} move {cursor}/{match.length} {size[0]}x{size[1]}"
                 screen.match.goto(cursor)
                 screen.refresh_game(highlight=False)
                 await pilot.pause()

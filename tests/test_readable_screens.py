@@ -34,7 +34,57 @@ def plain(renderable: object, width: int = 118) -> str:
     return cap.get()
 
 
+# ---- tabs at 80x24 -------------------------------------------------------------------------
+async def test_hidden_tabs_say_they_changed_until_shown(tmp_path: Path) -> None:
+    match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob"), Seat("Cy")], seed=7)
+    match.settings["handover"] = False
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.query_one(BoardView)
+        tabs = screen.query_one("#tabs")
+        assert not board.unseen and "✱" not in str(tabs.render())
+        rng = random.Random(1)
+        while not board.unseen:
+            screen.play(rng.choice(match.prompt.moves))
+            await pilot.pause()
+        changed = {board.panels[i].title.split()[0] for i, p in enumerate(board.panels)
+                   if p.key in board.unseen}  # fmt: skip
+        shown = str(tabs.render())
+        assert all(f"{word}✱" in shown for word in changed)
+        for _ in board.panels:  # each tab in turn: once shown, its mark is gone
+            await pilot.press("tab")
+            await pilot.pause()
+            assert board.panels[board.tab].key not in board.unseen
+        assert not board.unseen and "✱" not in str(tabs.render())
+
+
 # ---- the log ------------------------------------------------------------------------------
+@pytest.mark.parametrize("game_id", ["1347", "notre-dame", "rattus-cartus", "cathedral-of-orleans"])
+async def test_the_log_opens_with_the_setup_before_the_first_move(
+    game_id: str, tmp_path: Path
+) -> None:
+    match = Match.new(game_id, [Seat("Ann"), Seat("Bob"), Seat("Cy")], seed=7)
+    match.settings["handover"] = False
+    opening = match.opening(0)
+    assert opening
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log = screen.query_one(GameLog)
+        assert [e.text for e in log.entries] == opening
+        await pilot.press("1")
+        await pilot.pause()
+        texts = [e.text for e in log.entries]
+        assert texts[: len(opening)] == opening  # once: the first move wrote them again
+        assert not any(t in opening for t in texts[len(opening) :])
+        assert texts == [line for _, line in match.events(screen.viewer)]
+
+
 async def test_computer_moves_are_marked_until_the_person_decides(tmp_path: Path) -> None:
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
@@ -76,6 +126,9 @@ def test_log_entries_mark_only_the_computers_run_since_the_last_person() -> None
     entries = log_entries(match, 0, 0, match.cursor)
     last_ann = max(i for i, st in enumerate(match.steps[: match.cursor]) if st.seat == 0)
     for e in entries:
+        if e.move == 0:  # the setup's lines
+            assert not e.fresh
+            continue
         step = match.steps[e.move - 1]
         assert e.fresh == (step.seat == 1 and e.move - 1 > last_ann)
 
@@ -271,3 +324,65 @@ async def test_load_list_names_game_players_and_state(tmp_path: Path) -> None:
         assert rows[0].startswith("Toy · unfinished") and "Ann + 1 computer (random)" in rows[0]
         assert any(r.startswith("Notre Dame · finished") for r in rows)  # the examples
         assert not any("mine.toml" in r for r in rows)
+
+
+# ---- the hand-over and the "too small" screen ------------------------------------------------
+async def test_a_handover_due_while_the_window_is_small_shows_once_it_is_big(
+    tmp_path: Path,
+) -> None:
+    from tui.app import TooSmallScreen
+    from tui.screens.dialogs import HandoverScreen
+
+    match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # Ann takes the keyboard
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        while match.prompt is not None and match.prompt.seat == 0:
+            game.play(match.prompt.moves[0])  # Bob's turn comes while the window is small
+            await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)  # the hand-over waits, not under it
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HandoverScreen)
+        assert not any(isinstance(s, TooSmallScreen) for s in app.screen_stack)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is game
+
+
+# ---- errors -------------------------------------------------------------------------------------
+async def test_a_failing_computer_player_is_reported_in_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Broken:
+        def choose(self, state: object, prompt: Prompt) -> str:
+            raise KeyError("bad internal detail 4711")
+
+    monkeypatch.setattr("tui.screens.game.make_bot", lambda *a, **k: Broken())
+    match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    notes: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        monkeypatch.setattr(screen, "notify", lambda message, **kw: notes.append(message))
+        for _ in range(2):
+            await pilot.press("1")
+            await pilot.pause()
+        for _ in range(50):
+            if notes:
+                break
+            await pilot.pause(0.02)
+    assert notes and "Bob" in notes[0] and "safe" in notes[0]
+    assert "4711" not in notes[0] and "KeyError" not in notes[0]
+    log = (tmp_path / "errors.log").read_text()
+    assert "4711" in log and "KeyError" in log and str(tmp_path / "errors.log") in notes[0]

@@ -78,6 +78,13 @@ class TooSmallScreen(Screen[None]):
         where = "browser window larger (or zoom out)" if self.app.is_web else "terminal larger"
         return f"Make the {where}\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
 
+    def on_screen_resume(self) -> None:
+        # screens pushed over this one while the window was small (a hand-over) are gone:
+        # if the window has grown meanwhile, this one goes too
+        w, h = self.app.size
+        if w >= MIN_WIDTH and h >= MIN_HEIGHT:
+            self.dismiss()
+
     def show_size(self, w: int, h: int) -> None:
         self.w, self.h = w, h
         if self.is_mounted:
@@ -206,7 +213,13 @@ class BoardgamesApp(App[int]):
         elif self._too_small is not None:
             if self.screen is self._too_small:
                 self.pop_screen()
-            self._too_small = None
+            self._too_small = None  # one under another screen goes when it is uncovered
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the window is below the minimum size (the screens wait for it)."""
+        w, h = self.size
+        return w < MIN_WIDTH or h < MIN_HEIGHT
 
     async def action_quit(self) -> None:
         for screen in self.screen_stack:

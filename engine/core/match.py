@@ -163,6 +163,16 @@ class Match:
         steps = self.steps[: self.cursor if upto is None else upto]
         return [(i + 1, line) for i, step in enumerate(steps) for line in step.lines_for(viewer)]
 
+    def opening(self, viewer: int | None = None) -> list[str]:
+        """The setup's lines (a state's `opening`) as `viewer` may read them: the first move
+        writes them to the log, so before it they are only here."""
+        out = []
+        for line in getattr(self.state_at(0), "opening", ()):
+            text = line if isinstance(line, str) else line.for_seat(viewer)
+            if text:
+                out.append(text)
+        return out
+
     # ---- changing ----------------------------------------------------------------------
     def move_line(self, index: int, viewer: int | None) -> str:
         """The move list's line for move `index` (1-based) as `viewer` may read it.

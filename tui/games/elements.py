@@ -183,3 +183,36 @@ def track_header(cells: int, start: int = 0) -> str:
 def counted(n: int, word: str, plural: str | None = None) -> str:
     """`1 rat`, `2 rats`: a count in words, singular when it is one."""
     return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+class Packed:
+    """Parts set one after another on as few lines as fit, a line breaking only between parts
+    (a part longer than the whole line wraps on its own): many short notes in little height."""
+
+    def __init__(self, parts: Sequence[Text], sep: str = " · ") -> None:
+        self.parts = [p for p in parts if p.plain]
+        self.sep = sep
+
+    def lines(self, width: int) -> list[Text]:
+        """The parts joined into lines of at most `width` cells."""
+        out: list[Text] = []
+        line = Text()
+        for part in self.parts:
+            if line.plain and line.cell_len + len(self.sep) + part.cell_len <= width:
+                line.append(self.sep, style="dim")
+                line.append_text(part)
+                continue
+            if line.plain:
+                out.append(line)
+            line = part.copy()
+        if line.plain:
+            out.append(line)
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.lines(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = [p.cell_len for p in self.parts] or [0]
+        total = sum(widths) + len(self.sep) * (len(widths) - 1)
+        return Measurement(min(max(widths), options.max_width), min(total, options.max_width))

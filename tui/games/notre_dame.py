@@ -112,7 +112,7 @@ class NotreDameUI:
             ),
             Panel(
                 "market",
-                "Market places · ◆r red message · [A] Ann's carriage · ─ road",
+                "Market places · ◆r red message · [A] carriage of player A · ─ road",
                 self._market(view, compact),
             ),
         ]
@@ -130,9 +130,7 @@ class NotreDameUI:
                   area="side")
         )  # fmt: skip
         out.append(
-            Panel(
-                "plague", "Rat track · ! overflow: −2★, a marker", self._plague(view), area="side"
-            )
+            Panel("plague", "Rat track · ! overflow −2★ −1 marker", self._plague(view), area="side")
         )
         return out
 

@@ -14,9 +14,19 @@ from rich.table import Table
 from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
-from .elements import Column, Fit, player_table
+from .elements import Column, Fit, Packed, player_table
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
+# what the player who acts in each area does, in a few words (the rules reference says it all;
+# the engine's own sentence is shown where a whole column is free for it)
+AREA_SHORT = {
+    1: "build, buy a resource or send to Agrus",
+    2: "take subjects ≤ your points",
+    3: "buy the top resource",
+    4: "one more grave-digger to Agrus",
+    5: "build developments",
+    6: "rob the least invested player",
+}
 
 
 def tag(seat: int, name: str | None = None) -> Text:
@@ -115,13 +125,24 @@ class PestisUI:
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         out = [
-            Panel("areas", "Town areas in activation order", self._areas(view, compact)),
+            Panel(
+                "areas",
+                "Town areas in activation order · what the one who acts there does",
+                self._areas(view, compact),
+            ),
             Panel(
                 "players",
                 "Players · grave-diggers in reserve, in Agrus and at the docks",
                 self._players(view, compact),
             ),
         ]
+        if compact:
+            out.insert(
+                1,
+                Panel(
+                    "acts", "Actions · what the one who acts in each area does", self._acts(view)
+                ),
+            )
         you = view.get("you")
         if you is not None:
             me = view["players"][you]
@@ -142,16 +163,43 @@ class PestisUI:
 
     # ---- board ---------------------------------------------------------------------------
     def _areas(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        def build(names: bool, short: bool, effects: bool) -> RenderableType:
+        notes: list[Text] = []
+        for area in view["areas"]:
+            res = area["result"]
+            line = Text(f"{area['number']} {area['name']}: ", style="bold")
+            if area["closed"]:
+                line.append("closed this round ", style="bold red")
+            elif res is not None and res["active"] is None:
+                line.append("nobody acts ", style="dim")
+            if area["quarantined"]:
+                line.append("no reinforcements ", style="yellow")
+            for seat in area["blocked_for"]:
+                line.append("closed to ", style="red")
+                line.append_text(tag(seat, view["names"][seat]))
+                line.append(" ")
+            for seen in area["informer"]:
+                line.append("informer sees ")
+                line.append_text(tag(seen["owner"], view["names"][seen["owner"]]))
+                line.append(": " + "+".join(map(str, seen["values"])) + " ")
+            line.rstrip()
+            if not line.plain.endswith(":"):
+                notes.append(line)
+        acts = []
+        for area in view["areas"]:
+            act = Text(f"{area['number']} ", style="bold")
+            act.append(AREA_SHORT.get(area["number"], area["action"]))
+            acts.append(act)
+        effects = Packed(acts, sep="  ")
+
+        def build(names: bool, short: bool, column: bool) -> RenderableType:
             players = view["players"]
             table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
             table.add_column("Area", no_wrap=True)
             for pl in players:
                 label = tag(pl["seat"], pl["name"] if names else None)
                 table.add_column(label, no_wrap=True)
-            if effects:
-                table.add_column("what the winner does", no_wrap=True, style="dim")
-            notes_lines: list[Text] = []
+            if column:
+                table.add_column("what the player who acts does", no_wrap=True, style="dim")
             for area in view["areas"]:
                 name = Text(f"{area['number']} {area['name']}", style="bold")
                 if area["current"]:
@@ -166,30 +214,16 @@ class PestisUI:
                         row.append(_result_cell(res, seat, short))
                     else:
                         row.append(_stack(area["stacks"][seat], seat, short))
-                if effects:
+                if column:
                     row.append(area["action"])
                 table.add_row(*row)
-                notes = Text()
-                if area["closed"]:
-                    notes.append("closed this round ", style="bold red")
-                elif res is not None and res["active"] is None:
-                    notes.append("nobody acts ", style="dim")
-                if area["quarantined"]:
-                    notes.append("no reinforcements ", style="yellow")
-                for seat in area["blocked_for"]:
-                    notes.append("closed to ", style="red")
-                    notes.append_text(tag(seat, view["names"][seat]))
-                    notes.append(" ")
-                for seen in area["informer"]:
-                    notes.append("informer sees ")
-                    notes.append_text(tag(seen["owner"], view["names"][seen["owner"]]))
-                    notes.append(": " + "+".join(map(str, seen["values"])) + " ")
-                if notes.plain:
-                    line = Text(f"{area['number']} {area['name']}: ", style="bold")
-                    line.append_text(notes)
-                    line.rstrip()
-                    notes_lines.append(line)
-            return Group(table, *notes_lines, _legend(view))
+            parts: list[RenderableType] = [table]
+            if notes:
+                parts.append(Packed(notes))
+            if not column and not compact:  # at 80x24 they are a tab of their own
+                parts.append(effects)
+            parts.append(_legend(view))
+            return Group(*parts)
 
         forms = [
             build(True, False, True),
@@ -200,6 +234,15 @@ class PestisUI:
             build(False, True, False),
         ]
         return Fit(*forms)
+
+    def _acts(self, view: dict[str, Any]) -> RenderableType:
+        """Each area's action in the rulebook's words (a tab of its own at 80x24)."""
+        lines = []
+        for area in view["areas"]:
+            line = Text(f"{area['number']} {area['name']}: ", style="bold")
+            line.append(area["action"])
+            lines.append(line)
+        return Group(*lines)
 
     def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
         def who(pl: dict[str, Any]) -> Text:
@@ -221,8 +264,7 @@ class PestisUI:
             Column("wealth", "WP", "wealth points", lambda p: p["wealth"]),
             Column("healed/ill", "healed/ill", "", subjects),
         ]
-        table = player_table(view["players"], who, columns)
-        details: list[RenderableType] = []
+        details: list[Text] = []
         for pl in view["players"]:
             if not (pl["subjects"] or pl["developments"]):
                 continue
@@ -236,12 +278,15 @@ class PestisUI:
                 line.append(" healed" if sub["healed"] else " ill", style="dim")
             if pl["developments"]:
                 if pl["subjects"]:
-                    line.append(" · ")
+                    line.append(", ")
                 line.append("built " + ", ".join(pl["developments"]), style="cyan")
             details.append(line)
+        # every player's subjects stay on the board: the table takes shorter headers first
+        table = player_table(view["players"], who, columns, who_short=lambda pl: tag(pl["seat"]))
         if not details:
             return table
-        return Fit(Group(table, *details), table, max_lines=12 if not compact else 9)
+        packed = Packed(details)
+        return Fit(*(Group(form, packed) for form in table.forms))
 
     # ---- side ------------------------------------------------------------------------------
     def _event(self, view: dict[str, Any]) -> RenderableType:
@@ -259,20 +304,20 @@ class PestisUI:
         )
 
     def _burgus(self, view: dict[str, Any]) -> RenderableType:
-        def table(abilities: bool) -> Table:
-            t = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
-            t.add_column("Burgus subject", no_wrap=True)
-            t.add_column("cost", justify="right", no_wrap=True)
-            t.add_column("token", justify="right", no_wrap=True)
-            t.add_column("upkeep", justify="right", no_wrap=True)
+        def listed() -> RenderableType:
+            """Each subject's numbers and what it does when healed, wrapped under each other."""
+            lines = [Text("Subject cost/token/upkeep: when healed", style="dim")]
             for sub in view["burgus"]:
-                cost, tok, upk = str(sub["cost"]), str(sub["token"]), str(sub["upkeep"])
-                t.add_row(Text(sub["name"], style="bold"), cost, tok, upk)
-                if abilities:
-                    t.add_row(Text(f"  {sub['ability']}", style="dim"), end_section=False)
+                lines.append(
+                    Text.assemble(
+                        (sub["name"], "bold"),
+                        f" {sub['cost']}/{sub['token']}/{sub['upkeep']}: ",
+                        (sub["ability"], "dim"),
+                    )
+                )
             if not view["burgus"]:
-                t.add_row(Text("no subjects", style="dim"), "", "", "")
-            return t
+                lines.append(Text("no subjects", style="dim"))
+            return Group(*lines)
 
         def abilities_grid() -> RenderableType:
             g = Table.grid(padding=(0, 1))
@@ -280,7 +325,7 @@ class PestisUI:
             g.add_column(justify="right", no_wrap=True)
             g.add_column(justify="right", no_wrap=True)
             g.add_column(justify="right", no_wrap=True)
-            g.add_column(style="dim")
+            g.add_column(style="dim", no_wrap=True)  # one line each, or the other form
             g.add_row("Burgus subject", "cost", "token", "upkeep", "when healed")
             for sub in view["burgus"]:
                 g.add_row(
@@ -304,12 +349,8 @@ class PestisUI:
             f"Subject deck {view['subject_deck']} · discards {view['subject_discard']}",
             style="dim",
         )
-        return Fit(
-            Group(abilities_grid(), res, decks),
-            Group(table(True), res, decks),
-            Group(table(False), res, decks),
-            max_lines=11,
-        )
+        # what each subject does when healed is always there: on its row, or on the next line
+        return Fit(Group(abilities_grid(), res, decks), Group(listed(), res, decks))
 
     def _own(self, view: dict[str, Any], me: dict[str, Any]) -> RenderableType:
         lines: list[RenderableType] = []

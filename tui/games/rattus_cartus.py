@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
-from .elements import Column, Fit, counted, player_table
+from .elements import Column, Fit, Packed, counted, player_table
 
 PHASE_TITLES = {
     "supply": "B. Supplies",
@@ -87,8 +87,11 @@ class RattusCartusUI:
     # ---- panels ----------------------------------------------------------------------
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
-        buildings = self._buildings(view, compact)
+        # at 80x24 what the buildings do is a tab of its own: a long premium fills the screen
+        buildings = self._buildings(view, effects=not compact)
         out = [Panel("buildings", title, buildings)]
+        if compact and view["row"]:
+            out.append(Panel("effects", "Actions · what the buildings do", self._effects(view)))
         you = view.get("you")
         if you is not None:
             name = view["names"][you["seat"]]
@@ -112,7 +115,23 @@ class RattusCartusUI:
             out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
         return out
 
-    def _buildings(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _effects(self, view: dict[str, Any]) -> RenderableType:
+        """Each building's premium and standard action, by its place in the row."""
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=3)
+        table.add_column()
+        for b in view["row"]:
+            text = Text.assemble(
+                (b["name"], "bold"),
+                ("  premium: ", "dim"),
+                b["premium"],
+                ("  standard: ", "dim"),
+                b["standard"],
+            )
+            table.add_row(Text(f"[{b['pos']}]", style="bold"), text)
+        return table
+
+    def _buildings(self, view: dict[str, Any], effects: bool = True) -> RenderableType:
         names = view["names"]
         if not view["row"]:
             return Text("No buildings in the row (the game is over).", style="dim")
@@ -132,12 +151,13 @@ class RattusCartusUI:
                 if x
             )
             head = Text.assemble((b["name"], "bold"), f" · {cls}", (f" · supply: {sup}", "dim"))
-            lines: list[RenderableType] = [
-                head,
-                Text.assemble(
-                    ("premium: ", "dim"), b["premium"], ("  standard: ", "dim"), b["standard"]
-                ),
-            ]
+            lines: list[RenderableType] = [head]
+            if effects:
+                lines.append(
+                    Text.assemble(
+                        ("premium: ", "dim"), b["premium"], ("  standard: ", "dim"), b["standard"]
+                    )
+                )
 
             def discs(b: dict[str, Any], with_names: bool) -> Text:
                 t = Text()
@@ -221,26 +241,22 @@ class RattusCartusUI:
         by_class: dict[str, list[int]] = {}
         for c in you["cards"]:
             by_class.setdefault(c["class"], []).append(c["nuns"])
-        cards = Text()
+        parts: list[Text] = []  # one per kind: a line breaks between kinds, never inside one
         for key, cname in view["classes"]:
             if key in by_class:
-                if cards:
-                    cards.append(" · ")
                 nuns = by_class[key]
-                cards.append(f"{len(nuns)} {cname}", style="bold")
+                part = Text(f"{len(nuns)} {cname}", style="bold")
                 if any(nuns):
                     listed = "".join(f"{n}, " for n in nuns[:-1])
-                    cards.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
+                    part.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
                 else:
-                    cards.append(" (no nuns)", style="dim")
+                    part.append(" (no nuns)", style="dim")
+                parts.append(part)
         for k in ("joker", "sword", "flute", "pass"):
             if you["hand"].get(k):
-                if cards:
-                    cards.append(" · ")
                 n = you["hand"][k]
-                cards.append(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold")
-        if not cards:
-            cards.append("no cards", style="dim")
+                parts.append(Text(f"{n} {KIND_LABELS[k]}{'' if n == 1 else 's'}", style="bold"))
+        cards = Packed(parts) if parts else Text("no cards", style="dim")
         me = view["players"][you["seat"]]
         if not you["committed"]:
             return cards
@@ -259,7 +275,7 @@ class RattusCartusUI:
             return t
 
         def rats(p: dict[str, Any]) -> str:
-            return str(p["rats"]) if "rats" in p else f"{p['rat_tokens']} tokens"
+            return str(p["rats"]) if "rats" in p else counted(p["rat_tokens"], "token")
 
         def where(p: dict[str, Any]) -> str:
             if p["entered"]:
@@ -273,8 +289,19 @@ class RattusCartusUI:
             Column("VP", "VP", "", lambda p: p["vp_tokens"]),
             Column("in", "in", "", where),
         ]
+
+        def who_short(p: dict[str, Any]) -> Text:  # the name goes first where room is short
+            t = tag(p["seat"])
+            if p["start_player"] and not final:
+                t.append(" start", style="bold")
+            return t
+
         return player_table(
-            view["players"], who, columns, note="in: the building entered this round"
+            view["players"],
+            who,
+            columns,
+            note="in: the building entered this round",
+            who_short=who_short,
         )
 
     def _supplies(self, view: dict[str, Any]) -> RenderableType:

@@ -19,6 +19,7 @@ from engine.bots import make_bot
 from engine.core import PUBLIC, Match, saves
 from engine.core.protocol import IllegalMove, Move, Prompt
 
+from ..errors import bot_error_message, hint_error_message, write_error
 from ..games import ui_for
 from ..games.base import seat_tag
 from ..widgets.board import BoardView
@@ -113,6 +114,7 @@ class GameScreen(Screen[None]):
         self._log_fresh = -1  # where the marked (computer) lines began at the last write
         self._end_shown = False
         self._waiting_handover = False
+        self._handover_later = False  # a hand-over waits for the window to be big enough
         self.compact = False
 
     # ---- layout ------------------------------------------------------------------------
@@ -130,6 +132,11 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self._apply_size()
         self.refresh_game(highlight=False)
+
+    def on_screen_resume(self) -> None:
+        if self._handover_later and not self.app_.too_small:
+            self._handover_later = False
+            self.refresh_game(highlight=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_size()
@@ -174,6 +181,9 @@ class GameScreen(Screen[None]):
 
     def _show_handover(self, seat: int, what: str) -> None:
         if self._waiting_handover:
+            return
+        if self.app_.too_small:  # under the "too small" screen it would go unseen
+            self._handover_later = True
             return
         self._waiting_handover = True
 
@@ -249,15 +259,28 @@ class GameScreen(Screen[None]):
             tabs.update("", layout=False)
             return
         titles = board.tab_titles()
+        width = self.app.size.width
+        t = self._tab_line(board, titles, full=True)
+        if len(t) > width:  # the shown tab by its first word too: every tab stays on the line
+            t = self._tab_line(board, titles, full=False)
+        if board.unseen and len(t) + 11 <= width:
+            t.append("  ✱ changed", style="dim")
+        t.truncate(width, overflow="ellipsis")
+        tabs.update(t, layout=False)
+
+    @staticmethod
+    def _tab_line(board: BoardView, titles: list[str], full: bool) -> Text:
         t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
-        for i, title in enumerate(titles):
+        for i, (p, title) in enumerate(zip(board.panels, titles, strict=True)):
             if i == board.tab:
                 # the title's first part: the rest is in the panel's own frame below
-                t.append(f" {title.split(' · ')[0]} ", style="reverse bold")
+                shown = title.split(" · ")[0] if full else title.split()[0]
+                t.append(f" {shown} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
-                t.append(f" {title.split()[0]} ")
-        t.truncate(self.app.size.width, overflow="ellipsis")
-        tabs.update(t, layout=False)
+                # ✱: changed since it was last shown (a sign, not a colour only)
+                mark = "✱" if p.key in board.unseen else ""
+                t.append(f" {title.split()[0]}{mark} ", style="bold" if mark else "")
+        return t
 
     def _render_log(self) -> None:
         log = self.query_one(GameLog)
@@ -360,8 +383,10 @@ class GameScreen(Screen[None]):
                     move_id = bot.choose(state, prompt)
                 except Exception as exc:  # a bot bug must not end the game: fall back to random
                     move_id = random.Random(token).choice(prompt.moves).id
+                    name = self.match.seats[prompt.seat].name
+                    log = write_error(self.app_.saves_dir, f"computer player {name}", exc)
                     self.app.call_from_thread(
-                        self.notify, f"computer player error: {exc}", severity="warning"
+                        self.notify, bot_error_message(name, log), severity="warning", timeout=10
                     )
             self.app.call_from_thread(self._bot_ready, token, move_id)
 
@@ -445,7 +470,10 @@ class GameScreen(Screen[None]):
             try:
                 values = coach.values(state, prompt, progress=progress)
             except Exception as exc:  # a search bug must not end the game
-                self.app.call_from_thread(self.notify, f"hint failed: {exc}", severity="warning")
+                log = write_error(self.app_.saves_dir, "hint", exc)
+                self.app.call_from_thread(
+                    self.notify, hint_error_message(log), severity="warning", timeout=10
+                )
                 return
             self.app.call_from_thread(self._hint_update, token, values, coach.last_iterations, True)
 

@@ -109,6 +109,8 @@ class BoardView(Horizontal):
         self._boxes: dict[str, PanelBox] = {}
         self._pending: dict[str, tuple[Panel, int]] = {}  # hidden tabs not drawn yet
         self._tallest: dict[str, int] = {}  # most lines each panel has had at this size
+        self._seen: dict[str, tuple[str, bytes | None]] = {}  # each panel as last shown
+        self.unseen: set[str] = set()  # hidden tabs that changed since they were last shown
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="board-main")
@@ -132,6 +134,7 @@ class BoardView(Horizontal):
             self._boxes = {}
             self._texts = {}
             self._tallest = {}
+            self._seen, self.unseen = {}, set()
             self._generation = getattr(self, "_generation", 0) + 1
             for p, (_, where) in zip(panels, placement, strict=True):
                 # removal is asynchronous: a fresh id keeps new boxes clear of the old ones
@@ -154,6 +157,11 @@ class BoardView(Horizontal):
             width = main_w if compact or p.area != "side" else side_w
             if not box.display:  # a hidden tab is drawn when it is shown (cycle)
                 self._pending[p.key] = (p, width)
+                if p.key not in self.unseen:
+                    now = (p.title, fingerprint(p.body))
+                    seen = self._seen.setdefault(p.key, now)  # as it was when first hidden
+                    if seen != now:
+                        self.unseen.add(p.key)  # its tab says so until it is shown
                 continue
             self._draw(p, width, highlight)
         return panels
@@ -162,6 +170,8 @@ class BoardView(Horizontal):
         """Render one panel into its box, unless the box already shows the same."""
         box = self._boxes[p.key]
         body = fingerprint(p.body)
+        self._seen[p.key] = (p.title, body)
+        self.unseen.discard(p.key)
         key = (p.title, width, body) if body is not None else None
         old = self._texts.get(p.key)
         if key is not None and old is not None and old[0] == key:

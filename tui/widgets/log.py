@@ -40,16 +40,26 @@ def fresh_from(match: Match) -> int:
 
 
 def log_entries(match: Match, viewer: int | None, start: int, stop: int) -> list[LogEntry]:
-    """The lines of moves `start`..`stop` (0-based, stop exclusive) as `viewer` reads them."""
+    """The lines of moves `start`..`stop` (0-based, stop exclusive) as `viewer` reads them.
+
+    The setup's lines come first (move 0, no number): before the first move from the match's
+    `opening`, after it from the first move's log, which begins with them.
+    """
+    if stop <= 0:
+        return [LogEntry(0, line) for line in match.opening(viewer)] if start <= 0 else []
     first_fresh = fresh_from(match)
+    setup = len(getattr(match.state_at(0), "opening", ())) if start <= 0 else 0
     out = []
     for i in range(max(0, start), stop):
         step = match.steps[i]
         fresh = i >= first_fresh and match.seats[step.seat].is_bot
-        for ev in step.events:
+        for k, ev in enumerate(step.events):
             line = ev.for_seat(viewer)
             if line:
-                out.append(LogEntry(i + 1, line, fresh))
+                if i == 0 and k < setup:
+                    out.append(LogEntry(0, line))
+                else:
+                    out.append(LogEntry(i + 1, line, fresh))
     return out
 
 
@@ -61,7 +71,8 @@ def log_table(entries: list[LogEntry]) -> Table:
     t.add_column(overflow="fold", ratio=1)
     last = None
     for e in entries:
-        number = str(e.move) if e.move != last else ""  # a move's further lines: no number
+        # a move's further lines and the setup's lines (move 0): no number
+        number = str(e.move) if e.move not in (last, 0) else ""
         last = e.move
         if e.fresh:
             t.add_row(Text(FRESH_MARK, style="bold"), number, Text(e.text, style="bold"))
@@ -85,6 +96,9 @@ class GameLog(RichLog):
         if not append:
             self.clear()
             self.entries = []
+        elif self.entries and self.entries[0].move == 0:
+            # the setup's lines were shown before the first move, which writes them again
+            entries = [e for e in entries if e.move != 0]
         if entries:  # one write: every write to a RichLog costs a layout
             self.entries.extend(entries)
             self.write(log_table(entries), expand=True)
