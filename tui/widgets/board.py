@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import pickle
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -18,6 +19,7 @@ from ..games.base import GameUI, Panel
 
 # the words a changed panel's title gets (the same in the compact layout's tab line)
 CHANGED = " ✱ changed"
+DRAWN_KEEP = 64  # panels' renderings kept for when the same content comes back
 SIDE_WIDTH = 44  # the right column at 120 columns; wider terminals give it a third of the rest
 
 _measure = Console(width=120, color_system=None, file=io.StringIO())
@@ -76,16 +78,33 @@ class PanelBox(Static):
 
     DEFAULT_CSS = """
     PanelBox { border: round $primary-darken-1; height: auto; padding: 0 1; }
-    PanelBox.changed { border-title-color: $warning; border-title-style: bold reverse; }
     """
+    changed = False
+    _warning: ClassVar[dict[str, Color]] = {}  # the theme's warning colour, by theme
 
     def mark(self, title: str, changed: bool, width: int) -> None:
         """Set the title; a changed panel says so in words (colour is never the only sign)."""
-        self.set_class(changed, "changed")
+        if changed != self.changed:
+            self.changed = changed
+            # the title's own styles, not a class: a class would restyle the box against the
+            # whole style sheet, twice a move for every panel the move changed
+            styles = self.styles
+            if changed:
+                styles.border_title_color = self._warning_colour()
+                styles.border_title_style = "bold reverse"
+            else:
+                styles.border_title_color = None
+                styles.border_title_style = None
         if changed:
             title += CHANGED if len(title) + len(CHANGED) + 6 <= width else " ✱"
         self.plain_title = title
         self.border_title = Content(title)  # a title is words, never markup
+
+    def _warning_colour(self) -> Color:
+        theme = self.app.theme
+        if theme not in self._warning:
+            self._warning[theme] = Color.parse(self.app.get_css_variables()["warning"])
+        return self._warning[theme]
 
 
 class BoardView(Horizontal):
@@ -109,6 +128,9 @@ class BoardView(Horizontal):
         self._boxes: dict[str, PanelBox] = {}
         self._pending: dict[str, tuple[Panel, int]] = {}  # hidden tabs not drawn yet
         self._tallest: dict[str, int] = {}  # most lines each panel has had at this size
+        # panels drawn lately, by width and content: in hotseat play the panels read by each
+        # seat in turn (hidden scores, own cards) come back as they were
+        self._drawn: dict[tuple[int, bytes], Prerendered] = {}
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="board-main")
@@ -145,7 +167,7 @@ class BoardView(Horizontal):
         # own would redraw each marked panel once more (a kilobyte or more over ssh)
         for p in panels:
             box = self._boxes[p.key]
-            if box.has_class("changed") or getattr(box, "plain_title", None) != p.title:
+            if box.changed or getattr(box, "plain_title", None) != p.title:
                 box.mark(p.title, False, 0)
         self._pending = {}
         for i, p in enumerate(panels):
@@ -166,7 +188,13 @@ class BoardView(Horizontal):
         old = self._texts.get(p.key)
         if key is not None and old is not None and old[0] == key:
             return  # drawn from the same content at the same width: keep its lines
-        pre = Prerendered(self.app.console, p.body, width)
+        pre = self._drawn.get((width, body)) if body is not None else None
+        if pre is None:
+            pre = Prerendered(self.app.console, p.body, width)
+            if body is not None:
+                if len(self._drawn) >= DRAWN_KEEP:
+                    del self._drawn[next(iter(self._drawn))]  # the oldest
+                self._drawn[(width, body)] = pre
         mark = (key, width, p.title, pre.lines)
         if old is not None and old[1:] == mark[1:]:
             self._texts[p.key] = mark
