@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import pickle
 from typing import Any, ClassVar
+from weakref import WeakKeyDictionary
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -13,6 +14,11 @@ from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..games.base import GameUI, Panel
@@ -57,6 +63,7 @@ class Prerendered:
         options = console.options.update(width=width, min_width=1, max_width=width)
         self.lines = console.render_lines(body, options, pad=False)
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
+        self.visuals: WeakKeyDictionary[Widget, _PanelVisual] = WeakKeyDictionary()
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         new_line = Segment.line()
@@ -66,6 +73,31 @@ class Prerendered:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.width, self.width)
+
+
+class _PanelVisual(RichVisual):
+    """A prerendered panel as Textual draws it: the height is the number of lines, and the
+    lines, once styled for the box, are kept (a title that lights up or goes out redraws the
+    box, not its content)."""
+
+    def __init__(self, widget: Widget, pre: Prerendered) -> None:
+        super().__init__(widget, pre)
+        self._lines = len(pre.lines)
+        self._strips: dict[tuple[int, int | None, Style], list[Strip]] = {}
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self._lines
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        key = (width, height, style)
+        strips = self._strips.get(key)
+        if strips is None:
+            if len(self._strips) >= 4:
+                self._strips.clear()
+            strips = self._strips[key] = super().render_strips(width, height, style, options)
+        return strips
 
 
 class PanelBox(Static):
@@ -208,7 +240,10 @@ class BoardView(Horizontal):
         if tallest != self._tallest.get(p.key):
             self._tallest[p.key] = tallest
             box.styles.min_height = tallest + 2  # the border's two lines
-        box.update(pre, layout=not same_size)
+        visual = pre.visuals.get(box)
+        if visual is None:
+            visual = pre.visuals[box] = _PanelVisual(box, pre)
+        box.update(visual, layout=not same_size)
         if highlight and old is not None and old[1] == width:
             box.mark(p.title, True, width)
 
