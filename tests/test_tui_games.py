@@ -84,3 +84,10 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
     assert undos > 0 or match.length < 100
     back = saves.load(saves.latest(tmp_path))  # every move was autosaved
     assert back.over and back.move_ids() == match.move_ids()
+
+
+def test_plain_launch_is_parsed_no_arguments() -> None:
+    """A plain launch skips the parser (start-up time): it must be what parsing no args gives."""
+    from tui.cli import build_parser, plain_launch
+
+    assert plain_launch() == build_parser().parse_args([])
