@@ -112,6 +112,7 @@ class PanelBox(Static):
     PanelBox { border: round $primary-darken-1; height: auto; padding: 0 1; }
     """
     changed = False
+    auto_links = False  # a panel holds no links: no pass over its lines looking for them
     _warning: ClassVar[dict[str, Color]] = {}  # the theme's warning colour, by theme
 
     def mark(self, title: str, changed: bool, width: int) -> None:

@@ -38,6 +38,8 @@ class SafeOptionList(OptionList):
     empty) and has not been rendered yet; key fuzzing found it.
     """
 
+    auto_links = False  # the rows hold no links: no pass over every row looking for them
+
     def action_page_up(self) -> None:
         with contextlib.suppress(KeyError, IndexError):
             super().action_page_up()
