@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -104,6 +103,7 @@ class GameLog(RichLog):
         super().__init__(wrap=True, markup=False, min_width=10, **kwargs)  # type: ignore[arg-type]
         self.entries: list[LogEntry] = []
         self._drawn: dict[tuple[int, int, tuple[LogEntry, ...]], _Block] = {}
+        self._widths: dict[LogEntry, int] = {}
 
     def show(self, entries: list[LogEntry], append: bool = False) -> None:
         """Write `entries` after the present ones (`append`) or instead of them."""
@@ -126,7 +126,7 @@ class GameLog(RichLog):
         up to the room left: every move's grid gets that width, so they read the same.
         """
         number = max(3, len(str(entries[-1].move)))
-        longest = max(cell_len(line) for e in entries for line in e.text.splitlines() or [""])
+        longest = max(self._text_width(e) for e in entries)
         text_width = max(1, min(longest, width - number - 3))
         moves: dict[int, list[LogEntry]] = {}
         for e in entries:
@@ -142,6 +142,18 @@ class GameLog(RichLog):
                 block = self._drawn[at] = _Block(self.app.console, table, width)
             blocks.append(block)
         return Group(*blocks)
+
+    def _text_width(self, e: LogEntry) -> int:
+        """The width the grid measures an entry's text at (a plain string is read as markup)."""
+        width = self._widths.get(e)
+        if width is None:
+            if len(self._widths) >= 4 * LOG_BLOCKS:
+                self._widths.clear()
+            console = self.app.console
+            cell = Text(e.text) if e.fresh else e.text
+            wide = console.options.update_width(10_000)
+            width = self._widths[e] = Measurement.get(console, wide, cell).maximum
+        return width
 
     def page(self, delta: int) -> None:
         """Scroll by a page less one line (`delta` pages, negative: back)."""
