@@ -19,10 +19,12 @@ from tui.widgets.picker import HOTKEYS, MovePicker
 GAMES = game_ids()  # every installed title
 
 
-async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+async def press(app: BoardgamesApp, pilot, key: str, settle: bool = True) -> None:  # type: ignore[no-untyped-def]
+    """Send a key; `settle`: then wait till the app idles, else only till every widget has
+    handled what the key set off (a game's hundreds of moves: the suite's slowest test)."""
     char = {"enter": "\r", "escape": "\x1b"}.get(key, key if len(key) == 1 else None)
     app.post_message(events.Key(key, char))
-    await pilot.pause()
+    await pilot.pause(None if settle else 0)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -44,7 +46,7 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
                 break
             if isinstance(screen, HandoverScreen):
                 handovers += 1
-                await press(app, pilot, "enter")
+                await press(app, pilot, "enter", settle=False)
             elif isinstance(screen, ConfirmScreen):
                 await press(app, pilot, "y")
             elif isinstance(screen, GameScreen):
@@ -62,9 +64,11 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
                 # the first option mostly, any other now and then
                 i = 0 if rng.random() < 0.6 else rng.randrange(min(len(prompt.moves), len(HOTKEYS)))
                 # the key the picker shows for that move (kept through a multi-part choice)
-                await press(app, pilot, screen.query_one(MovePicker).keys[prompt.moves[i].id])
+                key = screen.query_one(MovePicker).keys[prompt.moves[i].id]
+                await press(app, pilot, key, settle=False)
             else:
                 pytest.fail(f"unexpected screen {screen!r}")
+        await pilot.pause()  # the end screen drawn
         assert isinstance(app.screen, EndScreen), "the game did not end"
         assert match.over
         text = app.export_screenshot().replace("&#160;", " ")
@@ -84,3 +88,10 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
     assert undos > 0 or match.length < 100
     back = saves.load(saves.latest(tmp_path))  # every move was autosaved
     assert back.over and back.move_ids() == match.move_ids()
+
+
+def test_plain_launch_is_parsed_no_arguments() -> None:
+    """A plain launch skips the parser (start-up time): it must be what parsing no args gives."""
+    from tui.cli import build_parser, plain_launch
+
+    assert plain_launch() == build_parser().parse_args([])

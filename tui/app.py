@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
@@ -20,8 +21,10 @@ from engine.core import PUBLIC, Match, saves
 
 from .autosave import Autosaver
 from .screens.dialogs import MessageScreen
-from .screens.game import GameScreen
 from .screens.menu import MenuScreen
+
+if TYPE_CHECKING:
+    from .screens.game import GameScreen
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -158,6 +161,8 @@ class BoardgamesApp(App[int]):
             self.pop_screen()
         if think is not None:
             self.think = think
+        from .screens.game import GameScreen  # the menu comes first: its import waits till here
+
         screen = GameScreen(
             match,
             handover=handover,
@@ -222,8 +227,9 @@ class BoardgamesApp(App[int]):
         return w < MIN_WIDTH or h < MIN_HEIGHT
 
     async def action_quit(self) -> None:
+        game = sys.modules.get(f"{__package__}.screens.game")  # none before its module loads
         for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
+            if game is not None and isinstance(screen, game.GameScreen):
                 screen.autosave()
         self.autosaver.flush()
         self.exit(0)

@@ -394,10 +394,16 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
     return front + args
 
 
+def plain_launch() -> argparse.Namespace:
+    """What `build_parser().parse_args([])` gives (tests/test_tui_games.py checks it)."""
+    return argparse.Namespace(saves=None, user=None, store=None, command=None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     tune_for_remote()
-    parser = build_parser()
-    args = parser.parse_args(global_options_first(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    # the plain launch (the menu) skips building the parser: start-up time
+    args = build_parser().parse_args(global_options_first(argv)) if argv else plain_launch()
     try:
         return _run(args)
     except UsageError as exc:

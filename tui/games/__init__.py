@@ -6,8 +6,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from rich.pretty import Pretty
-
 from engine.core import UnknownGame, get_title
 
 from .base import GameUI, Panel
@@ -23,6 +21,8 @@ class GenericUI:
         return " · ".join(parts)
 
     def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        from rich.pretty import Pretty  # loads attrs: only for a game without a board
+
         return [Panel("view", "Board", Pretty(view, max_length=12, max_string=60))]
 
 

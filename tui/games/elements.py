@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -31,6 +32,9 @@ class Fit:
         self.forms = forms
         self.max_lines = max_lines
         self._chosen: dict[int, RenderableType] = {}  # by width: measuring and drawing ask both
+        # lines of forms drawn while choosing, by (form, width): the chosen one is drawn from
+        # them instead of being rendered once more
+        self._lines: dict[tuple[object, ...], list[list[Segment]]] = {}
 
     def __getstate__(self) -> dict[str, Any]:  # the board fingerprints panels by pickling
         return {"forms": self.forms, "max_lines": self.max_lines}
@@ -45,7 +49,9 @@ class Fit:
         return self._chosen[width]
 
     def _fits(self, console: Console, options: ConsoleOptions, form: RenderableType) -> bool:
-        lines = _plain(console, form, options)
+        drawn = console.render_lines(form, options, pad=False)
+        self._lines[_drawn_key(form, options)] = drawn
+        lines = "".join("".join(seg.text for seg in line) + "\n" for line in drawn)
         if self.max_lines is not None and lines.count("\n") > self.max_lines:
             return False
         if "…" not in lines:
@@ -77,10 +83,24 @@ class Fit:
         return self.forms[-1]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.choose(console, options)
+        form = self.choose(console, options)
+        drawn = self._lines.get(_drawn_key(form, options))
+        if drawn is None:
+            yield form
+            return
+        new_line = Segment.line()
+        for line in drawn:
+            yield from line
+            yield new_line
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.choose(console, options))
+
+
+def _drawn_key(form: RenderableType, options: ConsoleOptions) -> tuple[object, ...]:
+    """What a form's lines depend on besides the form."""
+    o = options
+    return (id(form), o.min_width, o.max_width, o.height, o.justify, o.overflow, o.no_wrap)
 
 
 def _ellipses(form: object) -> int | None:

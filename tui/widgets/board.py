@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import io
 import pickle
-from typing import Any
+from typing import Any, ClassVar
+from weakref import WeakKeyDictionary
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from textual.app import ComposeResult
+from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..games.base import GameUI, Panel
 
 # the words a changed panel's title gets (the same in the compact layout's tab line)
 CHANGED = " ✱ changed"
+DRAWN_KEEP = 64  # panels' renderings kept for when the same content comes back
 SIDE_WIDTH = 44  # the right column at 120 columns; wider terminals give it a third of the rest
 
 _measure = Console(width=120, color_system=None, file=io.StringIO())
@@ -55,6 +63,7 @@ class Prerendered:
         options = console.options.update(width=width, min_width=1, max_width=width)
         self.lines = console.render_lines(body, options, pad=False)
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
+        self.visuals: WeakKeyDictionary[Widget, _PanelVisual] = WeakKeyDictionary()
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         new_line = Segment.line()
@@ -64,6 +73,31 @@ class Prerendered:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.width, self.width)
+
+
+class _PanelVisual(RichVisual):
+    """A prerendered panel as Textual draws it: the height is the number of lines, and the
+    lines, once styled for the box, are kept (a title that lights up or goes out redraws the
+    box, not its content)."""
+
+    def __init__(self, widget: Widget, pre: Prerendered) -> None:
+        super().__init__(widget, pre)
+        self._lines = len(pre.lines)
+        self._strips: dict[tuple[int, int | None, Style], list[Strip]] = {}
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self._lines
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        key = (width, height, style)
+        strips = self._strips.get(key)
+        if strips is None:
+            if len(self._strips) >= 4:
+                self._strips.clear()
+            strips = self._strips[key] = super().render_strips(width, height, style, options)
+        return strips
 
 
 class PanelBox(Static):
@@ -76,16 +110,34 @@ class PanelBox(Static):
 
     DEFAULT_CSS = """
     PanelBox { border: round $primary-darken-1; height: auto; padding: 0 1; }
-    PanelBox.changed { border-title-color: $warning; border-title-style: bold reverse; }
     """
+    changed = False
+    auto_links = False  # a panel holds no links: no pass over its lines looking for them
+    _warning: ClassVar[dict[str, Color]] = {}  # the theme's warning colour, by theme
 
     def mark(self, title: str, changed: bool, width: int) -> None:
         """Set the title; a changed panel says so in words (colour is never the only sign)."""
-        self.set_class(changed, "changed")
+        if changed != self.changed:
+            self.changed = changed
+            # the title's own styles, not a class: a class would restyle the box against the
+            # whole style sheet, twice a move for every panel the move changed
+            styles = self.styles
+            if changed:
+                styles.border_title_color = self._warning_colour()
+                styles.border_title_style = "bold reverse"
+            else:
+                styles.border_title_color = None
+                styles.border_title_style = None
         if changed:
             title += CHANGED if len(title) + len(CHANGED) + 6 <= width else " ✱"
         self.plain_title = title
         self.border_title = Content(title)  # a title is words, never markup
+
+    def _warning_colour(self) -> Color:
+        theme = self.app.theme
+        if theme not in self._warning:
+            self._warning[theme] = Color.parse(self.app.get_css_variables()["warning"])
+        return self._warning[theme]
 
 
 class BoardView(Horizontal):
@@ -111,6 +163,9 @@ class BoardView(Horizontal):
         self._tallest: dict[str, int] = {}  # most lines each panel has had at this size
         self._seen: dict[str, tuple[str, bytes | None]] = {}  # each panel as last shown
         self.unseen: set[str] = set()  # hidden tabs that changed since they were last shown
+        # panels drawn lately, by width and content: in hotseat play the panels read by each
+        # seat in turn (hidden scores, own cards) come back as they were
+        self._drawn: dict[tuple[int, bytes], Prerendered] = {}
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="board-main")
@@ -148,7 +203,7 @@ class BoardView(Horizontal):
         # own would redraw each marked panel once more (a kilobyte or more over ssh)
         for p in panels:
             box = self._boxes[p.key]
-            if box.has_class("changed") or getattr(box, "plain_title", None) != p.title:
+            if box.changed or getattr(box, "plain_title", None) != p.title:
                 box.mark(p.title, False, 0)
         self._pending = {}
         for i, p in enumerate(panels):
@@ -176,7 +231,13 @@ class BoardView(Horizontal):
         old = self._texts.get(p.key)
         if key is not None and old is not None and old[0] == key:
             return  # drawn from the same content at the same width: keep its lines
-        pre = Prerendered(self.app.console, p.body, width)
+        pre = self._drawn.get((width, body)) if body is not None else None
+        if pre is None:
+            pre = Prerendered(self.app.console, p.body, width)
+            if body is not None:
+                if len(self._drawn) >= DRAWN_KEEP:
+                    del self._drawn[next(iter(self._drawn))]  # the oldest
+                self._drawn[(width, body)] = pre
         mark = (key, width, p.title, pre.lines)
         if old is not None and old[1:] == mark[1:]:
             self._texts[p.key] = mark
@@ -190,7 +251,10 @@ class BoardView(Horizontal):
         if tallest != self._tallest.get(p.key):
             self._tallest[p.key] = tallest
             box.styles.min_height = tallest + 2  # the border's two lines
-        box.update(pre, layout=not same_size)
+        visual = pre.visuals.get(box)
+        if visual is None:
+            visual = pre.visuals[box] = _PanelVisual(box, pre)
+        box.update(visual, layout=not same_size)
         if highlight and old is not None and old[1] == width:
             box.mark(p.title, True, width)
 

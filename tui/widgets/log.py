@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import RichLog
@@ -16,6 +19,7 @@ from textual.widgets import RichLog
 from engine.core import Match
 
 FRESH_MARK = "▸"
+LOG_BLOCKS = 300  # moves' drawn lines kept per reader (4 readers' worth)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +67,13 @@ def log_entries(match: Match, viewer: int | None, start: int, stop: int) -> list
     return out
 
 
-def log_table(entries: list[LogEntry]) -> Table:
-    """The entries as a grid: mark, move number, text (wrapped lines stay in the text column)."""
+def log_table(entries: list[LogEntry], text_width: int | None = None) -> Table:
+    """The entries as a grid: mark, move number, text (wrapped lines stay in the text column,
+    `text_width` wide if given)."""
     t = Table.grid(padding=(0, 1), expand=False)
     t.add_column(width=1, no_wrap=True)
     t.add_column(justify="right", no_wrap=True, style="dim", min_width=3)
-    t.add_column(overflow="fold", ratio=1)
+    t.add_column(overflow="fold", ratio=1, width=text_width)
     last = None
     for e in entries:
         # a move's further lines and the setup's lines (move 0): no number
@@ -81,6 +86,24 @@ def log_table(entries: list[LogEntry]) -> Table:
     return t
 
 
+class _Block:
+    """One move's lines, rendered once at the log's width (the number column is as wide for
+    every move below 1000, so moves drawn apart read as one grid)."""
+
+    def __init__(self, console: Console, table: Table, width: int) -> None:
+        self.lines = console.render_lines(table, console.options.update_width(width), pad=False)
+        self.width = max((Segment.get_line_length(line) for line in self.lines), default=0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
+
+
 class GameLog(RichLog):
     """The log panel: never takes the focus (the move picker keeps it), scrolled by the game
     screen's keys."""
@@ -90,6 +113,8 @@ class GameLog(RichLog):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, min_width=10, **kwargs)  # type: ignore[arg-type]
         self.entries: list[LogEntry] = []
+        self._drawn: dict[tuple[int, int, tuple[LogEntry, ...]], _Block] = {}
+        self._widths: dict[LogEntry, int] = {}
 
     def show(self, entries: list[LogEntry], append: bool = False) -> None:
         """Write `entries` after the present ones (`append`) or instead of them."""
@@ -101,7 +126,48 @@ class GameLog(RichLog):
             entries = [e for e in entries if e.move != 0]
         if entries:  # one write: every write to a RichLog costs a layout
             self.entries.extend(entries)
-            self.write(log_table(entries), expand=True)
+            width = self.scrollable_content_region.width
+            if width > 0 and self._size_known:
+                self.write(self._blocks(entries, width), expand=True)
+            else:  # laid out later, at the size the log gets
+                self.write(log_table(entries), expand=True)
+
+    def _blocks(self, entries: list[LogEntry], width: int) -> Group:
+        """The entries drawn move by move, each move's lines kept: a new reader or the end
+        of the computers' marks redraws the last moves, which mostly read as before.
+
+        The grid of all the entries at once gives its text column the longest text's width,
+        up to the room left: every move's grid gets that width, so they read the same.
+        """
+        number = max(3, len(str(entries[-1].move)))
+        longest = max(self._text_width(e) for e in entries)
+        text_width = max(1, min(longest, width - number - 3))
+        moves: dict[int, list[LogEntry]] = {}
+        for e in entries:
+            moves.setdefault(e.move, []).append(e)
+        blocks = []
+        for group in moves.values():
+            at = (width, text_width, tuple(group))
+            block = self._drawn.get(at)
+            if block is None:
+                if len(self._drawn) >= 4 * LOG_BLOCKS:
+                    self._drawn.clear()
+                table = log_table(group, text_width)
+                block = self._drawn[at] = _Block(self.app.console, table, width)
+            blocks.append(block)
+        return Group(*blocks)
+
+    def _text_width(self, e: LogEntry) -> int:
+        """The width the grid measures an entry's text at (a plain string is read as markup)."""
+        width = self._widths.get(e)
+        if width is None:
+            if len(self._widths) >= 4 * LOG_BLOCKS:
+                self._widths.clear()
+            console = self.app.console
+            cell = Text(e.text) if e.fresh else e.text
+            wide = console.options.update_width(10_000)
+            width = self._widths[e] = Measurement.get(console, wide, cell).maximum
+        return width
 
     def page(self, delta: int) -> None:
         """Scroll by a page less one line (`delta` pages, negative: back)."""

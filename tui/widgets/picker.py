@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import contextlib
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -35,6 +38,8 @@ class SafeOptionList(OptionList):
     empty) and has not been rendered yet; key fuzzing found it.
     """
 
+    auto_links = False  # the rows hold no links: no pass over every row looking for them
+
     def action_page_up(self) -> None:
         with contextlib.suppress(KeyError, IndexError):
             super().action_page_up()
@@ -45,6 +50,58 @@ class SafeOptionList(OptionList):
 
 
 PickerList = SafeOptionList
+
+
+class Row:
+    """One option's row: hotkey, label, preview, each wrapping within its own column.
+
+    The option list measures and draws every new row more than once per frame, and the same
+    rows come back from move to move: a row is a grid laid out once per width, its lines
+    kept (`_row` keeps the rows themselves).
+    """
+
+    def __init__(self, key: str, label: str, preview: str, width: int) -> None:
+        self.key, self.label, self.preview, self.width = key, label, preview, width
+        self._lines: dict[tuple[object, ...], list[list[Segment]]] = {}
+
+    def grid(self) -> Table:
+        row = Table.grid(padding=(0, 1))
+        row.add_column(width=2, no_wrap=True)
+        row.add_column(width=self.width + 1, style="bold")
+        row.add_column(ratio=1, style="italic")
+        key = self.key
+        row.add_row(
+            Text(f"{key} ", style="bold reverse" if key != " " else ""), self.label, self.preview
+        )
+        return row
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        o = options
+        at = (o.min_width, o.max_width, o.height, o.justify, o.overflow, o.no_wrap)
+        lines = self._lines.get(at)
+        if lines is None:
+            lines = self._lines[at] = console.render_lines(self.grid(), options, pad=False)
+        new_line = Segment.line()
+        for line in lines:
+            yield from line
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.grid())
+
+
+_ROWS: dict[tuple[str, str, str, int], Row] = {}
+
+
+def _row(key: str, label: str, preview: str, width: int) -> Row:
+    """The row for these words (kept: the next move's picker mostly shows the same)."""
+    at = (key, label, preview, width)
+    row = _ROWS.get(at)
+    if row is None:
+        if len(_ROWS) >= 2000:
+            _ROWS.clear()
+        row = _ROWS[at] = Row(key, label, preview, width)
+    return row
 
 
 class MovePicker(Vertical):
@@ -135,18 +192,10 @@ class MovePicker(Vertical):
         room = self.options.content_size.width or max(20, self.size.width - 4)
         self._room = room
         width = min(width, 38, max(10, (room - 3) * 3 // 5))
-        opts = []
-        for i, m in enumerate(self.shown):
-            key = self.keys.get(m.id, " ")
-            # a grid, so that a long label or preview wraps within its own column
-            row = Table.grid(padding=(0, 1))
-            row.add_column(width=2, no_wrap=True)
-            row.add_column(width=width + 1, style="bold")
-            row.add_column(ratio=1, style="italic")
-            row.add_row(
-                Text(f"{key} ", style="bold reverse" if key != " " else ""), m.label, m.preview
-            )
-            opts.append(Option(row, id=str(i)))
+        opts = [
+            Option(_row(self.keys.get(m.id, " "), m.label, m.preview, width), id=str(i))
+            for i, m in enumerate(self.shown)
+        ]
         ol = self.options
         if opts and len(opts) == ol.option_count:
             # as many rows as before: new prompts in place, no new layout of the screen
