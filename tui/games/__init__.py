@@ -4,6 +4,7 @@ generic fallback."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core import UnknownGame, get_title
@@ -16,11 +17,11 @@ class GenericUI:
 
     game_id = "*"
 
-    def status(self, view: dict[str, Any]) -> str:
+    def status(self, view: Mapping[str, Any]) -> str:
         parts = [str(view[k]) for k in ("period", "round", "phase") if k in view]
         return " · ".join(parts)
 
-    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         from rich.pretty import Pretty  # loads attrs: only for a game without a board
 
         return [Panel("view", "Board", Pretty(view, max_length=12, max_string=60))]

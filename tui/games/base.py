@@ -8,6 +8,7 @@ still works: the shell falls back to a generic rendering of the view.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,10 +34,10 @@ class GameUI(Protocol):
 
     game_id: str
 
-    def status(self, view: dict[str, Any]) -> str:
+    def status(self, view: Mapping[str, Any]) -> str:
         """Period/round/phase for the status line, e.g. "Period B · Round 5/9 · Actions"."""
 
-    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         """The board as panels, drawn from what `viewer` may see (`compact`: 80x24)."""
 
 

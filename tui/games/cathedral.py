@@ -6,7 +6,8 @@ show what the viewer may not see (the face-down stacks are only counts in the vi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -14,6 +15,10 @@ from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 from .elements import Fit, counted
+
+if TYPE_CHECKING:
+    from engine.cathedral.view import CathedralView, ConnectionView, OrderTileView, SpaceView
+
 
 GOOD_CHAR = {"wood": "w", "stone": "s", "bread": "b", "glass": "g"}
 GOOD_STYLE = {"wood": "yellow", "stone": "white", "bread": "bright_red", "glass": "bold magenta"}
@@ -80,7 +85,7 @@ class _Canvas:
         return out
 
 
-def _slots(conn: dict[str, Any]) -> list[tuple[str, str]]:
+def _slots(conn: ConnectionView) -> list[tuple[str, str]]:
     """(char, style) per token space of a connection: goods, then the stained glass space."""
     out = [(GOOD_CHAR[g], GOOD_STYLE[g]) if g else ("·", "dim") for g in conn["goods"]]
     if conn["glass_space"]:
@@ -88,7 +93,7 @@ def _slots(conn: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _put_slots(cv: _Canvas, x: int, y: int, conn: dict[str, Any]) -> None:
+def _put_slots(cv: _Canvas, x: int, y: int, conn: ConnectionView) -> None:
     style = RIVER_STYLE if conn["kind"] == "river" else ROAD_STYLE
     cv.put(x, y, "[", style)
     k = x + 1
@@ -98,7 +103,7 @@ def _put_slots(cv: _Canvas, x: int, y: int, conn: dict[str, Any]) -> None:
     cv.put(k, y, "]", style)
 
 
-def map_text(view: dict[str, Any], short: bool = False) -> Text:
+def map_text(view: CathedralView, short: bool = False) -> Text:
     """The schematic map: cities with master builders, roads (─) and rivers (≈) with goods.
 
     `short`: only the rows with cities and goods (7 lines, for the compact layout), the
@@ -106,7 +111,7 @@ def map_text(view: dict[str, Any], short: bool = False) -> Text:
     cv = _Canvas(MAP_W, MAP_H)
     conns = {frozenset((c["a"], c["b"])): c for c in view["connections"]}
 
-    def conn(a: str, b: str) -> dict[str, Any]:
+    def conn(a: str, b: str) -> ConnectionView:
         return conns[frozenset((a, b))]
 
     # horizontal roads on rows 4 and 9 (city labels and builders are drawn over them)
@@ -152,8 +157,8 @@ def map_text(view: dict[str, Any], short: bool = False) -> Text:
     # cities with their builders and workshop marks
     ws_cities = {w["city"]: w for w in view["workshops"]}
     here: dict[str, list[int]] = {}
-    for i, b in enumerate(view["builders"]):
-        here.setdefault(b["city"], []).append(i)
+    for i, builder in enumerate(view["builders"]):
+        here.setdefault(builder["city"], []).append(i)
     for city, (x, y) in CITY_POS.items():
         name = view["cities"][city]
         style = "bold" if city in ws_cities else ""
@@ -210,7 +215,7 @@ def _subject(subj: str) -> Text:
     return Text(subj, style=SUBJECT_STYLE[subj])
 
 
-def _space(sp: dict[str, Any]) -> Text:
+def _space(sp: SpaceView) -> Text:
     """A space of the city: its action, and the subject on it or what it accepts."""
     t = Text(f"{sp['action']} ")
     if sp["subject"]:
@@ -223,7 +228,7 @@ def _space(sp: dict[str, Any]) -> Text:
     return t
 
 
-def zones_table(view: dict[str, Any]) -> RenderableType:
+def zones_table(view: CathedralView) -> RenderableType:
     """The city: red zone (left) and blue zone (right); a space shows the subject on it (▸)
     or, while empty, the subjects it accepts."""
     t = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
@@ -263,11 +268,11 @@ REWARD_SHORT = {
 }
 
 
-def orders_text(view: dict[str, Any]) -> RenderableType:
+def orders_text(view: CathedralView) -> RenderableType:
     """Workshops, the current hourglass and the active order, with their filled spaces
     (capitals: delivered), then the cathedral and the face-down stacks."""
 
-    def goods(o: dict[str, Any]) -> Text:
+    def goods(o: OrderTileView) -> Text:
         t = _order_line(o["order"], o["filled"])
         t.append(f" {sum(o['filled'].values())}/{sum(o['order'].values())}", style="dim")
         return t
@@ -312,7 +317,7 @@ def orders_text(view: dict[str, Any]) -> RenderableType:
     return Group(*lines)
 
 
-def cathedral_text(view: dict[str, Any]) -> RenderableType:
+def cathedral_text(view: CathedralView) -> RenderableType:
     """The cathedral's sections and the face-down stacks (under the map), on one line where
     the words fit."""
     n, total = view["sections"], view["sections_total"]
@@ -334,7 +339,7 @@ def cathedral_text(view: dict[str, Any]) -> RenderableType:
     return Fit(line(False), line(True), max_lines=1)
 
 
-def bags_table(view: dict[str, Any]) -> Table:
+def bags_table(view: CathedralView) -> Table:
     """The three bags with counts (and contents with bag memory), supplies."""
     t = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
     t.add_column(no_wrap=True)
@@ -366,7 +371,7 @@ def bags_table(view: dict[str, Any]) -> Table:
     return t
 
 
-def builders_table(view: dict[str, Any]) -> Table:
+def builders_table(view: CathedralView) -> Table:
     """Master builders: city and backpack (5 places)."""
     t = Table(show_header=False, box=None, padding=(0, 1))
     t.add_column(no_wrap=True)
@@ -392,11 +397,17 @@ class CathedralUI:
 
     game_id = "cathedral-of-orleans"
 
-    def status(self, view: dict[str, Any]) -> str:
+    def status(self, view: Mapping[str, Any]) -> str:
+        return self._status(cast("CathedralView", view))
+
+    def _status(self, view: CathedralView) -> str:
         base = f"Round {view['round']}/{view['rounds']} · {view['phase']}"
         return f"{base} · cathedral {view['sections']}/{view['sections_total']}"
 
-    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        return self._panels(cast("CathedralView", view), viewer, compact)
+
+    def _panels(self, view: CathedralView, viewer: int | None, compact: bool) -> list[Panel]:
         if compact:
             map_body = Group(map_text(view, short=True), _legend())
         else:

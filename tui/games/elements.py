@@ -7,9 +7,9 @@ terminal shows words where a narrow one needs a legend, and how nothing is ever 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -134,21 +134,24 @@ class Column:
     header: str
     short: str
     meaning: str
-    value: Callable[[dict[str, Any]], Any]
+    value: Callable[[Any], object]  # a player's part of the view -> the cell
+
+
+P = TypeVar("P", bound=Mapping[str, Any])  # a player's part of a game's view
 
 
 def player_table(
-    players: Sequence[dict[str, Any]],
-    who: Callable[[dict[str, Any]], Text],
+    players: Sequence[P],
+    who: Callable[[P], Text],
     columns: Sequence[Column],
     note: str = "",
-    who_short: Callable[[dict[str, Any]], Text] | None = None,
+    who_short: Callable[[P], Text] | None = None,
 ) -> Fit:
     """Rows of players with numbers: headers in words where they fit, else short headers
     with a legend underneath (never an abbreviation without its meaning on screen); with
     `who_short`, last of all with that shorter name column (e.g. the seat letter alone)."""
 
-    def build(short: bool, name: Callable[[dict[str, Any]], Text] = who) -> RenderableType:
+    def build(short: bool, name: Callable[[P], Text] = who) -> RenderableType:
         table = Table(
             box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False
         )

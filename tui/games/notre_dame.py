@@ -6,7 +6,8 @@ show what the viewer may not see.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -16,6 +17,10 @@ from engine.notre_dame.data import CARD_NAMES
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 from .elements import Column, Fit, counted, player_table, track, track_header
+
+if TYPE_CHECKING:
+    from engine.notre_dame.view import CardsView, MarketPlaceView, NotreDameView, PlayerView
+
 
 PHASE_TITLES = {
     "draft": "2 Draft",
@@ -79,7 +84,10 @@ class NotreDameUI:
 
     game_id = "notre-dame"
 
-    def status(self, view: dict[str, Any]) -> str:
+    def status(self, view: Mapping[str, Any]) -> str:
+        return self._status(cast("NotreDameView", view))
+
+    def _status(self, view: NotreDameView) -> str:
         phase = PHASE_TITLES.get(view["phase"], view["phase"])
         bell = view["names"][view["bell_ringer"]]
         head = f"Period {view['period']} · Round {view['round']}/{view['rounds']}"
@@ -92,7 +100,10 @@ class NotreDameUI:
             extra = f" ({'keep 1 of 3' if view['draft_step'] == 0 else 'keep 1 of 2'})"
         return f"{head} · {phase}{extra} · bell-ringer {bell}"
 
-    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        return self._panels(cast("NotreDameView", view), viewer, compact)
+
+    def _panels(self, view: NotreDameView, viewer: int | None, compact: bool) -> list[Panel]:
         nd = view["notre_dame"]
         total = nd["total"]
         share = nd["pool"] // total if total else nd["pool"]
@@ -135,7 +146,7 @@ class NotreDameUI:
         return out
 
     # ---- board ----
-    def _persons(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _persons(self, view: NotreDameView, compact: bool) -> RenderableType:
         if not view["persons"]:
             return Text("No persons face up (the game is over).", style="dim")
         hired: dict[str, list[int]] = {}
@@ -150,7 +161,7 @@ class NotreDameUI:
             lines.append(t)
         return Group(*lines)
 
-    def _boroughs(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _boroughs(self, view: NotreDameView, compact: bool) -> RenderableType:
         players = view["players"]
 
         def build(names: bool) -> Table:
@@ -171,8 +182,8 @@ class NotreDameUI:
 
         return Fit(build(True), build(False))
 
-    def _market(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        by_borough: dict[int, list[dict[str, Any]]] = {}
+    def _market(self, view: NotreDameView, compact: bool) -> RenderableType:
+        by_borough: dict[int, list[MarketPlaceView]] = {}
         for node in view["market"]:
             by_borough.setdefault(node["borough"], []).append(node)
         boroughs = view["boroughs"]
@@ -225,7 +236,7 @@ class NotreDameUI:
         return Group(*parts)
 
     # ---- side ----
-    def _hand(self, view: dict[str, Any], you: dict[str, Any]) -> RenderableType:
+    def _hand(self, view: NotreDameView, you: CardsView) -> RenderableType:
         lines: list[RenderableType] = []
         if you["choose"]:
             lines.append(Text("Choose: ", style="bold").append(self._cards(you["choose"])))
@@ -242,7 +253,7 @@ class NotreDameUI:
             lines.append(Text("Not played: " + self._cards(you["thirds"]), style="dim"))
         return Group(*lines)
 
-    def _all_hands(self, view: dict[str, Any]) -> RenderableType:
+    def _all_hands(self, view: NotreDameView) -> RenderableType:
         table = Table.grid(padding=(0, 1))
         table.add_column(no_wrap=True)
         table.add_column()
@@ -255,17 +266,17 @@ class NotreDameUI:
     def _cards(keys: list[str]) -> str:
         return ", ".join(CARD_LABELS.get(k, k) for k in keys)
 
-    def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        def who(pl: dict[str, Any]) -> Text:
+    def _players(self, view: NotreDameView, compact: bool) -> RenderableType:
+        def who(pl: PlayerView) -> Text:
             t = tag(pl["seat"], pl["name"])
             if pl["bell_ringer"]:
                 t.append(" bell", style="bold")
             return t
 
-        def prestige(pl: dict[str, Any]) -> str:
+        def prestige(pl: PlayerView) -> str:
             return "?" if pl["prestige"] is None else str(pl["prestige"])
 
-        def msgs(pl: dict[str, Any]) -> Text:
+        def msgs(pl: PlayerView) -> Text:
             t = Text()
             for c, n in pl["messages"].items():
                 t.append(f"{n}{MESSAGE_LETTERS.get(c, c)}", style=MESSAGE_STYLES.get(c, ""))
@@ -283,7 +294,7 @@ class NotreDameUI:
         if view["scores"] == "hidden" and not view["over"]:
             note += "\n? hidden until the end · park: bonus ★"
 
-        def letter(pl: dict[str, Any]) -> Text:
+        def letter(pl: PlayerView) -> Text:
             return tag(pl["seat"]).append(" bell" if pl["bell_ringer"] else "", style="bold")
 
         table = player_table(view["players"], who, columns, note=note, who_short=letter)
@@ -298,7 +309,7 @@ class NotreDameUI:
             t.append(" " + next((p["name"] for p in view["persons"] if p["key"] == key), key))
         return Group(table, t)
 
-    def _plague(self, view: dict[str, Any]) -> RenderableType:
+    def _plague(self, view: NotreDameView) -> RenderableType:
         table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
         table.add_column("", no_wrap=True)
         table.add_column(track_header(10), no_wrap=True)

@@ -7,7 +7,8 @@ in the view).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -15,6 +16,10 @@ from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 from .elements import Column, Fit, Packed, player_table
+
+if TYPE_CHECKING:
+    from engine.pestis.view import PestisView, PlayerView, RevealView, StackView
+
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 # what the player who acts in each area does, in a few words (the rules reference says it all;
@@ -37,7 +42,7 @@ def tag(seat: int, name: str | None = None) -> Text:
     return t
 
 
-def _stack(st: dict[str, Any], seat: int, compact: bool) -> Text:
+def _stack(st: StackView, seat: int, compact: bool) -> Text:
     """One player's stack in an area: face-down tokens (■ each) or values, extras."""
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]
     sep = "" if compact else " "
@@ -64,7 +69,7 @@ def _stack(st: dict[str, Any], seat: int, compact: bool) -> Text:
     return t
 
 
-def _result_cell(res: dict[str, Any], seat: int, compact: bool) -> Text:
+def _result_cell(res: RevealView, seat: int, compact: bool) -> Text:
     """A revealed area: what the player had and the total; ★ marks the active player."""
     if seat not in res["investors"]:
         return Text("·", style="dim")
@@ -83,15 +88,19 @@ def _result_cell(res: dict[str, Any], seat: int, compact: bool) -> Text:
     return t
 
 
-def _legend(view: dict[str, Any]) -> Text:
+def _legend(view: PestisView) -> Text:
     """What the marks in the town areas mean: only the marks on the board now."""
     seen = set()
     for area in view["areas"]:
         for st in area["stacks"]:
             if st["tokens"] and st.get("values") is None:
                 seen.add("■")
-            for key, mark in (("gd_tokens", "G"), ("reinforcements", "g"), ("base", "b")):
-                if st[key]:
+            for count, mark in (
+                (st["gd_tokens"], "G"),
+                (st["reinforcements"], "g"),
+                (st["base"], "b"),
+            ):
+                if count:
                     seen.add(mark)
             if st["leeches"]:
                 seen.add("L")
@@ -114,7 +123,10 @@ class PestisUI:
 
     game_id = "1347"
 
-    def status(self, view: dict[str, Any]) -> str:
+    def status(self, view: Mapping[str, Any]) -> str:
+        return self._status(cast("PestisView", view))
+
+    def _status(self, view: PestisView) -> str:
         first = view["names"][view["first_player"]]
         head = f"Period {ROMAN[view['period']]} · Round {view['round']}/{view['rounds']}"
         phase = view["phase"]
@@ -123,7 +135,10 @@ class PestisUI:
         # the last part goes first where the line is short (the event is on the board too)
         return f"{head} · {phase} · first player {first} · event: {view['event']['name']}"
 
-    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        return self._panels(cast("PestisView", view), viewer, compact)
+
+    def _panels(self, view: PestisView, viewer: int | None, compact: bool) -> list[Panel]:
         out = [
             Panel(
                 "areas",
@@ -162,7 +177,7 @@ class PestisUI:
         return out
 
     # ---- board ---------------------------------------------------------------------------
-    def _areas(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _areas(self, view: PestisView, compact: bool) -> RenderableType:
         notes: list[Text] = []
         for area in view["areas"]:
             res = area["result"]
@@ -235,7 +250,7 @@ class PestisUI:
         ]
         return Fit(*forms)
 
-    def _acts(self, view: dict[str, Any]) -> RenderableType:
+    def _acts(self, view: PestisView) -> RenderableType:
         """Each area's action in the rulebook's words (a tab of its own at 80x24)."""
         lines = []
         for area in view["areas"]:
@@ -244,14 +259,14 @@ class PestisUI:
             lines.append(line)
         return Group(*lines)
 
-    def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
-        def who(pl: dict[str, Any]) -> Text:
+    def _players(self, view: PestisView, compact: bool) -> RenderableType:
+        def who(pl: PlayerView) -> Text:
             t = tag(pl["seat"], pl["name"])
             if pl["first"]:
                 t.append(" first", style="bold yellow")
             return t
 
-        def subjects(pl: dict[str, Any]) -> str:
+        def subjects(pl: PlayerView) -> str:
             return f"{pl['healed']}/{pl['infected']}"
 
         columns = [
@@ -289,7 +304,7 @@ class PestisUI:
         return Fit(*(Group(form, packed) for form in table.forms))
 
     # ---- side ------------------------------------------------------------------------------
-    def _event(self, view: dict[str, Any]) -> RenderableType:
+    def _event(self, view: PestisView) -> RenderableType:
         ev = view["event"]
         track = Text("Rounds ")
         for r in range(1, view["rounds"] + 1):
@@ -303,7 +318,7 @@ class PestisUI:
             track,
         )
 
-    def _burgus(self, view: dict[str, Any]) -> RenderableType:
+    def _burgus(self, view: PestisView) -> RenderableType:
         def listed() -> RenderableType:
             """Each subject's numbers and what it does when healed, wrapped under each other."""
             lines = [Text("Subject cost/token/upkeep: when healed", style="dim")]
@@ -352,7 +367,7 @@ class PestisUI:
         # what each subject does when healed is always there: on its row, or on the next line
         return Fit(Group(abilities_grid(), res, decks), Group(listed(), res, decks))
 
-    def _own(self, view: dict[str, Any], me: dict[str, Any]) -> RenderableType:
+    def _own(self, view: PestisView, me: PlayerView) -> RenderableType:
         lines: list[RenderableType] = []
         hand = me["hand"] or []
         out = list(me["token_values"])

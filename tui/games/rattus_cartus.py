@@ -6,7 +6,8 @@ show what the viewer may not see.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -15,6 +16,10 @@ from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
 from .elements import Column, Fit, Packed, counted, player_table
+
+if TYPE_CHECKING:
+    from engine.rattus_cartus.view import BuildingView, PlayerView, RattusView, YouView
+
 
 PHASE_TITLES = {
     "supply": "B. Supplies",
@@ -77,7 +82,10 @@ class RattusCartusUI:
 
     game_id = "rattus-cartus"
 
-    def status(self, view: dict[str, Any]) -> str:
+    def status(self, view: Mapping[str, Any]) -> str:
+        return self._status(cast("RattusView", view))
+
+    def _status(self, view: RattusView) -> str:
         phase = PHASE_TITLES.get(view["phase"], view["phase"])
         start = view["names"][view["start"]]
         if view["phase"] == "over":
@@ -85,7 +93,10 @@ class RattusCartusUI:
         return f"Round {view['round']}/{view['rounds']} · {phase} · start: {start}"
 
     # ---- panels ----------------------------------------------------------------------
-    def panels(self, view: dict[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+        return self._panels(cast("RattusView", view), viewer, compact)
+
+    def _panels(self, view: RattusView, viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
         # at 80x24 what the buildings do is a tab of its own: a long premium fills the screen
         buildings = self._buildings(view, effects=not compact)
@@ -115,7 +126,7 @@ class RattusCartusUI:
             out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
         return out
 
-    def _effects(self, view: dict[str, Any]) -> RenderableType:
+    def _effects(self, view: RattusView) -> RenderableType:
         """Each building's premium and standard action, by its place in the row."""
         table = Table.grid(padding=(0, 1))
         table.add_column(width=3)
@@ -131,7 +142,7 @@ class RattusCartusUI:
             table.add_row(Text(f"[{b['pos']}]", style="bold"), text)
         return table
 
-    def _buildings(self, view: dict[str, Any], effects: bool = True) -> RenderableType:
+    def _buildings(self, view: RattusView, effects: bool = True) -> RenderableType:
         names = view["names"]
         if not view["row"]:
             return Text("No buildings in the row (the game is over).", style="dim")
@@ -159,7 +170,7 @@ class RattusCartusUI:
                     )
                 )
 
-            def discs(b: dict[str, Any], with_names: bool) -> Text:
+            def discs(b: BuildingView, with_names: bool) -> Text:
                 t = Text()
                 if not b["discs"]:
                     t.append("no discs yet", style="dim")
@@ -178,7 +189,7 @@ class RattusCartusUI:
             table.add_row(Text(f"[{b['pos']}]", style="bold"), Group(*lines))
         return table
 
-    def _influence(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _influence(self, view: RattusView, compact: bool) -> RenderableType:
         """A row per player, a column per class: the leader's value is starred."""
         players = view["players"]
         classes = view["classes"]
@@ -207,7 +218,7 @@ class RattusCartusUI:
 
         return Fit(build(True), build(False))
 
-    def _nun_row(self, view: dict[str, Any], viewer: int | None, compact: bool) -> RenderableType:
+    def _nun_row(self, view: RattusView, viewer: int | None, compact: bool) -> RenderableType:
         table = Table.grid(padding=(0, 1))
         table.add_column(justify="right")
         table.add_column()
@@ -237,7 +248,7 @@ class RattusCartusUI:
             lines.append(Text(f"Revealed: {plural(final['nuns'], 'nun')} in all.", style="bold"))
         return Group(*lines)
 
-    def _hand(self, view: dict[str, Any], you: dict[str, Any], compact: bool) -> RenderableType:
+    def _hand(self, view: RattusView, you: YouView, compact: bool) -> RenderableType:
         by_class: dict[str, list[int]] = {}
         for c in you["cards"]:
             by_class.setdefault(c["class"], []).append(c["nuns"])
@@ -265,19 +276,19 @@ class RattusCartusUI:
         down = Text(f"Face down in {bname} [{where}]: {kinds_text(you['committed'])}")
         return Group(cards, down)
 
-    def _players(self, view: dict[str, Any], compact: bool) -> RenderableType:
+    def _players(self, view: RattusView, compact: bool) -> RenderableType:
         final = view.get("final")
 
-        def who(p: dict[str, Any]) -> Text:
+        def who(p: PlayerView) -> Text:
             t = tag(p["seat"], p["name"])
             if p["start_player"] and not final:
                 t.append(" start", style="bold")
             return t
 
-        def rats(p: dict[str, Any]) -> str:
+        def rats(p: PlayerView) -> str:
             return str(p["rats"]) if "rats" in p else counted(p["rat_tokens"], "token")
 
-        def where(p: dict[str, Any]) -> str:
+        def where(p: PlayerView) -> str:
             if p["entered"]:
                 return f"[{p['entered']}]"
             return "passed" if p["passed"] else "–"
@@ -290,7 +301,7 @@ class RattusCartusUI:
             Column("in", "in", "", where),
         ]
 
-        def who_short(p: dict[str, Any]) -> Text:  # the name goes first where room is short
+        def who_short(p: PlayerView) -> Text:  # the name goes first where room is short
             t = tag(p["seat"])
             if p["start_player"] and not final:
                 t.append(" start", style="bold")
@@ -304,7 +315,7 @@ class RattusCartusUI:
             who_short=who_short,
         )
 
-    def _supplies(self, view: dict[str, Any]) -> RenderableType:
+    def _supplies(self, view: RattusView) -> RenderableType:
         r, total = view["round"], view["rounds"]
         track = Text("Round ")
         for i in range(1, total + 1):
@@ -321,8 +332,10 @@ class RattusCartusUI:
         ]
         return Group(*lines)
 
-    def _final(self, view: dict[str, Any]) -> RenderableType:
+    def _final(self, view: RattusView) -> RenderableType:
         final = view["final"]
+        if final is None:  # drawn only once the game is over
+            return Text("")
         table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False)
         table.add_column("")
         table.add_column("Rats", justify="right")
