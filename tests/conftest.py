@@ -7,7 +7,7 @@ from pathlib import Path
 from engine.core import registry
 
 TOY = Path(__file__).resolve().parents[1] / "examples" / "toy-plugin"
-if "toy" not in registry.game_ids():  # unless it is installed (tests/test_plugins.py)
+if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_plugins.py)
     sys.path.insert(0, str(TOY))
     registry.register("toy", "boardgames_toy:GAME")
 

@@ -395,7 +395,7 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
 
 
 def plain_launch() -> argparse.Namespace:
-    """What `build_parser().parse_args([])` gives (tests/test_tui_games.py checks it)."""
+    """What `build_parser().parse_args([])` gives (tests/shell/test_tui_games.py checks it)."""
     return argparse.Namespace(saves=None, user=None, store=None, command=None)
 
 

@@ -24,7 +24,7 @@ its Title and loaded by `engine.core.registry.ai_hints`): nothing here imports a
 
 Fair play: a bot reads the real state only through `game.determinize(state, seat, rng)`
 with its own seeded rng, and chooses among the prompt's move ids; two states that differ
-only in what the seat cannot see give the same decision (tests/test_bots_fairness.py).
+only in what the seat cannot see give the same decision (tests/conformance/test_bots_fairness.py).
 
 `simulate.simulate` plays bots against each other (the `simulate` command): the levels
 rotate through the seats and each deal is played once per rotation.

@@ -14,7 +14,7 @@ so the value is the chance that the team wins.
 
 Fair play as for the computer players: only `game.determinize(state, seat, rng)` is read, and
 the options are the prompt's; the same seed and iteration budget give the same values for two
-states the seat cannot tell apart (tests/test_bots_fairness.py).
+states the seat cannot tell apart (tests/conformance/test_bots_fairness.py).
 """
 
 from __future__ import annotations

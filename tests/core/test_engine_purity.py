@@ -1,0 +1,34 @@
+"""The engine never imports Textual or Rich (checked in a fresh interpreter per module)."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+
+import engine
+from tests.root import ROOT
+
+
+def engine_modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "engine."))
+
+
+def test_engine_imports_no_ui() -> None:
+    mods = engine_modules()
+    assert "engine.core.protocol" in mods
+    code = (
+        "import importlib, sys\n"
+        f"mods = {mods!r}\n"
+        "bad = []\n"
+        "for name in mods:\n"
+        "    for k in [k for k in sys.modules if k.startswith('engine')]: del sys.modules[k]\n"
+        "    importlib.import_module(name)\n"
+        "    ui = sorted(k for k in sys.modules if k.split('.')[0] in ('textual', 'rich'))\n"
+        "    if ui: bad.append((name, ui[:3]))\n"
+        "print(bad)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout

@@ -1,0 +1,180 @@
+"""The command line: usage errors exit 2 with one line, bad files exit 1, check and simulate."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.core import Match, saves
+from tests.root import ROOT
+from tui.cli import UsageError, main, parse_bots, parse_players
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_version_and_help() -> None:
+    out = run("--version")
+    assert out.returncode == 0 and "boardgames-tui" in out.stdout
+    out = run("--help")
+    assert out.returncode == 0 and "simulate" in out.stdout and "check" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["new", "chess", "--players", "A,B"], "unknown game"),
+        (["new", "notre-dame", "--players", "A"], "players"),
+        (["new", "notre-dame", "--players", "A,,B"], "names separated by commas"),
+        (["new", "notre-dame", "--players", "A,a"], "different"),
+        (["new", "notre-dame", "--players", "A,B", "--bots", "5=strong"], "seats are numbered"),
+        (["new", "notre-dame", "--players", "A,B", "--bots", "1=genius"], "not one of"),
+        (["new", "notre-dame", "--players", "A,B", "--option", "rules=moon"], "must be one of"),
+        (["simulate", "chess", "--players", "2"], "unknown game"),
+        (["frobnicate"], "invalid choice"),
+        (["new", "1347", "--players", "9"], "between 2 and 6 players"),
+        (
+            ["new", "notre-dame", "--players", "2", "--option", "foo=bar"],
+            "rules=standard|published",
+        ),
+    ],
+)
+def test_usage_errors_exit_2_with_one_clear_line(args: list[str], words: str) -> None:
+    out = run(*args)
+    assert out.returncode == 2, out.stderr
+    assert words in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_parsers() -> None:
+    assert parse_players("Ann, Bob") == ["Ann", "Bob"]
+    assert parse_players("3") == ["Player 1", "Player 2", "Player 3"]
+    assert parse_bots("2=strong,3", 3) == {1: "strong", 2: "greedy"}
+    with pytest.raises(UsageError):
+        parse_players("")
+
+
+def test_check_good_and_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    m = Match.new("toy", ["Ann", "Bob"], seed=4)
+    rng = random.Random(1)
+    while m.prompt:
+        m.play(rng.choice(m.prompt.moves).id)
+    good = saves.save(m, tmp_path / "good.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text().replace('"take"', '"bogus"', 1))
+    assert main(["check", str(good)]) == 0
+    assert main(["check", str(good), str(bad), str(tmp_path / "missing.toml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("BAD") for line in out) == 2
+    assert any("bogus" in line for line in out)
+
+
+def test_load_missing_file_exits_1() -> None:
+    out = run("load", "/nonexistent/save.toml")
+    assert out.returncode == 1 and "no such file" in out.stderr
+
+
+def test_simulate_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["simulate", "toy", "--players", "3", "--games", "4", "--save-dir", str(tmp_path)])
+        == 0
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["finished"] == 4 and summary["games"] == 4
+    assert len(summary["winners"]) == 4 and summary["moves_per_second"] > 0
+    files = sorted(tmp_path.glob("*.toml"))
+    assert len(files) == 4
+    assert main(["check", *map(str, files)]) == 0
+
+
+def test_simulate_seat_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["simulate", "toy", "--players", "2", "--games", "4", "--seats", "greedy,random"]) == 0
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert set(summary["levels"]) == {"greedy", "random"}
+    lo, hi = summary["levels"]["greedy"]["ci95_per_seat"]
+    assert 0 <= lo <= hi <= 1
+
+
+def test_computer_flags_on_load_and_continue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--think` and `--bot-delay` apply to a loaded or continued game as to a new one."""
+    import tui.app
+    from engine.bots.search import DEFAULT_THINK, THINK_ENV, default_think
+
+    m = Match.new("toy", ["Ann", "Bob"], seed=4)
+    path = saves.save(m, tmp_path / "g.toml")
+    launched: list[tui.app.Launch] = []
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, launch: tui.app.Launch) -> None:
+            launched.append(launch)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    monkeypatch.delenv(THINK_ENV, raising=False)
+    assert main(["load", str(path), "--think", "2.5", "--bot-delay", "0.25"]) == 0
+    assert launched[-1].match is not None and launched[-1].bot_delay == 0.25
+    assert launched[-1].think == 2.5
+    assert main(["--saves", str(tmp_path), "continue", "--think", "1.5"]) == 0
+    assert launched[-1].match is not None and launched[-1].think == 1.5
+    assert default_think() == DEFAULT_THINK  # the flag leaves the environment alone
+
+
+def test_global_options_after_the_command_and_continue_skips_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--saves` works after the command too; `continue` opens the latest unfinished game."""
+    import os
+
+    import tui.app
+
+    launched: list[tui.app.Launch] = []
+
+    class FakeApp:
+        return_code = 0
+
+        def __init__(self, launch: tui.app.Launch) -> None:
+            launched.append(launch)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    open_game = Match.new("toy", ["Ann", "Bob"], seed=4)
+    saves.save(open_game, tmp_path / "open.toml")
+    done = Match.new("toy", ["Ann", "Bob"], seed=5)
+    rng = random.Random(1)
+    while done.prompt:
+        done.play(rng.choice(done.prompt.moves).id)
+    later = saves.save(done, tmp_path / "done.toml")
+    os.utime(later, (os.path.getmtime(later) + 60,) * 2)  # the finished one is the newest
+    assert main(["continue", "--saves", str(tmp_path)]) == 0
+    assert launched[-1].saves_dir == str(tmp_path)
+    assert launched[-1].match is not None and launched[-1].match.seed == 4
+    assert saves.latest(tmp_path) == later and saves.latest(tmp_path, unfinished=True) != later
+
+
+def test_a_toml_file_that_is_not_a_save(tmp_path: Path) -> None:
+    other = tmp_path / "pyproject.toml"
+    other.write_text('[project]\nname = "x"\n')
+    out = run("load", str(other))
+    assert out.returncode == 1 and "not a saved game" in out.stderr

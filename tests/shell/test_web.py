@@ -1,0 +1,286 @@
+"""`boardgames-tui web`: the server on loopback, an app per tab, a clean stop, a busy port,
+and a real browser (the system's Chromium) playing a move that reaches the autosave."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from engine.core import saves
+from tests.root import ROOT
+from tui.web.app import command
+from tui.web.server import exposure_warning, is_loopback, url_for
+
+GUARD = 30.0  # seconds before a wait that never ends fails (a hang guard, not a speed target)
+
+
+class Served:
+    """A `boardgames-tui web` process on a free loopback port."""
+
+    def __init__(self, saves_dir: Path, *args: str) -> None:
+        web = ["--saves", str(saves_dir), "web", "--port", "0", *args]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tui.cli", *web],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline()  # "boardgames-tui is served at URL"
+        if not first:
+            self.proc.wait()
+            pytest.fail(f"the server did not start: {self.proc.stderr.read()}")  # type: ignore[union-attr]
+        self.url = first.split()[-1]
+        self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+
+    def stop(self) -> tuple[int, str, str]:
+        """Ctrl+C, as in a terminal; returns the exit code and what it printed."""
+        self.proc.send_signal(signal.SIGINT)
+        out, err = self.proc.communicate(timeout=GUARD)
+        return self.proc.returncode, out, err
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    server = Served(tmp_path / "saves", "--think", "0.3")
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def app_processes(parent: int) -> list[int]:
+    """The pids of the app processes the server started (its children)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and fields[0] != "Z":
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def listening_addresses(port: int) -> list[str]:
+    """The local IPv4 addresses with a socket listening on `port` (from /proc/net/tcp)."""
+    out = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        host, p = local.split(":")
+        if state == "0A" and int(p, 16) == port:
+            out.append(socket.inet_ntoa(bytes.fromhex(host)[::-1]))
+    return out
+
+
+def test_command_and_addresses() -> None:
+    argv = command("/tmp/s", 2.0, 0.0)
+    expected = ["-m", "tui.web.app", "--saves", "/tmp/s", "--think", "2.0", "--bot-delay", "0.0"]
+    assert argv[1:] == expected
+    assert command()[1:] == ["-m", "tui.web.app"]
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+    assert exposure_warning("127.0.0.1") is None
+    assert "no login" in (exposure_warning("0.0.0.0") or "")
+    assert url_for("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert url_for("::1", 8000) == "http://[::1]:8000/"
+
+
+async def test_answers_on_loopback_only_and_each_tab_runs_its_own_app(served: Served) -> None:
+    assert served.url.startswith("http://127.0.0.1:")
+    if Path("/proc/net/tcp").exists():
+        assert listening_addresses(served.port) == ["127.0.0.1"]
+    async with aiohttp.ClientSession() as http:
+        async with http.get(served.url) as page:
+            html = await page.text()
+        assert page.status == 200
+        assert "<title>boardgames-tui</title>" in html
+        assert f"ws://127.0.0.1:{served.port}/ws" in html
+        assert "https://" not in html  # the page loads nothing from elsewhere
+        tabs = [await http.ws_connect(served.url + "ws?width=100&height=30") for _ in range(2)]
+        for ws in tabs:  # each tab's app draws its menu
+            seen = ""
+            while "New game" not in seen:
+                msg = await ws.receive(timeout=GUARD)
+                assert msg.type == aiohttp.WSMsgType.BINARY, msg
+                seen += msg.data.decode("utf-8", "replace")
+        apps = app_processes(served.proc.pid)
+        assert len(apps) == 2
+        for pid in apps:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            assert b"tui.web.app" in cmdline
+            assert cmdline[cmdline.index(b"--think") + 1] == b"0.3"  # options passed through
+            assert b"--saves" in cmdline
+
+        code, out, err = served.stop()  # Ctrl+C with two tabs open
+        assert code == 0, err
+        assert "Stopped" in out and "Traceback" not in err
+        assert not [pid for pid in apps if alive(pid)]
+        for ws in tabs:  # the tabs are told the session ended
+            while not ws.closed:
+                await ws.receive(timeout=GUARD)
+
+
+async def test_refuses_other_sites_pages_and_other_host_names_with_a_reason(
+    served: Served,
+) -> None:
+    async with aiohttp.ClientSession() as http:
+        # another site's page in the same browser may not drive a tab's app (it can write files)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(served.url + "ws", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        # nor a name that resolves to this machine (DNS rebinding)
+        async with http.get(served.url, headers={"Host": f"evil.example:{served.port}"}) as page:
+            assert page.status == 403
+            assert "answers this machine only" in await page.text()
+        # the server's own page still connects
+        origin = served.url.rstrip("/")
+        ws = await http.ws_connect(served.url + "ws", headers={"Origin": origin})
+        await ws.close()
+    _, _, err = served.stop()
+    assert "refused a connection from a page of http://evil.example" in err
+    assert "refused a request for 'evil.example:" in err
+
+
+def test_busy_port_gets_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "web", "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=GUARD,
+        )
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr == (
+        f"boardgames-tui: port {port} on 127.0.0.1 is already in use (another server?): "
+        "stop that or choose another port with --port\n"
+    )
+
+
+def test_bad_port_gets_one_clear_line() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "web", "--port", "70000"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=GUARD,
+    )
+    assert out.returncode == 2
+    assert len(out.stderr.splitlines()) == 1 and "between 1 and 65535" in out.stderr
+
+
+# --- a real browser ---------------------------------------------------------------------------
+
+CHROMIUM = next(
+    (p for p in (shutil.which("chromium"), shutil.which("chromium-browser")) if p), None
+)
+# what works headless in a container: no sandbox, no GPU, nothing fetched from the network
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class Screen:
+    """What the browser received from its app, to wait for words on the screen.
+
+    The page draws the terminal on a canvas, so its text is read from the websocket frames.
+    """
+
+    def __init__(self, page) -> None:  # type: ignore[no-untyped-def]
+        self.page = page
+        self.text = ""
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: str | bytes) -> None:
+        self.text += payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+
+    def mark(self) -> int:
+        return len(self.text)
+
+    def wait_for(self, words: str, since: int = 0) -> int:
+        deadline = time.monotonic() + GUARD
+        while words not in self.text[since:]:
+            assert time.monotonic() < deadline, f"{words!r} never appeared on the screen"
+            self.page.wait_for_timeout(50)
+        return self.mark()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    server = Served(tmp_path / "saves")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch_persistent_context(
+                str(tmp_path / "profile"),  # a fresh profile
+                executable_path=CHROMIUM,
+                args=CHROMIUM_FLAGS,
+                headless=True,
+                viewport={"width": 1000, "height": 700},
+            )
+            page = browser.new_page()
+            screen = Screen(page)
+            page.goto(server.url)
+            at = screen.wait_for("New game")  # the menu
+            page.locator("textarea.xterm-helper-textarea").focus()  # keys go to the terminal
+            page.keyboard.press("n")
+            at = screen.wait_for("Seat 1", at)  # the setup screen: Notre Dame first
+            page.keyboard.press("Control+s")
+            at = screen.wait_for("Pass the keyboard to", at)
+            page.keyboard.press("Enter")
+            at = screen.wait_for("Keep ", at)  # Ann's draft: keep one card, pass two
+            page.keyboard.press("1")
+            at = screen.wait_for("Pass the keyboard to", at)  # Bob's turn
+
+            # the window size follows the browser: too small, then large enough again
+            page.set_viewport_size({"width": 500, "height": 300})
+            at = screen.wait_for("Make the browser window larger", at)
+            page.set_viewport_size({"width": 1000, "height": 700})
+            screen.wait_for("Pass the keyboard to", at)
+            browser.close()
+        files = list((tmp_path / "saves").glob("notre-dame-*.toml"))
+        assert len(files) == 1
+        match = saves.load(files[0])
+        assert match.game.id == "notre-dame"
+        assert [s.name for s in match.seats] == ["Ann", "Bob", "Cy"]
+        assert match.cursor == 1 and match.move_ids()[0].startswith("keep:")
+        code, _, err = server.stop()
+        assert code == 0, err
+    finally:
+        server.kill()

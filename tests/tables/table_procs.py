@@ -1,0 +1,166 @@
+"""Separate processes for the shared-table tests and the bench: `python -m tests.tables.table_procs
+ROLE …`. Each is a real process with its own store connection, like a player's terminal.
+
+player STORE USER OUT SEED: plays every table where it is USER's turn through the command-line
+    entry point (`table list/show/play`, the same argv and JSON as a script would use) until
+    all its tables are over; writes one JSON line per screen it acted on to OUT.
+watcher STORE USER OUT: a spectator; records `table show --json` of every table until all
+    are over.
+racer STORE SEED COUNT OUT: COUNT times, reads a table and appends a legal move for the seat
+    to move at the number it read, racing the other racers; writes its successes to OUT.
+writer STORE SEED: plays random games forever (the SIGKILL test kills it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+from engine.tables import Refused, SQLiteStore, StoreError
+
+_parser = None
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    """`boardgames-tui ARGV` run in this process: (exit code, what it printed)."""
+    global _parser
+    import tui.cli
+
+    if _parser is None:  # one parser for the whole process: building it costs more than a move
+        _parser = tui.cli.build_parser()
+        tui.cli.build_parser = lambda: _parser
+    main = tui.cli.main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        rc = main(list(argv))
+    return rc, out.getvalue()
+
+
+def player(store: str, user: str, out_path: str, seed: str) -> None:
+    rng = random.Random(int(seed))
+    base = ("--user", user, "--store", store, "table")
+    with open(out_path, "w") as out:
+        while True:
+            rc, text = cli(*base, "list", "--json")
+            assert rc == 0, text
+            mine = [t for t in json.loads(text) if t["group"] == "yours"]
+            if mine and all(t["status"] == "finished" for t in mine):
+                return
+            turns = [t for t in mine if t["your_turn"]]
+            if not turns:
+                time.sleep(0.05)
+                continue
+            for t in turns:
+                rc, text = cli(*base, "show", t["id"], "--json")
+                doc = json.loads(text)
+                if not doc["legal"]:
+                    continue
+                rec = {"id": doc["id"], "n": doc["moves"], "seat": doc["your_seat"]}
+                rec.update(view=doc["view"], legal=doc["legal"], to_move=doc["to_move"])
+                out.write(json.dumps(rec) + "\n")
+                move = rng.choice(doc["legal"])
+                rc, text = cli(*base, "play", doc["id"], move, "--expect", str(doc["moves"]))
+                assert rc == 0, (rc, text)
+
+
+def watcher(store: str, user: str, out_path: str) -> None:
+    base = ("--user", user, "--store", store, "table")
+    with open(out_path, "w") as out:
+        while True:
+            _, text = cli(*base, "list", "--json")
+            tables = json.loads(text)
+            for t in tables:
+                _, text = cli(*base, "show", t["id"], "--json")
+                doc = json.loads(text)
+                assert doc["legal"] == [] and doc["your_seat"] is None
+                out.write(json.dumps({"id": doc["id"], "n": doc["moves"], "view": doc["view"]}))
+                out.write("\n")
+            if tables and all(t["status"] == "finished" for t in tables):
+                return
+            time.sleep(0.3)
+
+
+def racer(store_path: str, seed: str, count: str, out_path: str) -> None:
+    rng = random.Random(int(seed))
+    store = SQLiteStore(store_path)
+    ok = tries = stale = 0
+    ids = sorted(t.id for t in store.tables())
+    while tries < int(count):
+        tid = ids[0]  # every racer on the same table: the first one not over
+        info, match = store.load(tid)
+        if match.prompt is None:
+            ids.remove(tid)
+            if not ids:
+                break
+            continue
+        user = info.seats[match.prompt.seat].user
+        move = rng.choice(match.prompt.moves).id
+        tries += 1
+        try:
+            store.append(tid, user, move, info.moves)
+            ok += 1
+        except Refused:
+            stale += 1
+    Path(out_path).write_text(json.dumps({"ok": ok, "tries": tries, "stale": stale}))
+
+
+def writer(store_path: str, seed: str, ready: int | None = None) -> None:
+    from engine.tables import parse_seats
+
+    rng = random.Random(int(seed))
+    store = SQLiteStore(store_path)
+    games = ["notre-dame", "rattus-cartus", "1347"]
+    if ready is not None:
+        os.write(ready, b"w")
+    while True:
+        live = [t for t in store.tables() if not t.finished]
+        if len(live) < 3:
+            store.create(
+                rng.choice(games), parse_seats("ann,bo", "ann"), {}, rng.randrange(99), "ann"
+            )
+            continue
+        for t in live:
+            try:
+                info, match = store.load(t.id)
+                user = info.seats[match.prompt.seat].user
+                store.append(t.id, user, rng.choice(match.prompt.moves).id, info.moves)
+            except StoreError:
+                pass
+
+
+def forker(store_path: str) -> None:
+    """For each line `fork SEED` on stdin: fork a writer (imports already done, so it starts
+    at once) and print its pid when it is writing; the test kills it."""
+    from engine.core import Match, all_games
+
+    for game in all_games():  # every import done here, once
+        Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # killed children are reaped by the kernel
+    for line in sys.stdin:
+        seed = line.split()[1]
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                writer(store_path, seed, w)
+            finally:
+                os._exit(1)
+        os.close(w)
+        os.read(r, 1)
+        os.close(r)
+        print(pid, flush=True)
+
+
+if __name__ == "__main__":
+    role, *rest = sys.argv[1:]
+    roles = {"player": player, "watcher": watcher, "racer": racer, "writer": writer}
+    roles["forker"] = forker
+    roles[role](*rest)

@@ -1,0 +1,191 @@
+"""Shared tables with real separate processes: complete games through the command line, a
+race at the same move number, writers killed with SIGKILL. Every process has its own `--user`
+and its own connection to one store, as players on their own terminals do."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine.tables import SQLiteStore, parse_seats, public_view
+from engine.tables.store import build_match
+from tests.root import ROOT
+
+
+def spawn(
+    *args: str, stdout: int | None = None, stdin: int | None = None
+) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.tables.table_procs", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=stdout,
+        stdin=stdin,
+        stderr=subprocess.PIPE,
+    )
+
+
+def norm(view: object) -> object:
+    """A view as it reads after travelling as JSON."""
+    return json.loads(json.dumps(view, default=str))
+
+
+def within(public: object, seat_view: object) -> bool:
+    """Every value of `public` is in `seat_view` as well (None: left out)."""
+    if public is None or public == seat_view:
+        return True
+    if isinstance(public, dict) and isinstance(seat_view, dict):
+        return all(k in seat_view and within(v, seat_view[k]) for k, v in public.items())
+    if isinstance(public, list) and isinstance(seat_view, list):
+        return len(public) == len(seat_view) and all(map(within, public, seat_view))
+    return False
+
+
+def replay_all(path: Path) -> dict[str, int]:
+    """Every table replays through the rules with moves 1..n (no gap, no duplicate)."""
+    store = SQLiteStore(path, create_file=False)
+    try:
+        assert store.integrity() == "ok"
+        counts = {}
+        for info in store.tables():
+            ids = store.move_ids(info.id)
+            assert len(ids) == info.moves
+            m = build_match(info, ids)
+            assert m.cursor == info.moves
+            assert (m.prompt is None) == info.finished
+            counts[info.id] = info.moves
+        return counts
+    finally:
+        store.close()
+
+
+def test_processes_play_complete_games_of_every_title(tmp_path: Path) -> None:
+    """Four user processes and a spectator play a table of every title at once: two players
+    at Notre Dame and 1347, four at Rattus Cartus and the Cathedral. Every screen a seat
+    acted on is that seat's view (and does not change when what it may not see is redrawn);
+    the spectator sees the public view only."""
+    path = tmp_path / "tables.sqlite"
+    store = SQLiteStore(path)
+    tables = {
+        "notre-dame": "alice,bob",
+        "1347": "carol,dave",
+        "rattus-cartus": "alice,bob,carol,dave",
+        "cathedral-of-orleans": "dave,carol,bob,alice",
+    }
+    ids = {}
+    for i, (game, seats) in enumerate(tables.items()):
+        ids[store.create(game, parse_seats(seats, "alice"), {}, 10 + i, "alice").id] = game
+    store.close()
+    users = ["alice", "bob", "carol", "dave"]
+    procs = [
+        spawn("player", str(path), u, str(tmp_path / f"{u}.jsonl"), str(k))
+        for k, u in enumerate(users)
+    ]
+    procs.append(spawn("watcher", str(path), "erin", str(tmp_path / "erin.jsonl")))
+    for p in procs:
+        _, err = p.communicate(timeout=240)
+        assert p.returncode == 0, err.decode()[-2000:]
+
+    counts = replay_all(path)
+    store = SQLiteStore(path)
+    rng = random.Random(1)
+    matches = {tid: store.load(tid)[1] for tid in ids}
+    seen_private = 0
+    records = 0
+    for u in users:
+        for line in (tmp_path / f"{u}.jsonl").read_text().splitlines():
+            rec = json.loads(line)
+            m = matches[rec["id"]]
+            game = m.game
+            state = m.state_at(rec["n"])
+            seat = rec["seat"]
+            assert m.seats[seat].name == u and rec["to_move"] == u
+            assert rec["view"] == norm(game.view(state, seat))
+            assert rec["legal"] == [mv.id for mv in game.prompt(state).moves]
+            records += 1
+            if (
+                game.has_private_info and records % 7 == 0 and game.prompt(state)
+            ):  # the leak test for this seat
+                other = game.determinize(state, seat, rng)
+                assert norm(game.view(other, seat)) == rec["view"], (u, rec["id"], rec["n"])
+                seen_private += norm(game.view(state, None)) != rec["view"]
+    assert records == sum(counts.values())  # every move was played by its seat's process
+    assert seen_private > 20
+    watched = 0
+    for line in (tmp_path / "erin.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        m = matches[rec["id"]]
+        state = m.state_at(rec["n"])
+        assert rec["view"] == norm(public_view(m, state))
+        watched += 1
+        # the spectator's view holds nothing that any one seat does not see itself
+        for seat in range(len(m.seats)):
+            assert within(rec["view"], norm(m.game.view(state, seat)))
+    assert watched >= len(ids)
+    for tid in ids:
+        assert store.info(tid).finished
+    store.close()
+
+
+def test_racing_processes_never_lose_duplicate_or_reorder_a_move(tmp_path: Path) -> None:
+    """Four processes read a table and append at the number they read, 2000 times in all:
+    most lose the race (someone appended first); afterwards the successes are exactly the
+    stored moves, and every table replays with no gap or duplicate."""
+    path = tmp_path / "tables.sqlite"
+    store = SQLiteStore(path)
+    for i in range(12):
+        game = ["notre-dame", "rattus-cartus", "1347"][i % 3]
+        store.create(game, parse_seats("ann,bo", "ann"), {}, i, "ann")
+    store.close()
+    racers = [
+        spawn("racer", str(path), str(k), "500", str(tmp_path / f"r{k}.json")) for k in range(4)
+    ]
+    for p in racers:
+        _, err = p.communicate(timeout=240)
+        assert p.returncode == 0, err.decode()[-2000:]
+    results = [json.loads((tmp_path / f"r{k}.json").read_text()) for k in range(4)]
+    assert sum(r["tries"] for r in results) >= 2000
+    counts = replay_all(path)
+    assert sum(r["ok"] for r in results) == sum(counts.values())
+    assert sum(r["stale"] for r in results) > 0  # the race really happened
+
+
+def test_writers_killed_mid_move_leave_a_sound_store(tmp_path: Path) -> None:
+    """SIGKILL a writing process at random moments, 40 times (forked from one process, so
+    each starts writing at once): the file passes PRAGMA integrity_check and every table
+    replays to a consistent state after every kill."""
+    path = tmp_path / "tables.sqlite"
+    SQLiteStore(path).close()
+    forker = spawn("forker", str(path), stdout=subprocess.PIPE, stdin=subprocess.PIPE)
+    assert forker.stdin is not None and forker.stdout is not None
+    rng = random.Random(7)
+    try:
+        for kill in range(40):
+            forker.stdin.write(f"fork {kill}\n".encode())
+            forker.stdin.flush()
+            pid = int(forker.stdout.readline())
+            time.sleep(rng.random() * 0.15)
+            os.kill(pid, signal.SIGKILL)
+            while _alive(pid):
+                time.sleep(0.01)
+            counts = replay_all(path)
+    finally:
+        forker.kill()
+        forker.wait()
+    assert sum(counts.values()) > 50
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

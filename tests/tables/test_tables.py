@@ -1,0 +1,354 @@
+"""Shared tables: the store's rules and refusals, the command-line contract, the table screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from engine.core import get_game
+from engine.tables import (
+    Refused,
+    SQLiteStore,
+    Stale,
+    StoreError,
+    StoreUnavailable,
+    UnknownTable,
+    check_user,
+    parse_seats,
+    public_view,
+)
+from tests.root import ROOT
+from tui.cli import main
+
+
+@pytest.fixture
+def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+    s = SQLiteStore(tmp_path / "tables.sqlite")
+    yield s
+    s.close()
+
+
+def new(store: SQLiteStore, game: str = "notre-dame", seats: str = "alice,bob", **kw):  # type: ignore[no-untyped-def]
+    return store.create(game, parse_seats(seats, "alice"), {}, kw.pop("seed", 3), "alice", kw)
+
+
+def play_first(store: SQLiteStore, tid: str) -> str:
+    """The seat to move plays its first legal move; returns that seat's user."""
+    info, match = store.load(tid)
+    user = info.seats[match.prompt.seat].user
+    store.append(tid, user, match.prompt.moves[0].id, info.moves)
+    return user
+
+
+# ---- the store's rules ---------------------------------------------------------------------
+def test_a_move_needs_the_seat_the_turn_a_legal_move_and_the_right_number(store) -> None:  # type: ignore[no-untyped-def]
+    t = new(store)
+    info, match = store.load(t.id)
+    assert info.to_move == "alice" and info.status == "playing"
+    legal = match.prompt.moves[0].id
+    with pytest.raises(UnknownTable, match="no table 'nope'"):
+        store.append("nope", "alice", legal, 0)
+    with pytest.raises(Refused, match="you \\(carol\\) have no seat"):
+        store.append(t.id, "carol", legal, 0)
+    with pytest.raises(Refused, match=r"not your turn.*alice is to move"):
+        store.append(t.id, "bob", legal, 0)
+    with pytest.raises(Refused, match="not a legal move"):
+        store.append(t.id, "alice", "no-such-move", 0)
+    with pytest.raises(Stale, match="has moved on: 0 moves played, not 4"):
+        store.append(t.id, "alice", legal, 4)
+    after = store.append(t.id.upper(), "alice", legal, 0)  # ids are read case-blind
+    assert after.moves == 1 and after.to_move == "bob"
+    with pytest.raises(Stale):  # the same move again, from a screen that is out of date
+        store.append(t.id, "alice", legal, 0)
+    assert store.move_ids(t.id) == [legal]
+
+
+def test_a_finished_table_takes_no_moves(store) -> None:  # type: ignore[no-untyped-def]
+    t = new(store, "cathedral-of-orleans", "alice")
+    while not store.info(t.id).finished:
+        play_first(store, t.id)
+    info, match = store.load(t.id)
+    assert info.to_move is None and match.prompt is None
+    with pytest.raises(Refused, match="is over"):
+        store.append(t.id, "alice", "x", info.moves)
+
+
+def test_open_seats_wait_for_players_and_a_user_sits_once(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    t = new(store, seats="alice,open,open")
+    assert t.status == "waiting" and t.first_open() == 1
+    with pytest.raises(Refused, match="waiting for players"):
+        store.append(t.id, "alice", store.load(t.id)[1].prompt.moves[0].id, 0)
+    # two terminals of the same user claim at once: one seat is taken, the same for both
+    other = SQLiteStore(tmp_path / "tables.sqlite")
+    got: list[int | None] = []
+    barrier = threading.Barrier(2)
+
+    def claim(s: SQLiteStore) -> None:
+        barrier.wait()
+        got.append(s.join(t.id, "bob"))
+
+    threads = [threading.Thread(target=claim, args=(s,)) for s in (store, other)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    other.close()
+    assert got == [1, 1]
+    info = store.info(t.id)
+    assert [s.label for s in info.seats] == ["alice", "bob", "open"]
+    # carol and dave claim the last seat at once: one of them sits, the other watches
+    got.clear()
+    other = SQLiteStore(tmp_path / "tables.sqlite")
+    barrier = threading.Barrier(2)
+
+    def claim_as(s: SQLiteStore, user: str) -> None:
+        barrier.wait()
+        got.append(s.join(t.id, user))
+
+    threads = [
+        threading.Thread(target=claim_as, args=(s, u))
+        for s, u in ((store, "carol"), (other, "dave"))
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    other.close()
+    assert sorted(got, key=str) == [2, None]
+    winner = store.info(t.id).seats[2].user
+    assert winner in ("carol", "dave")
+    loser = "dave" if winner == "carol" else "carol"
+    assert store.join(t.id, loser) is None  # full: the other one watches
+    info, match = store.load(t.id)
+    assert info.status == "playing" and match.names == ["alice", "bob", winner]
+
+
+def test_computer_seats_are_played_under_a_lease(store) -> None:  # type: ignore[no-untyped-def]
+    from engine.tables.computer import play_computers
+
+    t = new(store, seats="greedy,alice")
+    _info, match = store.load(t.id)
+    move = match.prompt.moves[0].id
+    with pytest.raises(Refused, match="the computer"):
+        store.append(t.id, "alice", move, 0)
+    with pytest.raises(Refused, match="the computer"):  # no lease held
+        store.append(t.id, None, move, 0, lease="me")
+    assert store.take_lease(t.id, "one")
+    assert not store.take_lease(t.id, "two")  # held by another process
+    with pytest.raises(Refused):
+        store.append(t.id, None, move, 0, lease="two")
+    assert store.take_lease(t.id, "two", seconds=0) is False
+    store.release_lease(t.id, "one")
+    assert play_computers(store, t.id, "two") >= 1
+    assert store.info(t.id).to_move == "alice"
+    assert not store.take_lease(t.id, "three")  # "two" holds it for a few seconds more
+    assert store.take_lease(t.id, "two")
+
+
+def test_undo_only_your_own_last_move_that_revealed_nothing(store) -> None:  # type: ignore[no-untyped-def]
+    t = new(store)
+    play_first(store, t.id)  # alice keeps a card: nothing revealed
+    with pytest.raises(Refused, match="only your own last move"):
+        store.undo(t.id, "bob", 1)
+    with pytest.raises(Stale):
+        store.undo(t.id, "alice", 0)
+    assert store.undo(t.id, "alice", 1).moves == 0
+    play_first(store, t.id)
+    play_first(store, t.id)  # bob moved since
+    with pytest.raises(Refused, match="only your own last move"):
+        store.undo(t.id, "alice", 2)
+    strict = new(store, strict=True)
+    play_first(store, strict.id)
+    with pytest.raises(Refused, match="strict"):
+        store.undo(strict.id, "alice", 1)
+    # a move that drew by chance stands: find one in a random game
+    r = new(store, "1347", "alice,bob")
+    while True:
+        info, match = store.load(r.id)
+        user = play_first(store, r.id)
+        _, match = store.load(r.id)
+        if match.steps[-1].reveal:
+            with pytest.raises(Refused, match="revealed"):
+                store.undo(r.id, user, info.moves + 1)
+            break
+
+
+def test_spectators_see_only_what_every_seat_sees(store) -> None:  # type: ignore[no-untyped-def]
+    from engine.tables import view_for
+
+    t = new(store, "rattus-cartus", "alice,bob,carol")
+    for _ in range(12):
+        play_first(store, t.id)
+    info, match = store.load(t.id)
+    pub = view_for(info, match, "dave")
+    assert pub == public_view(match)
+    assert "you" not in pub
+    assert view_for(info, match, "bob") == match.game.view(match.state, 1)
+    omni = match.game.view(match.state, None)
+    assert pub != omni
+    for seat in range(3):
+        seat_view = match.game.view(match.state, seat)
+        for key, value in pub.items():
+            assert key in seat_view
+            if value is not None and not isinstance(value, dict | list):
+                assert seat_view[key] == value
+
+
+def test_user_names_and_seat_lists() -> None:
+    assert check_user("alice") == "alice"
+    for bad in ("", "a b", "-x", "x" * 17, "open", "Greedy"):
+        with pytest.raises(StoreError):
+            check_user(bad)
+    with pytest.raises(StoreError, match="only once"):
+        parse_seats("alice,me", "alice")
+    with pytest.raises(StoreError):
+        parse_seats("alice,,bob", "alice")
+    assert [s.label for s in parse_seats("me,Open,strong", "zoe")] == ["zoe", "open", "strong"]
+
+
+# ---- the store itself going wrong ----------------------------------------------------------
+def test_a_store_that_cannot_be_used_says_so_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(StoreUnavailable, match="no table store at"):
+        SQLiteStore(tmp_path / "missing.sqlite", create_file=False)
+    with pytest.raises(StoreUnavailable, match="is a folder"):
+        SQLiteStore(tmp_path)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database at all" * 200)
+    with pytest.raises(StoreUnavailable, match="not a table store"):
+        SQLiteStore(junk)
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as c:
+        c.execute("CREATE TABLE songs (title TEXT)")
+    with pytest.raises(StoreUnavailable, match="not a table store"):
+        SQLiteStore(other)
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(StoreUnavailable, match="cannot create"):
+        SQLiteStore(tmp_path / "afile" / "tables.sqlite")
+
+
+def test_a_store_locked_for_long_is_reported_and_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite"
+    s = SQLiteStore(path, busy=0.2)
+    t = new(s)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    move = s.load(t.id)[1].prompt.moves[0].id
+    with pytest.raises(StoreUnavailable, match="busy"):
+        s.append(t.id, "alice", move, 0)
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    assert s.append(t.id, "alice", move, 0).moves == 1  # the same move goes in afterwards
+    s.close()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes read-only files")
+def test_a_read_only_store_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite"
+    s = SQLiteStore(path)
+    t = new(s)
+    s.close()
+    path.chmod(0o444)
+    try:
+        with pytest.raises(StoreUnavailable, match=r"read-only|cannot be"):
+            s = SQLiteStore(path)
+            s.append(t.id, "alice", s.load(t.id)[1].prompt.moves[0].id, 0)
+    finally:
+        path.chmod(0o644)
+
+
+# ---- the command line ----------------------------------------------------------------------
+def run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """`boardgames-tui ARGV` as a separate process, as a script would run it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "BOARDGAMES"))}
+    env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp_path / "data"))
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *argv], cwd=ROOT, env=env, text=True, capture_output=True
+    )
+
+
+def test_command_line_contract(tmp_path: Path) -> None:
+    """new prints the id last; show --json has the contract's fields; play exits 0 or 1 with
+    one line; the default store is tables.sqlite in the data folder."""
+    made = run(tmp_path, "--user", "alice", "table", "new", "nd", "--seats", "alice,bob")
+    assert made.returncode == 0, made.stderr
+    tid = made.stdout.strip().splitlines()[-1]
+    assert len(tid) == 5 and (tmp_path / "data" / "boardgames-tui" / "tables.sqlite").exists()
+    shown = run(tmp_path, "--user", "alice", "table", "show", tid, "--json")
+    doc = json.loads(shown.stdout)
+    assert {"id", "game", "moves", "to_move", "legal", "finished", "view"} <= set(doc)
+    assert doc["id"] == tid and doc["game"] == "notre-dame" and doc["moves"] == 0
+    assert doc["to_move"] == "alice" and doc["legal"] and not doc["finished"]
+    assert doc["view"]["you"]["seat"] == 0
+    bob = json.loads(run(tmp_path, "--user", "bob", "table", "show", tid, "--json").stdout)
+    assert bob["legal"] == [] and bob["view"]["you"]["seat"] == 1
+    refused = run(tmp_path, "--user", "bob", "table", "play", tid, doc["legal"][0])
+    assert refused.returncode == 1
+    assert (
+        refused.stderr.strip() == f"boardgames-tui: not your turn at table {tid}: alice is to move"
+    )
+    played = run(tmp_path, "--user", "alice", "table", "play", tid, doc["legal"][0])
+    assert played.returncode == 0 and "bob to move" in played.stdout
+    listed = json.loads(run(tmp_path, "--user", "bob", "table", "list", "--json").stdout)
+    assert listed[0]["id"] == tid and listed[0]["your_turn"] and listed[0]["to_move"] == "bob"
+    unknown = run(tmp_path, "table", "show", "zzzzz")
+    assert unknown.returncode == 1 and "no table 'zzzzz'" in unknown.stderr
+    # the table is not over: a save of it would show every hand
+    early = run(tmp_path, "table", "export", tid, str(tmp_path / "t.toml"))
+    assert early.returncode == 1 and "still being played" in early.stderr
+
+
+def test_command_line_refusals_in_process(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    store = str(tmp_path / "s.sqlite")
+    base = ["--store", store, "table"]
+    assert main([*base, "list"]) == 0
+    assert "No tables yet" in capsys.readouterr().out
+    assert main([*base, "show", "abcde"]) == 1
+    assert "no table store at" in capsys.readouterr().err
+    assert main(["--user", "open", *base, "list"]) == 2
+    assert "reserved" in capsys.readouterr().err
+    assert main([*base, "new", "chess", "--seats", "a,b"]) == 2
+    assert main([*base, "new", "nd", "--seats", "a,b,c,d,e,f"]) == 2
+    assert "2-5 players" in capsys.readouterr().err
+    assert main([*base, "new", "nd", "--seats", "a,b", "--option", "scores=nope"]) == 2
+    capsys.readouterr()
+    assert main(["--user", "a", *base, "new", "cathedral", "--seats", "me", "--seed", "4"]) == 0
+    tid = capsys.readouterr().out.splitlines()[-1]
+    while True:
+        assert main(["--user", "a", *base, "show", tid, "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        if doc["finished"]:
+            break
+        assert main(["--user", "a", *base, "play", tid, doc["legal"][-1]]) == 0
+        capsys.readouterr()
+    assert main(["--user", "a", *base, "play", tid, "x"]) == 1
+    assert "is over" in capsys.readouterr().err
+    assert main(["--user", "a", *base, "show", tid]) == 0
+    assert "Game over" in capsys.readouterr().out
+    save = tmp_path / "done.toml"
+    assert main([*base, "export", tid, str(save)]) == 0
+    capsys.readouterr()
+    assert main(["check", str(save)]) == 0
+    assert "finished" in capsys.readouterr().out
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database")
+    assert main(["--store", str(junk), "table", "list"]) == 1
+    assert "not a table store" in capsys.readouterr().err
+    assert main([*base, "undo", tid]) == 1
+
+
+def test_env_names_the_store(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "env.sqlite"
+    monkeypatch.setenv("BOARDGAMES_STORE", str(path))
+    assert main(["--user", "a", "table", "new", "nd", "--seats", "me,greedy"]) == 0
+    assert path.exists()
+    tid = capsys.readouterr().out.splitlines()[-1]
+    s = SQLiteStore(path)
+    assert s.info(tid).game == get_game("nd").id
+    s.close()
