@@ -89,10 +89,11 @@ class Coach(SearchBot):
     def _budget(self) -> Callable[[int], bool]:
         """Whether the search may go on after `n` units of work (iterations or playouts)."""
         limit, floor = self.iterations, self.settings.min_iterations
-        deadline = time.perf_counter() + self.think
+        clock = self.clock
+        deadline = clock() + self.think
         if limit is not None:
             return lambda n: n < limit
-        return lambda n: n < floor or time.perf_counter() < deadline
+        return lambda n: n < floor or clock() < deadline
 
     # ---- rollout mode ----------------------------------------------------------------------
     def _rollout_values(

@@ -127,6 +127,35 @@ def test_strong_thinks_within_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
         assert lo <= bot.last_iterations <= hi, (think, bot.last_iterations)
 
 
+def test_strong_thinks_on_the_cpu_clock_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With $BOARDGAMES_THINK_CLOCK=cpu the budget is this thread's CPU time, so a
+    measurement sharing its cores still gives each decision its whole think; the wall clock
+    is then never read."""
+    import itertools
+    from types import SimpleNamespace
+
+    from engine.bots import search
+
+    game = get_game("rattus-cartus")
+    state = game.new_state(["A", "B"], {}, 3)
+    prompt = game.prompt(state)
+    assert prompt is not None and len(prompt.moves) > 1
+
+    def wall() -> float:
+        raise AssertionError("the wall clock was read")
+
+    ticks = itertools.count(0.0, 0.01)
+    fake = SimpleNamespace(perf_counter=wall, thread_time=lambda: next(ticks))
+    monkeypatch.setattr(search, "time", fake)
+    monkeypatch.setenv(search.CLOCK_ENV, "cpu")
+    bot = SearchBot(game, 1, think=0.2)
+    bot.choose(state, prompt)
+    # one reading per playout past the deadline check: about think / 10 ms playouts
+    assert 15 <= bot.last_iterations <= 25, bot.last_iterations
+    monkeypatch.delenv(search.CLOCK_ENV)
+    assert SearchBot(game, 1).clock is wall
+
+
 @pytest.mark.parametrize("gid", GAMES)
 def test_simulate_reports_rates_scores_and_time(gid: str) -> None:
     game = get_game(gid)
