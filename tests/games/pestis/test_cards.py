@@ -27,8 +27,10 @@ from tests.games.pestis.support import (
     set_round,
     set_top,
     texts,
+    tie_in_agrus,
     to_actions,
     to_upkeep,
+    upkeep_with,
 )
 
 
@@ -159,9 +161,7 @@ def test_notary_wins_ties() -> None:
     """Spec: Notary — you win ties in every area."""
     s = new(2)
     give_subject(s, 1, "notary", healed=True)
-    place(s, 0, "agrus", 3)
-    place(s, 1, "agrus", 3)
-    ev = to_actions(s)
+    ev = tie_in_agrus(s, 3, 0, 1)
     assert s.active == 1 and "Notary" in texts(ev)
 
 
@@ -177,10 +177,7 @@ def test_money_changer_one_coin_per_five_at_most_three() -> None:
 
 def test_washerwoman_healed_gives_a_zero_token() -> None:
     """Spec: Washerwoman — cost 1, token 0, upkeep 0, no ability."""
-    s = new(2)
-    give_subject(s, 0, "washerwoman")
-    give_res(s, 0, "cart")
-    to_upkeep(s)
+    s = upkeep_with("washerwoman", "cart")
     play(s, "heal:washerwoman:cart")
     assert sorted(s.hand[0]) == [0, 0, 1, 2, 3, 4]
 
@@ -206,10 +203,7 @@ def test_guards_everywhere_nobody_is_robbed() -> None:
 
 def test_physicians_pupil_gives_a_three_token() -> None:
     """Spec: Physician's pupil — token 3, upkeep 2."""
-    s = new(2)
-    give_subject(s, 0, "pupil")
-    give_res(s, 0, "cart")
-    to_upkeep(s)
+    s = upkeep_with("pupil", "cart")
     play(s, "heal:pupil:cart")
     assert 3 in s.hand[0] and sorted(s.hand[0]).count(3) == 2 and s.coins[0] == 4
 
@@ -720,9 +714,7 @@ def test_royal_audit_fewest_coins_wins_ties() -> None:
     set_round(s, 7, "audit")
     give_subject(s, 0, "notary", healed=True)
     set_coins(s, 2, 2)
-    place(s, 0, "agrus", 3)
-    place(s, 2, "agrus", 3)
-    ev = to_actions(s)
+    ev = tie_in_agrus(s, 3, 0, 2)
     assert s.active == 2 and "Royal audit" in texts(ev)
 
 
