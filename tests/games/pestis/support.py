@@ -207,6 +207,15 @@ def to_upkeep(s: PestisState) -> list[Event]:
     return out
 
 
+def lose_agrus_to_seat_0(s: PestisState) -> list[Event]:
+    """Seat 0 (a 4-point token) beats seat 1 (a 3) in Agrus and sends a grave-digger there;
+    seat 1's token is next to convert."""
+    place(s, 0, "agrus", 4)
+    place(s, 1, "agrus", 3)
+    to_actions(s)
+    return play(s, "agrus")
+
+
 def upkeep_with(key: str, *cards: str) -> PestisState:
     """A 2-player game in Upkeep where seat 0 has the infected `key` and the resource `cards`."""
     s = new(2)

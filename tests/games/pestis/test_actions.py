@@ -225,19 +225,20 @@ def test_tie_six_players_period_three_most_subjects_and_developments() -> None:
     assert s.active == 3 and "6 players" in texts(ev)
 
 
-def test_tie_six_players_period_two_uses_first_player_order() -> None:
-    """Seed 3.2: the 6-player rule applies only in Period III."""
-    s = new(6)
-    set_round(s, 6)
-    give_subject(s, 3, "crier")
-    tie_in_agrus(s, 4, 0, 3)
-    assert s.active == 0
-
-
-def test_tie_five_players_period_three_uses_first_player_order() -> None:
-    """Seed 3.2: the subject/development tie rule is for 6 players only."""
-    s = new(5)
-    set_round(s, 8)
+@pytest.mark.parametrize(
+    ("players", "round_"),
+    [
+        pytest.param(6, 6, id="six-players-period-two"),
+        pytest.param(5, 8, id="five-players-period-three"),
+    ],
+)
+def test_tie_uses_first_player_order_unless_six_players_in_period_three(
+    players: int, round_: int
+) -> None:
+    """Seed 3.2: the subject/development tie rule is for 6 players only, and only in
+    Period III; else the First Player order decides."""
+    s = new(players)
+    set_round(s, round_)
     give_subject(s, 3, "crier")
     tie_in_agrus(s, 4, 0, 3)
     assert s.active == 0

@@ -15,6 +15,7 @@ from tests.games.pestis.support import (
     hold,
     ids,
     invest,
+    lose_agrus_to_seat_0,
     new,
     place,
     play,
@@ -100,10 +101,7 @@ def test_minstrel_adds_a_coin_per_token_converted_to_coins() -> None:
     """Spec: Minstrel — +1 coin each time you convert a token to coins."""
     s = new(2)
     give_subject(s, 1, "minstrel", healed=True)
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus")
+    lose_agrus_to_seat_0(s)
     assert GAME.prompt(s).moves[0].label.startswith("4 coins")
     play(s, "convert:coins")
     assert s.coins[1] == 6 + 4 - 1  # the round ran on: the Minstrel's upkeep is paid
@@ -113,10 +111,8 @@ def test_foreman_adds_a_grave_digger_per_token_converted() -> None:
     """Spec: Foreman — +1 grave-digger each time you convert a token to grave-diggers."""
     s = new(2)
     give_subject(s, 1, "foreman", healed=True)
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus", "convert:gd")
+    lose_agrus_to_seat_0(s)
+    play(s, "convert:gd")
     assert s.reserve[1] == 5 and s.docks[1] == 10
 
 
@@ -125,10 +121,8 @@ def test_foreman_limited_by_the_docks() -> None:
     s = new(2)
     give_subject(s, 1, "foreman", healed=True)
     set_docks(s, 1, 1)
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus", "convert:gd")
+    lose_agrus_to_seat_0(s)
+    play(s, "convert:gd")
     assert s.docks[1] == 0
 
 
@@ -583,10 +577,8 @@ def test_bishops_procession_two_different_actions() -> None:
 def test_guild_feast_one_more_coin_per_token() -> None:
     """Spec: Guild feast — unused tokens converted to coins give +1 coin each."""
     s = new(2, event="guild_feast")
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus", "convert:coins")
+    lose_agrus_to_seat_0(s)
+    play(s, "convert:coins")
     assert s.coins[1] == 10
 
 
