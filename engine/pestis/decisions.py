@@ -780,6 +780,12 @@ def _go_on(game: Flow, s: PestisState, out: Out) -> None:
         game.finish_action(s, out)
 
 
+def _did(game: Flow, s: PestisState, act: str, out: Out) -> None:
+    """The active player did `act`; the action goes on while they could still do something."""
+    s.acts.append(act)
+    _go_on(game, s, out)
+
+
 def prompt_schola(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, schola_moves(s, d.seat))
 
@@ -815,8 +821,7 @@ def play_burgus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
         return
     arg = _arg(mid)
     take_subject(s, d.seat, arg, out)
-    s.acts.append(arg)
-    _go_on(game, s, out)
+    _did(game, s, arg, out)
 
 
 def prompt_mercatus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -832,8 +837,7 @@ def play_mercatus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: 
         s.buys += 1
     else:
         sell_resource(s, d.seat, arg, out)
-    s.acts.append(mid)
-    _go_on(game, s, out)
+    _did(game, s, mid, out)
 
 
 def prompt_agrus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -857,8 +861,7 @@ def play_portus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
         return
     dev, _, pay = _arg(mid).partition(":")
     build(s, d.seat, dev, pay, out)
-    s.acts.append(dev)
-    _go_on(game, s, out)
+    _did(game, s, dev, out)
 
 
 def prompt_victim(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -881,8 +884,7 @@ def play_rob(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) 
         return
     what, _, k = _arg(mid).partition(":")
     steal(s, what, int(k) if k else 0, out)
-    s.acts.append(mid)
-    _go_on(game, s, out)
+    _did(game, s, mid, out)
 
 
 # =============================================================================================
