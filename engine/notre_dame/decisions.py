@@ -52,6 +52,16 @@ def _arg(move_id: str) -> str:
     return move_id.split(":", 1)[1] if ":" in move_id else ""
 
 
+def _location(move_id: str) -> int:
+    """The location a move id names (`from:bank` -> BANK, Notre Dame included)."""
+    return data.LOCATIONS.index(_arg(move_id))
+
+
+def _sector(move_id: str) -> int:
+    """The sector a move id names (`to:bank` -> BANK; Notre Dame is no sector)."""
+    return data.SECTORS.index(_arg(move_id))
+
+
 def _loc_move(verb: str, loc: int, detail: str, label: str = "{}") -> Move:
     """A move naming location `loc` (`verb:key`), `label` framing the location's name."""
     return Move(f"{verb}:{data.LOCATIONS[loc]}", label.format(data.LOCATION_NAMES[loc]), detail)
@@ -250,7 +260,7 @@ def play_source(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat, t = d.seat, d.target
-    loc = data.LOCATIONS.index(_arg(move_id))
+    loc = _location(move_id)
     if t == data.NOTRE_DAME:
         push(s, NotreDameDecision("donate", seat, origin=loc, via="marker"))
         return
@@ -321,7 +331,7 @@ def play_friend(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
-    loc = data.LOCATIONS.index(_arg(move_id))
+    loc = _location(move_id)
     if loc == data.NOTRE_DAME:
         push(s, NotreDameDecision("donate", seat, origin=-1, via="friend"))
         return
@@ -445,7 +455,7 @@ def prompt_minstrel_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDec
 def play_minstrel_from(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
-    origin = data.SECTORS.index(_arg(move_id))
+    origin = _sector(move_id)
     push(s, NotreDameDecision("minstrel_to", d.seat, origin=origin))
 
 
@@ -464,7 +474,7 @@ def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecis
 def play_minstrel_to(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
-    seat, src, dst = d.seat, d.origin, data.SECTORS.index(_arg(move_id))
+    seat, src, dst = d.seat, d.origin, _sector(move_id)
     options = _minstrel_options(s, seat, src)
     if len(options) == 1:  # no real choice: move at once
         _minstrel_move(s, seat, src, dst, options[0][0], ev)
@@ -525,7 +535,7 @@ def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision)
 def play_fool_to(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
-    seat, src, dst = d.seat, d.origin, data.SECTORS.index(_arg(move_id))
+    seat, src, dst = d.seat, d.origin, _sector(move_id)
     if d.friend:
         s.friend[seat] = dst
         what = "the trusted friend"
@@ -556,7 +566,7 @@ def play_bishop(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
-    loc = data.SECTORS.index(_arg(move_id))
+    loc = _sector(move_id)
     s.general[seat] -= 1
     s.sectors[seat][loc] += 1
     head = (
@@ -581,7 +591,7 @@ def play_overflow(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
-    loc = data.SECTORS.index(_arg(move_id))
+    loc = _sector(move_id)
     s.sectors[seat][loc] -= 1
     s.general[seat] += 1
     ev.append(Event(f"{s.names[seat]} removes a marker from {data.LOCATION_NAMES[loc]} (plague)"))
