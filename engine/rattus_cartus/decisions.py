@@ -359,15 +359,7 @@ def play_commit(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[
         commit_done(s, t, ev)
         return
     kind = _kind_of(mid, "commit", COMMIT_KINDS)
-    item = take_from_hand(p, kind)
-    if isinstance(item, int):
-        p.c_pop.append(item)
-    elif item == "joker":
-        p.c_jokers += 1
-    elif item == "sword":
-        p.c_swords += 1
-    else:
-        p.c_flutes += 1
+    p.commit(take_from_hand(p, kind))
     t.k += 1
 
 
