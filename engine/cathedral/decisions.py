@@ -40,30 +40,29 @@ def go_on(s: CathedralState, kind: str) -> None:
     d.seat = seat_of(s, s.turn) if kind in DECISIONS.choices else -1
 
 
+def _draw(s: CathedralState, bag: dict[str, int], keys: Sequence[str], total: int) -> str:
+    """One of `keys` taken at random from `bag`, which holds `total` tokens."""
+    i = chance.draw_index(s, total)
+    for k in keys:
+        i -= bag[k]
+        if i < 0:
+            bag[k] -= 1
+            return k
+    raise AssertionError("unreachable")
+
+
 def draw_good(s: CathedralState) -> str:
     """A random good from the black bag ("" when it is empty)."""
     bag = s.black
     total = bag["wood"] + bag["stone"] + bag["bread"]
     if total == 0:
         return ""
-    i = chance.draw_index(s, total)
-    for g in data.GOODS:
-        i -= bag[g]
-        if i < 0:
-            bag[g] -= 1
-            return g
-    raise AssertionError("unreachable")
+    return _draw(s, bag, data.GOODS, total)
 
 
 def draw_subject(s: CathedralState, bag_name: str) -> str:
     bag = s.bags[bag_name]
-    i = chance.draw_index(s, sum(bag.values()))
-    for subj in data.SUBJECTS:
-        i -= bag[subj]
-        if i < 0:
-            bag[subj] -= 1
-            return subj
-    raise AssertionError("unreachable")
+    return _draw(s, bag, data.SUBJECTS, sum(bag.values()))
 
 
 def return_item(s: CathedralState, item: str, n: int = 1) -> None:
@@ -132,6 +131,27 @@ def rest(s: CathedralState, b: int, ev: list[Event]) -> None:
     s.rested = True
     ev.append(Event(f"{label(s, b)} takes a rest stop: returns {text}, earns a blueprint"))
     queue_rewards(s, ("blueprint",), "a rest stop")
+
+
+def _rests(s: CathedralState, mid: str, ev: list[Event]) -> bool:
+    """Whether `mid` is the rest stop on offer at a step (taken then: the step waits on)."""
+    if mid != "rest":
+        return False
+    rest(s, s.turn, ev)
+    return True
+
+
+def _ask(s: CathedralState, d: Task, text: str, moves: list[Move], phase: str) -> Prompt:
+    """The prompt of a step of the turn, with the rest stop when it is on offer."""
+    if may_rest(s):
+        moves.append(rest_move())
+    return Prompt(d.seat, text, tuple(moves), step=s.step, phase=phase)
+
+
+def _decline(s: CathedralState, ev: list[Event]) -> None:
+    """The player declines the action: the turn's action is over."""
+    ev.append(Event(f"{label(s, s.turn)} declines the action"))
+    go_on(s, "done")
 
 
 # ---- glass: who receives a stained glass reward ----------------------------------------------
@@ -218,8 +238,7 @@ def prompt_bag(game: TheGame, s: CathedralState, d: Task) -> Prompt:
 
 
 def play_bag(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
-    if mid == "rest":
-        rest(s, s.turn, ev)
+    if _rests(s, mid, ev):
         return
     bag = mid.split(":")[1]
     s.drawn = draw_subject(s, bag)
@@ -284,14 +303,11 @@ def prompt_place(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     text = f"{who}: place the {s.drawn}"
     if len(moves) == 1:
         text = f"{who}: the {s.drawn} fits nowhere else: the bell tower ends the round"
-    if may_rest(s):
-        moves.append(rest_move())
-    return Prompt(d.seat, text, tuple(moves), step=s.step, phase="Place")
+    return _ask(s, d, text, moves, "Place")
 
 
 def play_place(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
-    if mid == "rest":
-        rest(s, s.turn, ev)
+    if _rests(s, mid, ev):
         return
     space = mid.split(":")[1]
     b = s.turn
@@ -360,26 +376,17 @@ def prompt_move(game: TheGame, s: CathedralState, d: Task) -> Prompt:
             Move(f"go:{other}", f"{data.ACTION_NAMES[action]} to {data.CITIES[other]}", pv)
         )
     moves.append(Move("decline", "Decline the action", "the subject just occupies the space"))
-    if may_rest(s):
-        moves.append(rest_move())
-    return Prompt(
-        d.seat,
-        f"{who}: {data.ACTION_NAMES[action]} from {data.CITIES[here]} — where to?",
-        tuple(moves),
-        step=s.step,
-        phase=data.ACTION_NAMES[action],
-    )
+    text = f"{who}: {data.ACTION_NAMES[action]} from {data.CITIES[here]} — where to?"
+    return _ask(s, d, text, moves, data.ACTION_NAMES[action])
 
 
 def play_move(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
-    if mid == "rest":
-        rest(s, s.turn, ev)
+    if _rests(s, mid, ev):
+        return
+    if mid == "decline":
+        _decline(s, ev)
         return
     who = label(s, s.turn)
-    if mid == "decline":
-        ev.append(Event(f"{who} declines the action"))
-        go_on(s, "done")
-        return
     me = s.builders[s.turn]
     dest = mid.split(":")[1]
     kind = data.ACTION_KIND[data.SPACE_BY_ID[s.space].action]
@@ -437,8 +444,7 @@ def prompt_pickup(game: TheGame, s: CathedralState, d: Task) -> Prompt:
 
 
 def play_pickup(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
-    if mid == "rest":
-        rest(s, s.turn, ev)
+    if _rests(s, mid, ev):
         return
     who = label(s, s.turn)
     me = s.builders[s.turn]
@@ -485,38 +491,39 @@ def _fill_preview(
     return f"order {have}/{total}"
 
 
+# An order open to deliveries: (move id head, where, what it needs, what it holds, its tile).
+Order = tuple[str, str, Mapping[str, int], Mapping[str, int], data.OrderTile]
+
+
+def _open_orders(s: CathedralState) -> list[Order]:
+    """The orders the player can deliver to here (workshops in their city, the hourglass)."""
+    me = s.builders[s.turn]
+    orders: list[Order] = []
+    for i, w in enumerate(s.workshops):
+        if not w.done and w.city == me.city:
+            tile = data.WORKSHOP_BY_KEY[w.key]
+            need = data.WORKSHOP_NEED[w.key]
+            orders.append((f"ws:{i}", f"the {tile.name} workshop", need, w.filled, tile))
+    if s.hourglass:
+        tile = data.HOURGLASS_BY_KEY[s.hourglass]
+        need = data.HOURGLASS_NEED[s.hourglass]
+        orders.append(("hg", tile.name, need, s.hourglass_filled, tile))
+    return orders
+
+
 def market_moves(s: CathedralState) -> list[Move]:
     b = s.turn
     me = s.builders[b]
+    orders = _open_orders(s)
     moves = []
     for it in data.ITEMS:
         if not me.pack[it]:
             continue
         name = data.ITEM_NAMES[it]
-        for i, w in enumerate(s.workshops):
-            if w.done or w.city != me.city:
-                continue
-            need = data.WORKSHOP_NEED[w.key]
-            if w.filled[it] < need[it]:
-                tile = data.WORKSHOP_BY_KEY[w.key]
-                moves.append(
-                    Move(
-                        f"ws:{i}:{it}",
-                        f"Deliver {name} to the {tile.name} workshop",
-                        _fill_preview(need, w.filled, it, tile.reward),
-                    )
-                )
-        if s.hourglass:
-            need = data.HOURGLASS_NEED[s.hourglass]
-            if s.hourglass_filled[it] < need[it]:
-                tile = data.HOURGLASS_BY_KEY[s.hourglass]
-                moves.append(
-                    Move(
-                        f"hg:{it}",
-                        f"Deliver {name} to {tile.name}",
-                        _fill_preview(need, s.hourglass_filled, it, tile.reward),
-                    )
-                )
+        for head, where, need, filled, tile in orders:
+            if filled[it] < need[it]:
+                preview = _fill_preview(need, filled, it, tile.reward)
+                moves.append(Move(f"{head}:{it}", f"Deliver {name} to {where}", preview))
         for j, bj in enumerate(s.builders):
             if j != b and pack_size(bj) < data.BACKPACK_SIZE:
                 moves.append(
@@ -539,15 +546,8 @@ def prompt_market(game: TheGame, s: CathedralState, d: Task) -> Prompt:
             f"{s.market_left} {'delivery' if s.market_left == 1 else 'deliveries'} left",
         )
     )
-    if may_rest(s):
-        moves.append(rest_move())
-    return Prompt(
-        d.seat,
-        f"{label(s, s.turn)}: Market — deliver a token ({s.market_left} of 2 left)",
-        tuple(moves),
-        step=s.step,
-        phase="Market",
-    )
+    text = f"{label(s, s.turn)}: Market — deliver a token ({s.market_left} of 2 left)"
+    return _ask(s, d, text, moves, "Market")
 
 
 def play_market(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
@@ -582,26 +582,29 @@ def deliver(s: CathedralState, mid: str, ev: list[Event]) -> None:
         w.filled[it] += 1
         ev.append(Event(f"{who} delivers 1 {name} to the {tile.name} workshop"))
         if w.filled == data.WORKSHOP_NEED[w.key]:
-            for k, n in w.filled.items():
-                if n:
-                    return_item(s, k, n)
+            _fulfil(s, tile, w.filled, f"{tile.name} workshop", ev)
             w.filled = empty_items()
             w.done = True
-            ev.append(Event(f"The {tile.name} order is fulfilled: {reward_text(tile.reward)}"))
-            queue_rewards(s, tile.reward, f"{tile.name} workshop")
         return
     tile = data.HOURGLASS_BY_KEY[s.hourglass]
     s.hourglass_filled[it] += 1
     ev.append(Event(f"{who} delivers 1 {name} to {tile.name}"))
     if s.hourglass_filled == data.HOURGLASS_NEED[s.hourglass]:
-        for k, n in s.hourglass_filled.items():
-            if n:
-                return_item(s, k, n)
+        _fulfil(s, tile, s.hourglass_filled, tile.name, ev)
         s.hourglass_filled = empty_items()
         s.hourglass_done.append(s.hourglass)
         s.hourglass = ""
-        ev.append(Event(f"The {tile.name} order is fulfilled: {reward_text(tile.reward)}"))
-        queue_rewards(s, tile.reward, tile.name)
+
+
+def _fulfil(
+    s: CathedralState, tile: data.OrderTile, filled: Mapping[str, int], source: str, ev: list[Event]
+) -> None:
+    """An order is filled: what it holds goes back, its reward is due (from `source`)."""
+    for k, n in filled.items():
+        if n:
+            return_item(s, k, n)
+    ev.append(Event(f"The {tile.name} order is fulfilled: {reward_text(tile.reward)}"))
+    queue_rewards(s, tile.reward, source)
 
 
 def settle_market(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> bool:
@@ -632,16 +635,14 @@ def prompt_glassworks(game: TheGame, s: CathedralState, d: Task) -> Prompt:
 
 
 def play_glassworks(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
-    if mid == "rest":
-        rest(s, s.turn, ev)
+    if _rests(s, mid, ev):
         return
-    who = label(s, s.turn)
-    if mid == "take":
-        s.glass_supply -= 1
-        s.builders[s.turn].pack["glass"] += 1
-        ev.append(Event(f"{who} takes a stained glass at the Glassworks"))
-    else:
-        ev.append(Event(f"{who} declines the action"))
+    if mid != "take":
+        _decline(s, ev)
+        return
+    s.glass_supply -= 1
+    s.builders[s.turn].pack["glass"] += 1
+    ev.append(Event(f"{label(s, s.turn)} takes a stained glass at the Glassworks"))
     go_on(s, "done")
 
 
@@ -666,29 +667,21 @@ def prompt_glassshop(game: TheGame, s: CathedralState, d: Task) -> Prompt:
         ),
         Move("decline", "Decline the action"),
     ]
-    if may_rest(s):
-        moves.append(rest_move())
-    return Prompt(
-        d.seat,
-        f"{label(s, s.turn)}: Stained glass workshop",
-        tuple(moves),
-        step=s.step,
-        phase="Stained glass workshop",
+    return _ask(
+        s, d, f"{label(s, s.turn)}: Stained glass workshop", moves, "Stained glass workshop"
     )
 
 
 def play_glassshop(game: TheGame, s: CathedralState, d: Task, mid: str, ev: list[Event]) -> None:
-    if mid == "rest":
-        rest(s, s.turn, ev)
+    if _rests(s, mid, ev):
         return
-    who = label(s, s.turn)
-    if mid == "trade":
-        s.builders[s.turn].pack["glass"] -= 1
-        s.glass_supply += 1
-        ev.append(Event(f"{who} sends a stained glass to the supply for a blueprint"))
-        queue_rewards(s, ("blueprint",), "the stained glass workshop")
-    else:
-        ev.append(Event(f"{who} declines the action"))
+    if mid != "trade":
+        _decline(s, ev)
+        return
+    s.builders[s.turn].pack["glass"] -= 1
+    s.glass_supply += 1
+    ev.append(Event(f"{label(s, s.turn)} sends a stained glass to the supply for a blueprint"))
+    queue_rewards(s, ("blueprint",), "the stained glass workshop")
     go_on(s, "done")
 
 

@@ -52,6 +52,27 @@ def _arg(move_id: str) -> str:
     return move_id.split(":", 1)[1] if ":" in move_id else ""
 
 
+def _location(move_id: str) -> int:
+    """The location a move id names (`from:bank` -> BANK, Notre Dame included)."""
+    return data.LOCATIONS.index(_arg(move_id))
+
+
+def _sector(move_id: str) -> int:
+    """The sector a move id names (`to:bank` -> BANK; Notre Dame is no sector)."""
+    return data.SECTORS.index(_arg(move_id))
+
+
+def _loc_move(verb: str, loc: int, detail: str, label: str = "{}") -> Move:
+    """A move naming location `loc` (`verb:key`), `label` framing the location's name."""
+    return Move(f"{verb}:{data.LOCATIONS[loc]}", label.format(data.LOCATION_NAMES[loc]), detail)
+
+
+def _act(s: NotreDameState, seat: int, loc: int, head: str, ev: list[Event]) -> None:
+    """Carry out `loc`'s action for `seat` and log it after `head` (what moved where)."""
+    full, pub = _execute(s, seat, loc)
+    say(s, seat, ev, head + full, head + pub)
+
+
 # ==================================================================== the turns ========
 def prompt_draft(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Draft: keep 1 of the cards drawn (step 0) or received (step 1), pass the rest left."""
@@ -164,15 +185,7 @@ def play_action(
         return
     s.supply[seat] -= 1
     s.sectors[seat][t] += 1
-    full, pub = _execute(s, seat, t)
-    n = count(s, seat, t)
-    say(
-        s,
-        seat,
-        ev,
-        f"{who} plays {name} ({n} there): {full}",
-        f"{who} plays {name} ({n} there): {pub}",
-    )
+    _act(s, seat, t, f"{who} plays {name} ({count(s, seat, t)} there): ", ev)
 
 
 def prompt_hire(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
@@ -235,16 +248,10 @@ def play_hire(
 def prompt_source(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Empty supply: where the marker that the card places comes from."""
     seat, target = d.seat, d.target
-    moves = []
-    for loc in _marker_sources(s, seat, target):
-        left = count(s, seat, loc) - 1
-        moves.append(
-            Move(
-                f"from:{data.LOCATIONS[loc]}",
-                f"From {data.LOCATION_NAMES[loc]}",
-                f"{left} left there",
-            )
-        )
+    moves = [
+        _loc_move("from", loc, f"{count(s, seat, loc) - 1} left there", "From {}")
+        for loc in _marker_sources(s, seat, target)
+    ]
     text = f"{s.names[seat]}: supply empty — move a marker into {data.LOCATION_NAMES[target]} from"
     return _part(s, d, text, moves)
 
@@ -253,18 +260,17 @@ def play_source(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat, t = d.seat, d.target
-    loc = data.LOCATIONS.index(_arg(move_id))
+    loc = _location(move_id)
     if t == data.NOTRE_DAME:
         push(s, NotreDameDecision("donate", seat, origin=loc, via="marker"))
         return
     _remove_marker(s, seat, loc)
     s.sectors[seat][t] += 1
-    full, pub = _execute(s, seat, t)
     head = (
         f"{s.names[seat]} moves a marker from {data.LOCATION_NAMES[loc]} to "
         f"{data.LOCATION_NAMES[t]} ({count(s, seat, t)} there): "
     )
-    say(s, seat, ev, head + full, head + pub)
+    _act(s, seat, t, head, ev)
 
 
 def prompt_donate(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
@@ -317,7 +323,7 @@ def prompt_friend(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) 
             preview = "donate 1-3 gold → +1/+3/+6 prestige"
         else:
             preview = _effect_preview(s, seat, loc, count(s, seat, loc) + 1)
-        moves.append(Move(f"friend:{data.LOCATIONS[loc]}", data.LOCATION_NAMES[loc], preview))
+        moves.append(_loc_move("friend", loc, preview))
     return _part(s, d, f"{s.names[seat]}: where does the trusted friend go?", moves)
 
 
@@ -325,17 +331,16 @@ def play_friend(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
-    loc = data.LOCATIONS.index(_arg(move_id))
+    loc = _location(move_id)
     if loc == data.NOTRE_DAME:
         push(s, NotreDameDecision("donate", seat, origin=-1, via="friend"))
         return
     s.friend[seat] = loc
-    full, pub = _execute(s, seat, loc)
     head = (
         f"{s.names[seat]}'s trusted friend goes to {data.LOCATION_NAMES[loc]} "
         f"({count(s, seat, loc)} there): "
     )
-    say(s, seat, ev, head + full, head + pub)
+    _act(s, seat, loc, head, ev)
 
 
 def prompt_carriage(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
@@ -439,35 +444,29 @@ def play_bonus(
 # ======================================================================== persons ======
 def prompt_minstrel_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Minstrel: the sector pieces leave."""
-    moves = []
-    for loc, c in enumerate(sector_counts(s, d.seat)):
-        if c:
-            moves.append(
-                Move(f"from:{data.SECTORS[loc]}", f"From {data.LOCATION_NAMES[loc]}", f"{c} there")
-            )
+    moves = [
+        _loc_move("from", loc, f"{c} there", "From {}")
+        for loc, c in enumerate(sector_counts(s, d.seat))
+        if c
+    ]
     return _part(s, d, f"{s.names[d.seat]}: Minstrel — move pieces from which sector?", moves)
 
 
 def play_minstrel_from(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
-    origin = data.SECTORS.index(_arg(move_id))
+    origin = _sector(move_id)
     push(s, NotreDameDecision("minstrel_to", d.seat, origin=origin))
 
 
 def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Minstrel: the sector the pieces go to."""
     seat, src = d.seat, d.origin
-    moves = []
-    for loc in SECTOR_RANGE:
-        if loc != src:
-            moves.append(
-                Move(
-                    f"to:{data.SECTORS[loc]}",
-                    f"To {data.LOCATION_NAMES[loc]}",
-                    f"{count(s, seat, loc)} there",
-                )
-            )
+    moves = [
+        _loc_move("to", loc, f"{count(s, seat, loc)} there", "To {}")
+        for loc in SECTOR_RANGE
+        if loc != src
+    ]
     text = f"{s.names[seat]}: Minstrel — move them from {data.LOCATION_NAMES[src]} to"
     return _part(s, d, text, moves)
 
@@ -475,7 +474,7 @@ def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecis
 def play_minstrel_to(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
-    seat, src, dst = d.seat, d.origin, data.SECTORS.index(_arg(move_id))
+    seat, src, dst = d.seat, d.origin, _sector(move_id)
     options = _minstrel_options(s, seat, src)
     if len(options) == 1:  # no real choice: move at once
         _minstrel_move(s, seat, src, dst, options[0][0], ev)
@@ -503,13 +502,7 @@ def prompt_fool_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecisio
     for loc in range(len(data.LOCATIONS)):
         have = s.nd[seat] if loc == data.NOTRE_DAME else s.sectors[seat][loc]
         if have:
-            moves.append(
-                Move(
-                    f"from:{data.LOCATIONS[loc]}",
-                    f"A marker from {data.LOCATION_NAMES[loc]}",
-                    f"{have} there",
-                )
-            )
+            moves.append(_loc_move("from", loc, f"{have} there", "A marker from {}"))
     if s.friend[seat] != data.PLAY_AREA:
         where = data.LOCATION_NAMES[s.friend[seat]]
         moves.append(Move("from:friend", f"The friend (in {where})", "move the friend"))
@@ -534,7 +527,7 @@ def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision)
     for loc in SECTOR_RANGE:
         if loc != d.origin:
             preview = _effect_preview(s, seat, loc, count(s, seat, loc) + 1)
-            moves.append(Move(f"to:{data.SECTORS[loc]}", data.LOCATION_NAMES[loc], preview))
+            moves.append(_loc_move("to", loc, preview))
     text = f"{s.names[seat]}: Fool — move it to which sector (then its action)?"
     return _part(s, d, text, moves)
 
@@ -542,7 +535,7 @@ def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision)
 def play_fool_to(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
-    seat, src, dst = d.seat, d.origin, data.SECTORS.index(_arg(move_id))
+    seat, src, dst = d.seat, d.origin, _sector(move_id)
     if d.friend:
         s.friend[seat] = dst
         what = "the trusted friend"
@@ -550,22 +543,21 @@ def play_fool_to(
         _remove_marker(s, seat, src)
         s.sectors[seat][dst] += 1
         what = "a marker"
-    full, pub = _execute(s, seat, dst)
     head = (
         f"{s.names[seat]}'s Fool moves {what} from {data.LOCATION_NAMES[src]} to "
         f"{data.LOCATION_NAMES[dst]} ({count(s, seat, dst)} there): "
     )
-    say(s, seat, ev, head + full, head + pub)
+    _act(s, seat, dst, head, ev)
 
 
 def prompt_bishop(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
     """Bishop: the empty sector that receives a marker of the general supply."""
     seat = d.seat
-    moves = []
-    for loc, c in enumerate(sector_counts(s, seat)):
-        if c == 0:
-            preview = _effect_preview(s, seat, loc, 1)
-            moves.append(Move(f"sector:{data.SECTORS[loc]}", data.LOCATION_NAMES[loc], preview))
+    moves = [
+        _loc_move("sector", loc, _effect_preview(s, seat, loc, 1))
+        for loc, c in enumerate(sector_counts(s, seat))
+        if c == 0
+    ]
     text = f"{s.names[seat]}: Bishop — a marker into which empty sector (then its action)?"
     return _part(s, d, text, moves)
 
@@ -574,15 +566,14 @@ def play_bishop(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
-    loc = data.SECTORS.index(_arg(move_id))
+    loc = _sector(move_id)
     s.general[seat] -= 1
     s.sectors[seat][loc] += 1
-    full, pub = _execute(s, seat, loc)
     head = (
         f"{s.names[seat]}'s Bishop places a marker from the general supply in "
         f"{data.LOCATION_NAMES[loc]}: "
     )
-    say(s, seat, ev, head + full, head + pub)
+    _act(s, seat, loc, head, ev)
 
 
 # ========================================================================= plague ======
@@ -590,12 +581,7 @@ def prompt_overflow(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision
     """Plague overflow: which of the tied largest sectors loses a marker."""
     seat = d.seat
     moves = [
-        Move(
-            f"remove:{data.SECTORS[loc]}",
-            f"Remove from {data.LOCATION_NAMES[loc]}",
-            f"{count(s, seat, loc)} there",
-        )
-        for loc in d.ties
+        _loc_move("remove", loc, f"{count(s, seat, loc)} there", "Remove from {}") for loc in d.ties
     ]
     text = f"{s.names[seat]}: plague overflow — remove a marker from which sector?"
     return Prompt(seat, text, tuple(moves), step=0, phase=PHASE_NAMES[s.phase])
@@ -605,7 +591,7 @@ def play_overflow(
     game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
-    loc = data.SECTORS.index(_arg(move_id))
+    loc = _sector(move_id)
     s.sectors[seat][loc] -= 1
     s.general[seat] += 1
     ev.append(Event(f"{s.names[seat]} removes a marker from {data.LOCATION_NAMES[loc]} (plague)"))

@@ -201,12 +201,14 @@ def _area_moves(s: PestisState, seat: int, add: int, exclude: int = -1) -> list[
     return out
 
 
-def _open_area_moves(s: PestisState, preview: Callable[[int], str]) -> tuple[Move, ...]:
-    """Every area not closed by the event, with a preview per area."""
+def _open_area_moves(
+    s: PestisState, preview: Callable[[int], str], skip: Callable[[int], bool] = lambda a: False
+) -> tuple[Move, ...]:
+    """Every area not closed by the event (nor skipped), with a preview per area."""
     return tuple(
         Move(f"area:{k}", area_name(a), preview(a))
         for a, k in enumerate(data.AREAS)
-        if not logic.closed(s, a)
+        if not logic.closed(s, a) and not skip(a)
     )
 
 
@@ -226,6 +228,16 @@ def _invest_prompt(
 
 def _card(key: str) -> str:
     return data.RESOURCES[key].name
+
+
+def _arg(mid: str) -> str:
+    """What a move id says after its head: `burgus` in `area:burgus`."""
+    return mid.partition(":")[2]
+
+
+def _area_id(mid: str) -> int:
+    """The area a move id such as `area:burgus` names."""
+    return AREA_INDEX[_arg(mid)]
 
 
 # What an earlier step of the turn chose (always there at the steps that read it).
@@ -300,7 +312,7 @@ def prompt_token(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 def play_token(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat, v = d.seat, _value(d)
-    a = AREA_INDEX[mid.partition(":")[2]]
+    a = _area_id(mid)
     if s.reserve[seat] > 0 and not s.quarantined[a]:
         _step(s, PestisDecision("reinforce", seat, value=v, area=a))
         return
@@ -319,7 +331,7 @@ def prompt_reinforce(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_reinforce(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    place_token(s, d.seat, _value(d), _area(d.area), int(mid.partition(":")[2]), out)
+    place_token(s, d.seat, _value(d), _area(d.area), int(_arg(mid)), out)
     game.end_turn(s, out)
 
 
@@ -330,7 +342,7 @@ def prompt_law(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_law(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    place_gd_token(s, d.seat, AREA_INDEX[mid.partition(":")[2]], out)
+    place_gd_token(s, d.seat, _area_id(mid), out)
     game.end_turn(s, out)
 
 
@@ -346,22 +358,20 @@ def prompt_spreader(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_spreader(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    _step(s, PestisDecision("spreader_area", d.seat, target=int(mid.partition(":")[2])))
+    _step(s, PestisDecision("spreader_area", d.seat, target=int(_arg(mid))))
 
 
 def prompt_spreader_area(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     q = _target(d)
-    moves = tuple(
-        Move(f"area:{k}", area_name(a), f"{s.names[q]} may not invest here this round")
-        for a, k in enumerate(data.AREAS)
-        if not logic.closed(s, a) and a not in s.blocked[q]
+    moves = _open_area_moves(
+        s, lambda a: f"{s.names[q]} may not invest here this round", lambda a: a in s.blocked[q]
     )
     text = f"{_card('spreader')} — which area is closed to {s.names[q]}?"
     return _invest_prompt(s, d, text, moves, 2)
 
 
 def play_spreader_area(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    resolve_spreader(s, d.seat, _target(d), AREA_INDEX[mid.partition(":")[2]], out)
+    resolve_spreader(s, d.seat, _target(d), _area_id(mid), out)
     game.end_turn(s, out)
 
 
@@ -373,22 +383,20 @@ def prompt_leeches(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_leeches(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    resolve_leeches(s, d.seat, AREA_INDEX[mid.partition(":")[2]], out)
+    resolve_leeches(s, d.seat, _area_id(mid), out)
     game.end_turn(s, out)
 
 
 def prompt_quarantine(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
-    moves = tuple(
-        Move(f"area:{k}", area_name(a), "no more reinforcements here this round")
-        for a, k in enumerate(data.AREAS)
-        if not logic.closed(s, a) and not s.quarantined[a]
+    moves = _open_area_moves(
+        s, lambda a: "no more reinforcements here this round", lambda a: s.quarantined[a]
     )
     text = f"{_card('quarantine')} — which area gets no more reinforcements?"
     return _invest_prompt(s, d, text, moves, 1)
 
 
 def play_quarantine(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    resolve_quarantine(s, d.seat, AREA_INDEX[mid.partition(":")[2]], out)
+    resolve_quarantine(s, d.seat, _area_id(mid), out)
     game.end_turn(s, out)
 
 
@@ -403,7 +411,7 @@ def prompt_informer(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_informer(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    resolve_informer(s, d.seat, AREA_INDEX[mid.partition(":")[2]], out)
+    resolve_informer(s, d.seat, _area_id(mid), out)
     game.end_turn(s, out)
 
 
@@ -421,7 +429,7 @@ def prompt_theriac(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_theriac(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    resolve_theriac(s, d.seat, mid.partition(":")[2], out)
+    resolve_theriac(s, d.seat, _arg(mid), out)
     game.end_turn(s, out)
 
 
@@ -441,7 +449,7 @@ def prompt_seal(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_seal(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    area, _, v = mid.partition(":")[2].partition(":")
+    area, _, v = _arg(mid).partition(":")
     _step(s, PestisDecision("seal_area", d.seat, value=int(v), source=AREA_INDEX[area]))
 
 
@@ -451,7 +459,7 @@ def prompt_seal_area(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_seal_area(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    area = AREA_INDEX[mid.partition(":")[2]]
+    area = _area_id(mid)
     resolve_seal(s, d.seat, _area(d.source), _value(d), area, out)
     game.end_turn(s, out)
 
@@ -758,10 +766,24 @@ def _stop(game: Flow, s: PestisState, d: PestisDecision, out: Out) -> None:
     game.finish_action(s, out)
 
 
+def _stops(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> bool:
+    """Whether `mid` passes or is done (the action is then over); else it is an action."""
+    if mid.partition(":")[0] not in ("pass", "done"):
+        return False
+    _stop(game, s, d, out)
+    return True
+
+
 def _go_on(game: Flow, s: PestisState, out: Out) -> None:
     """The action goes on while the active player could still do something."""
     if not has_options(s):
         game.finish_action(s, out)
+
+
+def _did(game: Flow, s: PestisState, act: str, out: Out) -> None:
+    """The active player did `act`; the action goes on while they could still do something."""
+    s.acts.append(act)
+    _go_on(game, s, out)
 
 
 def prompt_schola(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -770,10 +792,9 @@ def prompt_schola(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 def play_schola(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat = d.seat
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
+    head, _, arg = mid.partition(":")
     if head == "build":
         dev, _, pay = arg.partition(":")
         build(s, seat, dev, pay, out)
@@ -796,13 +817,11 @@ def prompt_burgus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_burgus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
+    arg = _arg(mid)
     take_subject(s, d.seat, arg, out)
-    s.acts.append(arg)
-    _go_on(game, s, out)
+    _did(game, s, arg, out)
 
 
 def prompt_mercatus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -810,17 +829,15 @@ def prompt_mercatus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_mercatus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
+    head, _, arg = mid.partition(":")
     if head == "buy":
         buy_resource(s, d.seat, data.MERCATUS, out)
         s.buys += 1
     else:
         sell_resource(s, d.seat, arg, out)
-    s.acts.append(mid)
-    _go_on(game, s, out)
+    _did(game, s, mid, out)
 
 
 def prompt_agrus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -828,8 +845,7 @@ def prompt_agrus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_agrus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    if mid.partition(":")[0] in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
     send_to_agrus(s, d.seat, out)
     s.acts.append("agrus")
@@ -841,14 +857,11 @@ def prompt_portus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_portus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
-    dev, _, pay = arg.partition(":")
+    dev, _, pay = _arg(mid).partition(":")
     build(s, d.seat, dev, pay, out)
-    s.acts.append(dev)
-    _go_on(game, s, out)
+    _did(game, s, dev, out)
 
 
 def prompt_victim(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
@@ -856,11 +869,9 @@ def prompt_victim(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_victim(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
-    if not set_victim(s, int(arg), out):
+    if not set_victim(s, int(_arg(mid)), out):
         game.finish_action(s, out)
 
 
@@ -869,14 +880,11 @@ def prompt_rob(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_rob(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    head, _, arg = mid.partition(":")
-    if head in ("pass", "done"):
-        _stop(game, s, d, out)
+    if _stops(game, s, d, mid, out):
         return
-    what, _, k = arg.partition(":")
+    what, _, k = _arg(mid).partition(":")
     steal(s, what, int(k) if k else 0, out)
-    s.acts.append(mid)
-    _go_on(game, s, out)
+    _did(game, s, mid, out)
 
 
 # =============================================================================================
@@ -926,7 +934,7 @@ def prompt_convert(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 def play_convert(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat = d.seat
     _, v, _g = s.conv.pop(0)
-    if mid.partition(":")[2] == "coins":
+    if _arg(mid) == "coins":
         convert_to_coins(s, seat, v, logic.convert_coins(s, seat, v) or 0, out)
     else:
         convert_to_gd(s, seat, v, logic.convert_gd(s, seat), out)
@@ -1054,7 +1062,7 @@ def prompt_keep(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_keep(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    seat, key = d.seat, mid.partition(":")[2]
+    seat, key = d.seat, _arg(mid)
     c = logic.upkeep_cost(s, seat, key)
     logic.pay(s, seat, c)
     s.paid.append(key)
@@ -1091,7 +1099,7 @@ def prompt_wave(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
 
 
 def play_wave(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
-    discard_subject(s, d.seat, mid.partition(":")[2], out)
+    discard_subject(s, d.seat, _arg(mid), out)
     game.after_wave(s, out)
 
 

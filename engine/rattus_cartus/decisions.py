@@ -66,13 +66,44 @@ def phase_name(s: RattusState) -> str:
     return PHASES.get(s.phase, s.phase)
 
 
+def _illegal(mid: str) -> IllegalMove:
+    """The error for a move id that is not a legal move at this decision."""
+    return IllegalMove(f"{mid!r} is not a legal move here")
+
+
+def _others(s: RattusState, t: Task) -> list[int]:
+    """The other seats with a disc in the row of `t` (whom a Sword or Flute can reach)."""
+    return [o for o in s.discs[t.row] if o != t.seat]
+
+
+def _nobody_else(s: RattusState, t: Task, card: str, ev: list[Event]) -> bool:
+    """A Sword or Flute (`card`) with nobody else in its row goes back to the supply unused."""
+    p = s.players[t.seat]
+    if card == "sword":
+        p.c_swords -= 1
+    else:
+        p.c_flutes -= 1
+    s.supply[card] += 1
+    name = KIND_NAMES[card]
+    ev.append(Event(f"{s.names[t.seat]}'s {name}: nobody else in {row_label(s, t.row)}"))
+    return True
+
+
+def _kind_of(mid: str, verb: str, kinds: Sequence[str]) -> str:
+    """The kind of card a move id `verb:kind` names; IllegalMove when it names none of `kinds`."""
+    kind = mid.removeprefix(f"{verb}:")
+    if kind == mid or kind not in kinds:
+        raise _illegal(mid)
+    return kind
+
+
 def move_index(mid: str, prefix: str, n: int) -> int:
     """The 0-based index in a move id like `enter:2`; IllegalMove when out of range."""
     if mid.startswith(prefix):
         tail = mid[len(prefix) :]
         if tail.isdigit() and 1 <= int(tail) <= n:
             return int(tail) - 1
-    raise IllegalMove(f"{mid!r} is not a legal move here")
+    raise _illegal(mid)
 
 
 # ---- cards changing hands ----------------------------------------------------------------
@@ -327,18 +358,8 @@ def play_commit(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[
         s.pending.pop(0)
         commit_done(s, t, ev)
         return
-    if not mid.startswith("commit:") or mid[7:] not in COMMIT_KINDS:
-        raise IllegalMove(f"{mid!r} is not a legal move here")
-    kind = mid[7:]
-    item = take_from_hand(p, kind)
-    if isinstance(item, int):
-        p.c_pop.append(item)
-    elif item == "joker":
-        p.c_jokers += 1
-    elif item == "sword":
-        p.c_swords += 1
-    else:
-        p.c_flutes += 1
+    kind = _kind_of(mid, "commit", COMMIT_KINDS)
+    p.commit(take_from_hand(p, kind))
     t.k += 1
 
 
@@ -371,9 +392,7 @@ def settle_commit(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) 
 # ---- D.a Swords and Flutes ---------------------------------------------------------------
 def prompt_sword(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
     moves = []
-    for o in s.discs[t.row]:
-        if o == t.seat:
-            continue
+    for o in _others(s, t):
         h = s.players[o].hand_size()
         moves.append(
             Move(f"sword:{o + 1}", f"Take from {s.names[o]}", f"{h // 2} of {h} cards at random")
@@ -385,30 +404,25 @@ def prompt_sword(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
 def play_sword(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[Event]) -> None:
     victim = move_index(mid, "sword:", len(s.players))
     if victim == t.seat or victim not in s.discs[t.row]:
-        raise IllegalMove(f"{mid!r} is not a legal move here")
+        raise _illegal(mid)
     s.pending.pop(0)
     sword_takes(s, t.seat, victim, ev)
 
 
 def settle_sword(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
-    others = [o for o in s.discs[t.row] if o != t.seat]
+    others = _others(s, t)
     if len(others) > 1:
         return False
     if others:
         sword_takes(s, t.seat, others[0], ev)
         return True
-    s.players[t.seat].c_swords -= 1
-    s.supply["sword"] += 1
-    ev.append(Event(f"{s.names[t.seat]}'s Sword: nobody else in {row_label(s, t.row)}"))
-    return True
+    return _nobody_else(s, t, "sword", ev)
 
 
 def prompt_flute(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
     p = s.players[t.seat]
     moves = []
-    for o in s.discs[t.row]:
-        if o == t.seat:
-            continue
+    for o in _others(s, t):
         for k in (2, 1):
             if k <= p.rats:
                 moves.append(
@@ -431,10 +445,10 @@ def play_flute(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[E
         return
     parts = mid.split(":")
     if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in ("1", "2"):
-        raise IllegalMove(f"{mid!r} is not a legal move here")
+        raise _illegal(mid)
     o, k = int(parts[1]) - 1, int(parts[2])
     if o == t.seat or o not in s.discs[t.row] or k > p.rats:
-        raise IllegalMove(f"{mid!r} is not a legal move here")
+        raise _illegal(mid)
     p.rats -= k
     s.players[o].rats += k
     ev.append(Event(f"{name}'s Flute: gives {plural(k, 'rat')} to {s.names[o]}"))
@@ -444,22 +458,40 @@ def settle_flute(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -
     # With somebody else there it always asks (even with 0 rats: rats are secret).
     if len(s.discs[t.row]) > 1:
         return False
-    s.players[t.seat].c_flutes -= 1
-    s.supply["flute"] += 1
-    ev.append(Event(f"{s.names[t.seat]}'s Flute: nobody else in {row_label(s, t.row)}"))
-    return True
+    return _nobody_else(s, t, "flute", ev)
 
 
 # ---- D.b actions that ask: Hospital, Guard Tower --------------------------------------------
+def _hand_moves(p: Player, verb: str, preview: str) -> list[Move]:
+    """A move `verb:kind` for each kind of card in `p`'s hand (discard one, give one)."""
+    counts = hand_counts(p)
+    return [
+        Move(
+            f"{verb}:{kind}",
+            f"{verb.capitalize()} a {KIND_NAMES[kind]} card ({counts[ki]} in hand)",
+            preview,
+        )
+        for ki, kind in enumerate(HAND_KINDS)
+        if counts[ki]
+    ]
+
+
+def _one_card_less(s: RattusState, t: Task) -> None:
+    """One of the up to `t.n` cards is done; after the last, the step is over."""
+    t.n -= 1
+    t.k += 1
+    if t.n <= 0:
+        s.pending.pop(0)
+
+
+def _no_card_left(s: RattusState, t: Task) -> bool:
+    """Whether the step is over without asking: no card more to take, or an empty hand."""
+    return not (t.n > 0 and s.players[t.seat].hand_size() > 0)
+
+
 def prompt_hospital(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
     p = s.players[t.seat]
-    counts = hand_counts(p)
-    moves = [
-        Move(f"discard:{kind}", f"Discard a {KIND_NAMES[kind]} card ({counts[ki]} in hand)",
-             f"rats {p.rats}→{p.rats - 1}")
-        for ki, kind in enumerate(HAND_KINDS)
-        if counts[ki] and p.rats > 0
-    ]  # fmt: skip
+    moves = _hand_moves(p, "discard", f"rats {p.rats}→{p.rats - 1}") if p.rats > 0 else []
     moves.append(Move("done", "Stop discarding", f"rats stay {p.rats}"))
     text = f"Hospital: discard up to {plural(t.n, 'more card')} to discard as many rats"
     return Prompt(t.seat, text, tuple(moves), True, t.k, PHASES["resolve"])
@@ -471,45 +503,32 @@ def play_hospital(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: lis
     if mid == "done":
         s.pending.pop(0)
         return
-    if not mid.startswith("discard:") or mid[8:] not in HAND_KINDS or p.rats <= 0:
-        raise IllegalMove(f"{mid!r} is not a legal move here")
-    item = take_from_hand(p, mid[8:])
+    kind = _kind_of(mid, "discard", HAND_KINDS)
+    if p.rats <= 0:
+        raise _illegal(mid)
+    item = take_from_hand(p, kind)
     to_discard(s, item)
     p.rats -= 1
     ev.append(Event(f"{name} discards {item_name(item)} and 1 rat (Hospital)"))
-    t.n -= 1
-    t.k += 1
-    if t.n <= 0:
-        s.pending.pop(0)
+    _one_card_less(s, t)
 
 
 def settle_hospital(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     # Asks even with 0 rats (then only "stop"): rats are secret.
-    return not (t.n > 0 and s.players[t.seat].hand_size() > 0)
+    return _no_card_left(s, t)
 
 
 def prompt_give(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
     p = s.players[t.seat]
-    counts = hand_counts(p)
     h = p.hand_size()
-    moves = tuple(
-        Move(
-            f"give:{kind}",
-            f"Give a {KIND_NAMES[kind]} card ({counts[ki]} in hand)",
-            f"hand {h}→{h - 1}",
-        )
-        for ki, kind in enumerate(HAND_KINDS)
-        if counts[ki]
-    )
+    moves = tuple(_hand_moves(p, "give", f"hand {h}→{h - 1}"))
     text = f"Guard Tower: give {s.names[t.target]} {plural(t.n, 'more card')} of your choice"
     return Prompt(t.seat, text, moves, True, t.k, PHASES["resolve"])
 
 
 def play_give(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[Event]) -> None:
     p = s.players[t.seat]
-    if not mid.startswith("give:") or mid[5:] not in HAND_KINDS:
-        raise IllegalMove(f"{mid!r} is not a legal move here")
-    item = take_from_hand(p, mid[5:])
+    item = take_from_hand(p, _kind_of(mid, "give", HAND_KINDS))
     add_to_hand(s.players[t.target], item)
     giver, taker = s.names[t.seat], s.names[t.target]
     ev.append(
@@ -520,14 +539,11 @@ def play_give(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[Ev
         )
     )
     ev.append(Event(f"{giver} gives you {item_name(item)}", seat=t.target, public=None))
-    t.n -= 1
-    t.k += 1
-    if t.n <= 0:
-        s.pending.pop(0)
+    _one_card_less(s, t)
 
 
 def settle_give(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
-    return not (t.n > 0 and s.players[t.seat].hand_size() > 0)
+    return _no_card_left(s, t)
 
 
 # ---- D.a reveal: influence, rats, then Swords and Flutes --------------------------------------

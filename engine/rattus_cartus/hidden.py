@@ -93,9 +93,5 @@ def _deal(new: RattusState, slots: list[Slot], order: list[int], pop_pool: list[
         elif where == 0:
             fld = SPECIAL_FIELDS[item]
             setattr(p, fld, getattr(p, fld) + 1)
-        elif item == "joker":
-            p.c_jokers += 1
-        elif item == "sword":
-            p.c_swords += 1
         else:
-            p.c_flutes += 1
+            p.commit(item)

@@ -47,6 +47,18 @@ class Player:
     def committed(self) -> int:
         return len(self.c_pop) + self.c_jokers + self.c_swords + self.c_flutes
 
+    def commit(self, item: int | str) -> None:
+        """Put `item` face down in the building: a population card, or a Joker, Sword or
+        Flute (by kind)."""
+        if isinstance(item, int):
+            self.c_pop.append(item)
+        elif item == "joker":
+            self.c_jokers += 1
+        elif item == "sword":
+            self.c_swords += 1
+        else:
+            self.c_flutes += 1
+
 
 @dataclass(slots=True)
 class Task(Decision):

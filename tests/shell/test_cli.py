@@ -7,12 +7,16 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from engine.core import Match, saves
 from tests.root import ROOT
 from tui.cli import UsageError, main, parse_bots, parse_players
+
+if TYPE_CHECKING:
+    import tui.app
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -109,15 +113,11 @@ def test_simulate_seat_levels(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 <= lo <= hi <= 1
 
 
-def test_computer_flags_on_load_and_continue(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`--think` and `--bot-delay` apply to a loaded or continued game as to a new one."""
+@pytest.fixture
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
+    """What `main` launches, recorded by a stand-in for the app that does not run."""
     import tui.app
-    from engine.bots.search import DEFAULT_THINK, THINK_ENV, default_think
 
-    m = Match.new("toy", ["Ann", "Bob"], seed=4)
-    path = saves.save(m, tmp_path / "g.toml")
     launched: list[tui.app.Launch] = []
 
     class FakeApp:
@@ -130,6 +130,17 @@ def test_computer_flags_on_load_and_continue(
             pass
 
     monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    return launched
+
+
+def test_computer_flags_on_load_and_continue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list[tui.app.Launch]
+) -> None:
+    """`--think` and `--bot-delay` apply to a loaded or continued game as to a new one."""
+    from engine.bots.search import DEFAULT_THINK, THINK_ENV, default_think
+
+    m = Match.new("toy", ["Ann", "Bob"], seed=4)
+    path = saves.save(m, tmp_path / "g.toml")
     monkeypatch.delenv(THINK_ENV, raising=False)
     assert main(["load", str(path), "--think", "2.5", "--bot-delay", "0.25"]) == 0
     assert launched[-1].match is not None and launched[-1].bot_delay == 0.25
@@ -140,25 +151,11 @@ def test_computer_flags_on_load_and_continue(
 
 
 def test_global_options_after_the_command_and_continue_skips_finished(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, launched: list[tui.app.Launch]
 ) -> None:
     """`--saves` works after the command too; `continue` opens the latest unfinished game."""
     import os
 
-    import tui.app
-
-    launched: list[tui.app.Launch] = []
-
-    class FakeApp:
-        return_code = 0
-
-        def __init__(self, launch: tui.app.Launch) -> None:
-            launched.append(launch)
-
-        def run(self) -> None:
-            pass
-
-    monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
     open_game = Match.new("toy", ["Ann", "Bob"], seed=4)
     saves.save(open_game, tmp_path / "open.toml")
     done = Match.new("toy", ["Ann", "Bob"], seed=5)

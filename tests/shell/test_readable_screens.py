@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from rich.console import Console
@@ -25,6 +26,9 @@ from tui.widgets.board import BoardView
 from tui.widgets.log import FRESH_MARK, GameLog, log_entries
 from tui.widgets.picker import MovePicker
 
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
 EXAMPLES = ROOT / "saves"
 
 
@@ -35,15 +39,28 @@ def plain(renderable: object, width: int = 118) -> str:
     return cap.get()
 
 
+def app_for(match: Match, tmp_path: Path, handover: bool = True) -> BoardgamesApp:
+    """The app opened on `match`, saving under `tmp_path`, computers moving at once
+    (`handover=False`: no screen hands the keyboard over between the seats)."""
+    if not handover:
+        match.settings["handover"] = False
+    return BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+
+
+async def game_screen(pilot: Pilot[int]) -> GameScreen:
+    """The game screen that the app of `pilot` shows once it has settled."""
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
 # ---- tabs at 80x24 -------------------------------------------------------------------------
 async def test_hidden_tabs_say_they_changed_until_shown(tmp_path: Path) -> None:
     match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob"), Seat("Cy")], seed=7)
-    match.settings["handover"] = False
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path, handover=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await game_screen(pilot)
         board = screen.query_one(BoardView)
         tabs = screen.query_one("#tabs")
         assert not board.unseen and "✱" not in str(tabs.render())
@@ -71,11 +88,9 @@ async def test_the_log_opens_with_the_setup_before_the_first_move(
     match.settings["handover"] = False
     opening = match.opening(0)
     assert opening
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await game_screen(pilot)
         log = screen.query_one(GameLog)
         assert [e.text for e in log.entries] == opening
         await pilot.press("1")
@@ -88,11 +103,9 @@ async def test_the_log_opens_with_the_setup_before_the_first_move(
 
 async def test_computer_moves_are_marked_until_the_person_decides(tmp_path: Path) -> None:
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await game_screen(pilot)
         for _ in range(2):  # Ann's two-part move, then Bob answers
             await pilot.press("1")
             await pilot.pause()
@@ -137,12 +150,9 @@ def test_log_entries_mark_only_the_computers_run_since_the_last_person() -> None
 # ---- focus and keys -------------------------------------------------------------------------
 async def test_tab_keeps_the_picker_working_and_help_says_so(tmp_path: Path) -> None:
     match = Match.new("toy", [Seat("Ann"), Seat("Bob")], seed=3)
-    match.settings["handover"] = False
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path, handover=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await game_screen(pilot)
         picker = screen.query_one(MovePicker)
         await pilot.press("tab", "tab", "shift+tab")
         await pilot.pause()
@@ -200,8 +210,7 @@ def test_every_phase_is_explained_from_the_rules_reference(game_id: str) -> None
 
 async def test_question_mark_explains_the_phase(tmp_path: Path) -> None:
     match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
-    match.settings["handover"] = False
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path, handover=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("question_mark")
@@ -335,7 +344,7 @@ async def test_a_handover_due_while_the_window_is_small_shows_once_it_is_big(
     from tui.screens.dialogs import HandoverScreen
 
     match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("enter")  # Ann takes the keyboard
@@ -369,12 +378,10 @@ async def test_a_failing_computer_player_is_reported_in_one_sentence(
 
     monkeypatch.setattr("tui.screens.game.make_bot", lambda *a, **k: Broken())
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = app_for(match, tmp_path)
     notes: list[str] = []
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await game_screen(pilot)
         monkeypatch.setattr(screen, "notify", lambda message, **kw: notes.append(message))
         for _ in range(2):
             await pilot.press("1")

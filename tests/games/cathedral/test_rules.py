@@ -57,6 +57,30 @@ def set_pack(s: CathedralState, b: int, **items: int) -> None:
         me.pack[k] = n
 
 
+def at_workshop(s: CathedralState, i: int, key: str, filled: dict[str, int], **pack: int) -> None:
+    """Builder 0 stands at workshop `i` (tile `key`) with `pack`, of which `filled` is already
+    delivered onto the tile."""
+    set_workshop(s, i, key)
+    w = s.workshops[i]
+    s.builders[0].city = w.city
+    set_pack(s, 0, **pack)
+    for k, n in filled.items():
+        s.builders[0].pack[k] -= n
+        w.filled[k] += n
+
+
+def cart_past_a_stone(**pack: int) -> CathedralState:
+    """Builder 0, carrying `pack`, sets off by cart from Orléans to Châteaudun, the road empty
+    but for a stone (the step that asks about it is next)."""
+    s = fresh()
+    clear_roads(s)
+    set_pack(s, 0, **pack)
+    put_good(s, "orleans", "chateaudun", 0, "stone")
+    place_on(s, "knight", "r-cart1")
+    play(s, "go:chateaudun")
+    return s
+
+
 def take_good(s: CathedralState, good: str) -> None:
     """Remove one `good` from the black bag (or, if it has none, from a goods space)."""
     if s.black[good]:
@@ -127,6 +151,12 @@ def set_hourglass(s: CathedralState, key: str) -> None:
 def top_event(s: CathedralState, key: str) -> None:
     s.events.remove(key)
     s.events.append(key)
+
+
+def reveal(s: CathedralState, key: str) -> list[str]:
+    """A knight placed on the red fair reveals the event `key`; return the log."""
+    top_event(s, key)
+    return place_on(s, "knight", "r-fair")
 
 
 def top_blueprints(s: CathedralState, *kinds: str) -> None:
@@ -317,8 +347,7 @@ def test_decline_action() -> None:
 def test_fair_square_cannot_be_declined() -> None:
     """Seed: Declining — exception: the fair square and the bell tower cannot be declined."""
     s = fresh()
-    top_event(s, "monk-red")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "monk-red")
     assert s.event_discard == ["monk-red"]
     assert s.turn == 1  # resolved at once, no decline offered
 
@@ -416,12 +445,7 @@ def test_full_backpack_on_a_path_with_goods() -> None:
 
 def test_full_backpack_pass_by() -> None:
     """Seed: with a full backpack the player may pass the token by."""
-    s = fresh()
-    clear_roads(s)
-    set_pack(s, 0, wood=5)
-    put_good(s, "orleans", "chateaudun", 0, "stone")
-    place_on(s, "knight", "r-cart1")
-    play(s, "go:chateaudun")
+    s = cart_past_a_stone(wood=5)
     play(s, "leave")
     assert s.builders[0].pack["wood"] == 5
     ci = next(i for i, c in enumerate(D.CONNECTIONS) if {c.a, c.b} == {"orleans", "chateaudun"})
@@ -434,13 +458,8 @@ def test_full_backpack_pass_by() -> None:
 
 def test_rest_stop_on_the_path_then_take() -> None:
     """Seed: Rest stop 'at any time on your turn' — declared on the path, then take the good."""
-    s = fresh()
-    clear_roads(s)
-    set_pack(s, 0, wood=2, stone=2, bread=1)
-    put_good(s, "orleans", "chateaudun", 0, "stone")
+    s = cart_past_a_stone(wood=2, stone=2, bread=1)
     top_blueprints(s, "monk_red")
-    place_on(s, "knight", "r-cart1")
-    play(s, "go:chateaudun")
     play(s, "rest")
     assert pack_size(s.builders[0]) == 0
     assert s.bags["red"]["monk"] == 3
@@ -479,12 +498,7 @@ def test_rest_stop_needs_full_backpack() -> None:
 
 def test_rest_stop_at_end_of_turn() -> None:
     """[design] A builder whose backpack is full after the action may rest before the turn ends."""
-    s = fresh()
-    clear_roads(s)
-    set_pack(s, 0, wood=4)
-    put_good(s, "orleans", "chateaudun", 0, "stone")
-    place_on(s, "knight", "r-cart1")
-    play(s, "go:chateaudun")
+    s = cart_past_a_stone(wood=4)
     play(s, "take")
     assert ids(s) == ["rest", "end"]
     top_blueprints(s, "section")
@@ -691,8 +705,7 @@ def test_stained_glass_workshop_without_glass() -> None:
 def test_event_stained_glass() -> None:
     """Seed: Fair square — a stained glass event: into your backpack or another player's."""
     s = fresh()
-    top_event(s, "glass-a")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "glass-a")
     p = GAME.prompt(s)
     assert p.ids() == ["glass:0", "glass:1"] and p.phase == "Reward"
     play(s, "glass:0")
@@ -706,8 +719,7 @@ def test_event_stained_glass_only_one_backpack_has_room() -> None:
     s = fresh()
     set_pack(s, 0, wood=5)
     s.rested = True
-    top_event(s, "glass-b")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "glass-b")
     assert s.builders[1].pack["glass"] == 1
 
 
@@ -717,8 +729,7 @@ def test_event_stained_glass_full_backpack_may_rest_first() -> None:
     player". Ann's 5 spaces are full: she may rest first and keep the glass herself."""
     s = fresh()
     set_pack(s, 0, wood=5)
-    top_event(s, "glass-b")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "glass-b")
     assert ids(s) == ["glass:1", "rest"]
     flipped = len(s.blueprints_flipped)
     log = play(s, "rest")
@@ -729,15 +740,21 @@ def test_event_stained_glass_full_backpack_may_rest_first() -> None:
     assert len(s.blueprints_flipped) == flipped + 1
 
 
-def test_event_stained_glass_no_room_anywhere_with_a_rest_stop() -> None:
-    """Seed: every backpack full — the rest stop empties Ann's 5 spaces for a blueprint, and the
-    stained glass then fits into her backpack (the only one with room: no question asked)."""
-    s = fresh()
+def glass_event_with_no_room(s: CathedralState) -> int:
+    """Every backpack full, the event Stained glass is revealed; return the supply before it."""
     set_pack(s, 0, wood=5)
     set_pack(s, 1, stone=5)
     top_event(s, "glass-c")
     supply = s.glass_supply
     place_on(s, "knight", "r-fair")
+    return supply
+
+
+def test_event_stained_glass_no_room_anywhere_with_a_rest_stop() -> None:
+    """Seed: every backpack full — the rest stop empties Ann's 5 spaces for a blueprint, and the
+    stained glass then fits into her backpack (the only one with room: no question asked)."""
+    s = fresh()
+    supply = glass_event_with_no_room(s)
     p = GAME.prompt(s)
     assert p.ids() == ["rest", "lose"] and "no backpack has room" in p.text
     log = play(s, "rest")
@@ -750,11 +767,7 @@ def test_event_stained_glass_no_room_anywhere_without_a_rest_stop() -> None:
     """Seed: a rest stop is optional ("you may"): declining it, the stained glass is not
     received and stays in the supply."""
     s = fresh()
-    set_pack(s, 0, wood=5)
-    set_pack(s, 1, stone=5)
-    top_event(s, "glass-c")
-    supply = s.glass_supply
-    place_on(s, "knight", "r-fair")
+    supply = glass_event_with_no_room(s)
     log = play(s, "lose")
     assert s.glass_supply == supply
     assert any("No backpack takes the stained glass" in line for line in log)
@@ -790,8 +803,7 @@ def test_event_monk_with_empty_supply() -> None:
     s = fresh()
     s.removed.extend(["monk"] * s.monk_supply)
     s.monk_supply = 0
-    top_event(s, "monk-blue")
-    log = place_on(s, "knight", "r-fair")
+    log = reveal(s, "monk-blue")
     assert s.bags["blue"]["monk"] == 2
     assert any("No monk" in line for line in log)
 
@@ -808,8 +820,7 @@ def test_fair_square_with_no_event_left() -> None:
 def test_order_event_becomes_active_and_replaces_old() -> None:
     """Seed: only one active order; a new one discards the previous even if unfulfilled."""
     s = fresh()
-    top_event(s, "tours")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "tours")
     assert s.order == "tours"
     top_event(s, "montargis")
     place_on(s, "farmer", "b-fair", "blue")
@@ -822,8 +833,7 @@ def test_city_order_met_later(city: str) -> None:
     """Seed: Orders — a blueprint as soon as a master builder is in the city shown."""
     s = fresh()
     clear_roads(s)
-    top_event(s, city)
-    place_on(s, "knight", "r-fair")
+    reveal(s, city)
     assert s.order == city
     top_blueprints(s, "section")
     s.turn = 0
@@ -860,8 +870,7 @@ def test_meeting_order_met_later() -> None:
     s = fresh()
     clear_roads(s)
     s.builders[1].city = "chartres"
-    top_event(s, "meeting")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "meeting")
     assert s.order == "meeting"
     top_blueprints(s, "monk_blue")
     # Bob (builder 1) moves from Chartres to Orléans, where Ann is
@@ -874,8 +883,7 @@ def test_glass_order_met_by_reward_and_chooser() -> None:
     """Seed: a player with 2+ stained glass meets the Glass order; the player on turn chooses."""
     s = fresh()
     set_pack(s, 1, glass=1)
-    top_event(s, "glass2")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "glass2")
     assert s.order == "glass2"
     # Bob takes a glass at the glassworks: 2 glass → blueprint (a stained glass blueprint)
     top_blueprints(s, "glass")
@@ -942,13 +950,7 @@ def test_sections_in_number_order_and_win_at_eight() -> None:
     s = fresh()
     s.sections = 6
     s.section_log = ["x"] * 6
-    set_workshop(s, 0, "chapter")  # section + blueprint
-    w = s.workshops[0]
-    s.builders[0].city = w.city
-    set_pack(s, 0, wood=1, stone=1, bread=1, glass=1)
-    for k in ("wood", "stone"):
-        s.builders[0].pack[k] -= 1
-        w.filled[k] += 1
+    at_workshop(s, 0, "chapter", {"wood": 1, "stone": 1}, wood=1, stone=1, bread=1, glass=1)
     top_blueprints(s, "section")
     place_on(s, "merchant", "r-market1")
     log = play(s, "ws:0:bread")
@@ -965,12 +967,7 @@ def test_sections_in_number_order_and_win_at_eight() -> None:
 def test_smithy_reward_monk_into_red_bag() -> None:
     """Spec: Smithy — cathedral section + monk into the red bag."""
     s = fresh()
-    set_workshop(s, 2, "smithy")  # Bourges
-    w = s.workshops[2]
-    s.builders[0].city = "bourges"
-    set_pack(s, 0, stone=2, bread=1)
-    s.builders[0].pack["stone"] -= 2
-    w.filled["stone"] = 2
+    at_workshop(s, 2, "smithy", {"stone": 2}, stone=2, bread=1)  # Bourges
     place_on(s, "merchant", "r-market1")
     play(s, "ws:2:bread")
     assert s.sections == 1 and s.bags["red"]["monk"] == 3 and s.monk_supply == 5
@@ -979,12 +976,7 @@ def test_smithy_reward_monk_into_red_bag() -> None:
 def test_roofer_reward_two_blueprints() -> None:
     """Spec: Roofer — 2 blueprints."""
     s = fresh()
-    set_workshop(s, 1, "roofer")  # Blois
-    w = s.workshops[1]
-    s.builders[0].city = "blois"
-    set_pack(s, 0, wood=2, glass=1)
-    s.builders[0].pack["wood"] -= 2
-    w.filled["wood"] = 2
+    at_workshop(s, 1, "roofer", {"wood": 2}, wood=2, glass=1)  # Blois
     top_blueprints(s, "section", "monk_red")
     place_on(s, "merchant", "r-market1")
     play(s, "ws:1:glass")
@@ -1151,8 +1143,7 @@ def test_loss_after_round_three() -> None:
 def test_active_order_survives_round_end() -> None:
     """[design] The active order stays on the board across the round end."""
     s = fresh()
-    top_event(s, "tours")
-    place_on(s, "knight", "r-fair")
+    reveal(s, "tours")
     place_on(s, "knight", "bell")
     assert s.order == "tours"
 

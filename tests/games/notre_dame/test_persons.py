@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from engine.notre_dame import GAME
 from engine.notre_dame import data as D
-from engine.notre_dame.state import PLAGUE
+from engine.notre_dame.state import PLAGUE, NotreDameState
 from tests.games.notre_dame.support import ids, new, place, play, to_hire
 
 
-def hire(persons: list[str], n: int = 3):
+def hire(persons: list[str], n: int = 3) -> NotreDameState:
     return to_hire(new(n), persons)
+
+
+def hire_with(person: str, markers: dict[int, int], friend: int | None = None) -> NotreDameState:
+    """Seat 0, with `markers` per location and the trusted friend at `friend`, hires `person`
+    (face up with the Monk and the Fool)."""
+    st = hire([person, "monk", "fool"])
+    for loc, k in markers.items():
+        place(st, 0, loc, k)
+    if friend is not None:
+        st.friend[0] = friend
+    play(st, f"hire:{person}")
+    return st
 
 
 # ---------------------------------------------------------------- hire phase ---------------
@@ -177,31 +189,20 @@ def test_doctor_plague_value_zero_hospital_moves_back() -> None:
 def test_city_guard() -> None:
     """Spec: City guard — 1 prestige per own marker in the 7 sectors and Notre Dame
     ([design] the friend counts)."""
-    st = hire(["cityguard", "monk", "fool"])
-    place(st, 0, D.BANK, 2)
-    place(st, 0, D.PARK, 1)
-    place(st, 0, D.NOTRE_DAME, 2)
-    st.friend[0] = D.HOTEL
-    play(st, "hire:cityguard")
+    st = hire_with("cityguard", {D.BANK: 2, D.PARK: 1, D.NOTRE_DAME: 2}, friend=D.HOTEL)
     assert st.prestige[0] == 6
 
 
 def test_night_watchman() -> None:
     """Spec: Night watchman — 1 prestige per own empty sector ([design] the friend fills)."""
-    st = hire(["nightwatchman", "monk", "fool"])
-    place(st, 0, D.BANK, 2)
-    st.friend[0] = D.HOTEL
-    play(st, "hire:nightwatchman")
+    st = hire_with("nightwatchman", {D.BANK: 2}, friend=D.HOTEL)
     assert st.prestige[0] == 5
 
 
 def test_bishop() -> None:
     """Spec: Bishop — take 1 marker from the general supply into an empty sector and execute
     its action."""
-    st = hire(["bishop", "monk", "fool"])
-    place(st, 0, D.BANK, 1)
-    st.friend[0] = D.HOTEL
-    play(st, "hire:bishop")
+    st = hire_with("bishop", {D.BANK: 1}, friend=D.HOTEL)
     assert ids(st) == [
         "sector:cloister",
         "sector:residence",
@@ -249,12 +250,7 @@ def test_beggar_king() -> None:
 
 def test_guild_master() -> None:
     """Spec: Guild master — 2 prestige per sector with at least 2 markers (friend counts)."""
-    st = hire(["guildmaster", "monk", "fool"])
-    place(st, 0, D.BANK, 2)
-    place(st, 0, D.HOTEL, 1)
-    st.friend[0] = D.HOTEL
-    place(st, 0, D.PARK, 1)
-    play(st, "hire:guildmaster")
+    st = hire_with("guildmaster", {D.BANK: 2, D.HOTEL: 1, D.PARK: 1}, friend=D.HOTEL)
     assert st.prestige[0] == 4
 
 
@@ -263,31 +259,19 @@ def test_guild_master() -> None:
 
 def test_lady_of_the_court() -> None:
     """Spec: Lady of the Court — 1 prestige per marker in the player's fullest sector."""
-    st = hire(["lady", "monk", "fool"])
-    place(st, 0, D.BANK, 3)
-    place(st, 0, D.HOTEL, 3)
-    st.friend[0] = D.HOTEL
-    play(st, "hire:lady")
+    st = hire_with("lady", {D.BANK: 3, D.HOTEL: 3}, friend=D.HOTEL)
     assert st.prestige[0] == 4
 
 
 def test_mayor() -> None:
     """Spec: Mayor — 3 prestige per sector with at least 3 markers."""
-    st = hire(["mayor", "monk", "fool"])
-    place(st, 0, D.BANK, 3)
-    place(st, 0, D.HOTEL, 2)
-    place(st, 0, D.HOSPITAL, 4)
-    play(st, "hire:mayor")
+    st = hire_with("mayor", {D.BANK: 3, D.HOTEL: 2, D.HOSPITAL: 4})
     assert st.prestige[0] == 6
 
 
 def test_carpenter() -> None:
     """Spec: Carpenter — 1 prestige per sector with at least 1 marker."""
-    st = hire(["carpenter", "monk", "fool"])
-    place(st, 0, D.BANK, 3)
-    place(st, 0, D.HOTEL, 1)
-    st.friend[0] = D.PARK
-    play(st, "hire:carpenter")
+    st = hire_with("carpenter", {D.BANK: 3, D.HOTEL: 1}, friend=D.PARK)
     assert st.prestige[0] == 3
 
 

@@ -8,7 +8,7 @@ from engine.core.protocol import IllegalMove, SetupError
 from engine.notre_dame import GAME
 from engine.notre_dame import data as D
 from engine.notre_dame.queries import count, may_take_message, park_bonus
-from engine.notre_dame.state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE
+from engine.notre_dame.state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameState
 from tests.games.notre_dame.support import (
     code,
     empty_supply,
@@ -707,6 +707,15 @@ def _plague_state(n: int = 3, persons: tuple[str, ...] = ("hostess", "moneylende
     return st
 
 
+def _rat_at(rat: int, prestige: int) -> NotreDameState:
+    """A plague state where seat 0's rat stands on `rat`, with `prestige` (from the residence)."""
+    st = _plague_state()
+    st.rat[0] = rat
+    st.prestige[0] = prestige
+    st.sources[0] = {"residence": prestige}
+    return st
+
+
 def test_plague_value_is_sum_of_rats_minus_hospital() -> None:
     """Spec: Plague — each rat moves forward by plague value − hospital markers (friend
     included)."""
@@ -731,10 +740,7 @@ def test_overflow_stops_on_nine_returns_two_prestige_removes_marker() -> None:
     """Spec: Overflow — rat stops on 9, the player returns 2 prestige and removes 1 marker
     from the sector with the most markers to the general supply. Example: rat 7 + plague 6 →
     9; prestige 5 → 3; Bank 3 markers → 2."""
-    st = _plague_state()
-    st.rat[0] = 7
-    st.prestige[0] = 5
-    st.sources[0] = {"residence": 5}
+    st = _rat_at(7, prestige=5)
     place(st, 0, D.BANK, 3)
     place(st, 0, D.HOTEL, 1)
     general = st.general[0]
@@ -747,10 +753,7 @@ def test_overflow_stops_on_nine_returns_two_prestige_removes_marker() -> None:
 
 def test_overflow_prestige_not_below_zero() -> None:
     """Spec: Overflow — return 2 prestige, not below 0."""
-    st = _plague_state()
-    st.rat[0] = 9
-    st.prestige[0] = 1
-    st.sources[0] = {"residence": 1}
+    st = _rat_at(9, prestige=1)
     _finish_round(st)
     assert st.prestige[0] == 0 and st.rat[0] == 9
 
@@ -796,10 +799,7 @@ def test_overflow_tie_player_picks() -> None:
 
 def test_overflow_every_round_it_occurs() -> None:
     """Spec: Overflow — this happens every round it occurs (rat already on 9)."""
-    st = _plague_state()
-    st.rat[0] = 9
-    st.prestige[0] = 6
-    st.sources[0] = {"residence": 6}
+    st = _rat_at(9, prestige=6)
     _finish_round(st)
     assert st.prestige[0] == 4
     st.persons = ["moneylender", "doctor", "nightwatchman"]
@@ -809,10 +809,7 @@ def test_overflow_every_round_it_occurs() -> None:
 
 def test_rat_reaching_exactly_nine_is_no_overflow() -> None:
     """Spec: Overflow — only a rat that would pass 9 overflows."""
-    st = _plague_state()
-    st.rat[0] = 3
-    st.prestige[0] = 5
-    st.sources[0] = {"residence": 5}
+    st = _rat_at(3, prestige=5)
     _finish_round(st)
     assert st.rat[0] == 9 and st.prestige[0] == 5
 

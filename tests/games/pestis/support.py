@@ -189,6 +189,13 @@ def to_actions(s: PestisState) -> list[Event]:
     return out
 
 
+def tie_in_agrus(s: PestisState, value: int, *seats: int) -> list[Event]:
+    """`seats` invest a `value`-point token each in Agrus (a tie there); the Action stage starts."""
+    for p in seats:
+        place(s, p, "agrus", value)
+    return to_actions(s)
+
+
 def to_upkeep(s: PestisState) -> list[Event]:
     """Skip the Action stage: nothing invested, straight into the Upkeep stage."""
     F.clear_pending(s)
@@ -198,6 +205,24 @@ def to_upkeep(s: PestisState) -> list[Event]:
     F.begin_upkeep(s, out)
     check(s)
     return out
+
+
+def lose_agrus_to_seat_0(s: PestisState) -> list[Event]:
+    """Seat 0 (a 4-point token) beats seat 1 (a 3) in Agrus and sends a grave-digger there;
+    seat 1's token is next to convert."""
+    place(s, 0, "agrus", 4)
+    place(s, 1, "agrus", 3)
+    to_actions(s)
+    return play(s, "agrus")
+
+
+def upkeep_with(key: str, *cards: str) -> PestisState:
+    """A 2-player game in Upkeep where seat 0 has the infected `key` and the resource `cards`."""
+    s = new(2)
+    give_subject(s, 0, key)
+    give_res(s, 0, *cards)
+    to_upkeep(s)
+    return s
 
 
 def ids(s: PestisState) -> list[str]:

@@ -28,6 +28,7 @@ from tests.games.pestis.support import (
     set_round,
     set_top,
     texts,
+    tie_in_agrus,
     to_actions,
 )
 
@@ -198,9 +199,7 @@ def test_tie_goes_to_the_first_player() -> None:
     """Seed 3.2: on a tie the First Player becomes the active player."""
     s = new(3)
     s.first = 2
-    place(s, 0, "agrus", 3)
-    place(s, 2, "agrus", 3)
-    ev = to_actions(s)
+    ev = tie_in_agrus(s, 3, 0, 2)
     assert s.active == 2 and "First Player order" in texts(ev)
 
 
@@ -222,31 +221,26 @@ def test_tie_six_players_period_three_most_subjects_and_developments() -> None:
     give_subject(s, 3, "crier")
     add_dev(s, 3, "emporium")
     give_subject(s, 0, "friar")
-    place(s, 0, "agrus", 4)
-    place(s, 3, "agrus", 4)
-    ev = to_actions(s)
+    ev = tie_in_agrus(s, 4, 0, 3)
     assert s.active == 3 and "6 players" in texts(ev)
 
 
-def test_tie_six_players_period_two_uses_first_player_order() -> None:
-    """Seed 3.2: the 6-player rule applies only in Period III."""
-    s = new(6)
-    set_round(s, 6)
+@pytest.mark.parametrize(
+    ("players", "round_"),
+    [
+        pytest.param(6, 6, id="six-players-period-two"),
+        pytest.param(5, 8, id="five-players-period-three"),
+    ],
+)
+def test_tie_uses_first_player_order_unless_six_players_in_period_three(
+    players: int, round_: int
+) -> None:
+    """Seed 3.2: the subject/development tie rule is for 6 players only, and only in
+    Period III; else the First Player order decides."""
+    s = new(players)
+    set_round(s, round_)
     give_subject(s, 3, "crier")
-    place(s, 0, "agrus", 4)
-    place(s, 3, "agrus", 4)
-    to_actions(s)
-    assert s.active == 0
-
-
-def test_tie_five_players_period_three_uses_first_player_order() -> None:
-    """Seed 3.2: the subject/development tie rule is for 6 players only."""
-    s = new(5)
-    set_round(s, 8)
-    give_subject(s, 3, "crier")
-    place(s, 0, "agrus", 4)
-    place(s, 3, "agrus", 4)
-    to_actions(s)
+    tie_in_agrus(s, 4, 0, 3)
     assert s.active == 0
 
 

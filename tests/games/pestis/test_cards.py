@@ -15,6 +15,7 @@ from tests.games.pestis.support import (
     hold,
     ids,
     invest,
+    lose_agrus_to_seat_0,
     new,
     place,
     play,
@@ -27,8 +28,10 @@ from tests.games.pestis.support import (
     set_round,
     set_top,
     texts,
+    tie_in_agrus,
     to_actions,
     to_upkeep,
+    upkeep_with,
 )
 
 
@@ -98,10 +101,7 @@ def test_minstrel_adds_a_coin_per_token_converted_to_coins() -> None:
     """Spec: Minstrel — +1 coin each time you convert a token to coins."""
     s = new(2)
     give_subject(s, 1, "minstrel", healed=True)
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus")
+    lose_agrus_to_seat_0(s)
     assert GAME.prompt(s).moves[0].label.startswith("4 coins")
     play(s, "convert:coins")
     assert s.coins[1] == 6 + 4 - 1  # the round ran on: the Minstrel's upkeep is paid
@@ -111,10 +111,8 @@ def test_foreman_adds_a_grave_digger_per_token_converted() -> None:
     """Spec: Foreman — +1 grave-digger each time you convert a token to grave-diggers."""
     s = new(2)
     give_subject(s, 1, "foreman", healed=True)
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus", "convert:gd")
+    lose_agrus_to_seat_0(s)
+    play(s, "convert:gd")
     assert s.reserve[1] == 5 and s.docks[1] == 10
 
 
@@ -123,10 +121,8 @@ def test_foreman_limited_by_the_docks() -> None:
     s = new(2)
     give_subject(s, 1, "foreman", healed=True)
     set_docks(s, 1, 1)
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus", "convert:gd")
+    lose_agrus_to_seat_0(s)
+    play(s, "convert:gd")
     assert s.docks[1] == 0
 
 
@@ -159,9 +155,7 @@ def test_notary_wins_ties() -> None:
     """Spec: Notary — you win ties in every area."""
     s = new(2)
     give_subject(s, 1, "notary", healed=True)
-    place(s, 0, "agrus", 3)
-    place(s, 1, "agrus", 3)
-    ev = to_actions(s)
+    ev = tie_in_agrus(s, 3, 0, 1)
     assert s.active == 1 and "Notary" in texts(ev)
 
 
@@ -177,10 +171,7 @@ def test_money_changer_one_coin_per_five_at_most_three() -> None:
 
 def test_washerwoman_healed_gives_a_zero_token() -> None:
     """Spec: Washerwoman — cost 1, token 0, upkeep 0, no ability."""
-    s = new(2)
-    give_subject(s, 0, "washerwoman")
-    give_res(s, 0, "cart")
-    to_upkeep(s)
+    s = upkeep_with("washerwoman", "cart")
     play(s, "heal:washerwoman:cart")
     assert sorted(s.hand[0]) == [0, 0, 1, 2, 3, 4]
 
@@ -206,10 +197,7 @@ def test_guards_everywhere_nobody_is_robbed() -> None:
 
 def test_physicians_pupil_gives_a_three_token() -> None:
     """Spec: Physician's pupil — token 3, upkeep 2."""
-    s = new(2)
-    give_subject(s, 0, "pupil")
-    give_res(s, 0, "cart")
-    to_upkeep(s)
+    s = upkeep_with("pupil", "cart")
     play(s, "heal:pupil:cart")
     assert 3 in s.hand[0] and sorted(s.hand[0]).count(3) == 2 and s.coins[0] == 4
 
@@ -589,10 +577,8 @@ def test_bishops_procession_two_different_actions() -> None:
 def test_guild_feast_one_more_coin_per_token() -> None:
     """Spec: Guild feast — unused tokens converted to coins give +1 coin each."""
     s = new(2, event="guild_feast")
-    place(s, 0, "agrus", 4)
-    place(s, 1, "agrus", 3)
-    to_actions(s)
-    play(s, "agrus", "convert:coins")
+    lose_agrus_to_seat_0(s)
+    play(s, "convert:coins")
     assert s.coins[1] == 10
 
 
@@ -720,9 +706,7 @@ def test_royal_audit_fewest_coins_wins_ties() -> None:
     set_round(s, 7, "audit")
     give_subject(s, 0, "notary", healed=True)
     set_coins(s, 2, 2)
-    place(s, 0, "agrus", 3)
-    place(s, 2, "agrus", 3)
-    ev = to_actions(s)
+    ev = tie_in_agrus(s, 3, 0, 2)
     assert s.active == 2 and "Royal audit" in texts(ev)
 
 

@@ -20,6 +20,7 @@ from tests.games.pestis.support import (
     set_round,
     texts,
     to_upkeep,
+    upkeep_with,
 )
 
 
@@ -64,10 +65,7 @@ def test_healing_flips_subject_gives_token_and_ability_now() -> None:
 
 def test_healing_is_optional() -> None:
     """Seed 3.3: players *can* heal; they may keep their cards."""
-    s = new(2)
-    give_subject(s, 0, "crier")
-    give_res(s, 0, "cart")
-    to_upkeep(s)
+    s = upkeep_with("crier", "cart")
     play(s, "done")
     assert s.subjects[0] == {"crier": False} and s.res_hand[0] == ["cart"]
 

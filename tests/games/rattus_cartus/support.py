@@ -89,26 +89,27 @@ def reset_round(s: RattusState) -> None:
         p.shown = []
 
 
-def to_supply(s: RattusState, keys: list[str], copies: list[int] | None = None, start: int = 0):
-    """Phase B with this row, from start player `start`."""
+def _to_phase(
+    s: RattusState, phase: str, keys: list[str], copies: list[int] | None, start: int
+) -> RattusState:
+    """Phase `phase` (B or C: a decision per seat) with this row, from start player `start`."""
     set_row(s, keys, copies)
     reset_round(s)
     s.start = start
-    s.phase = "supply"
+    s.phase = phase
     n = len(s.players)
-    s.pending = [Task("supply", (start + i) % n) for i in range(n)]
+    s.pending = [Task(phase, (start + i) % n) for i in range(n)]
     return s
+
+
+def to_supply(s: RattusState, keys: list[str], copies: list[int] | None = None, start: int = 0):
+    """Phase B with this row, from start player `start`."""
+    return _to_phase(s, "supply", keys, copies, start)
 
 
 def to_enter(s: RattusState, keys: list[str], start: int = 0) -> RattusState:
     """Phase C with this row, from start player `start`."""
-    set_row(s, keys)
-    reset_round(s)
-    s.start = start
-    s.phase = "enter"
-    n = len(s.players)
-    s.pending = [Task("enter", (start + i) % n) for i in range(n)]
-    return s
+    return _to_phase(s, "enter", keys, None, start)
 
 
 def play(s: RattusState, *ids: str) -> list[Event]:

@@ -9,9 +9,19 @@ import pytest
 
 from engine.core.playout import random_playout
 from engine.rattus_cartus.data import BUILDINGS_PER_ROUND, DESIGN_NOTES, ROUNDS
+from engine.rattus_cartus.state import RattusState
 from tests.games.rattus_cartus.support import GAME, fresh, scramble
 
 OPTIONS = ("recommended", "random-building", "random-cards")
+
+
+def random_moves(s: RattusState, rng: random.Random, k: int) -> None:
+    """Play `k` random moves (fewer when the game ends first)."""
+    for _ in range(k):
+        p = GAME.prompt(s)
+        if p is None:
+            break
+        GAME.play(s, p.moves[rng.randrange(len(p.moves))])
 
 
 def check(state) -> None:
@@ -41,11 +51,7 @@ def test_determinize_keeps_what_the_seat_knows() -> None:
     rng = random.Random(7)
     for seed in range(30):
         s = fresh(4, seed)
-        for _ in range(rng.randrange(10, 150)):
-            p = GAME.prompt(s)
-            if p is None:
-                break
-            GAME.play(s, p.moves[rng.randrange(len(p.moves))])
+        random_moves(s, rng, rng.randrange(10, 150))
         seat = seed % 4
         d = GAME.determinize(s, seat, random.Random(seed))
         assert GAME.invariants(d) == []
@@ -71,11 +77,7 @@ def test_determinize_depends_only_on_the_view() -> None:
     rng = random.Random(1)
     for seed in range(20):
         s = fresh(3, seed)
-        for _ in range(rng.randrange(10, 120)):
-            p = GAME.prompt(s)
-            if p is None:
-                break
-            GAME.play(s, p.moves[rng.randrange(len(p.moves))])
+        random_moves(s, rng, rng.randrange(10, 120))
         seat = seed % 3
         other = scramble(s, seat, seed)
         assert GAME.view(other, seat) == GAME.view(s, seat)
