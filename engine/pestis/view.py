@@ -37,6 +37,7 @@ class RevealView(TypedDict):
     tokens: list[list[int]]
     reinforcements: list[int]
     gd_tokens: list[int]
+    extra: list[int]  # development base points and subject/Leeches bonuses in the total
     totals: list[int]
     investors: list[int]
     active: int
@@ -223,6 +224,12 @@ def area_view(s: PestisState, a: int, viewer: int | None) -> AreaView:
             "tokens": [list(t) for t in res["tokens"]],
             "reinforcements": list(res["reinf"]),
             "gd_tokens": list(res["gdtok"]),
+            "extra": [
+                total - sum(tokens) - reinf - gd
+                for total, tokens, reinf, gd in zip(
+                    res["totals"], res["tokens"], res["reinf"], res["gdtok"], strict=True
+                )
+            ],
             "totals": list(res["totals"]),
             "investors": list(res["who"]),
             "active": res["active"],

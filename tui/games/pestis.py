@@ -82,14 +82,17 @@ def _result_cell(res: RevealView, seat: int, compact: bool) -> Text:
         t.append("+".join(parts) or "–", style=style)
         if res["reinforcements"][seat]:
             t.append(f"+{res['reinforcements'][seat]}g", style="dim")
+        if res["extra"][seat]:
+            t.append(f"+{res['extra'][seat]}b", style="cyan")
     t.append(f"={res['totals'][seat]}", style="" if not compact else style)
     if res["active"] == seat:
         t.append("★", style="bold yellow")
     return t
 
 
-def _legend(view: PestisView) -> Text:
-    """What the marks in the town areas mean: only the marks on the board now."""
+def _legend(view: PestisView, short: bool = False) -> Text:
+    """What the marks in the town areas mean: only the marks on the board now (`short`: the
+    revealed areas show totals only)."""
     seen = set()
     for area in view["areas"]:
         for st in area["stacks"]:
@@ -104,13 +107,17 @@ def _legend(view: PestisView) -> Text:
                     seen.add(mark)
             if st["leeches"]:
                 seen.add("L")
-        if area["result"] is not None:
+        res = area["result"]
+        if res is not None:
             seen.update("=★")
+            if not short and any(res["extra"][seat] for seat in res["investors"]):
+                seen.add("+b")
     words = [
         ("■", "■ face-down token"),
         ("G", "G grave-digger token"),
         ("g", "+2g reinforcing grave-diggers"),
         ("b", "b3 base points"),
+        ("+b", "+1b base and bonus points"),
         ("L", "L1 leeches"),
         ("=", "=9 total"),
         ("★", "★ acts"),
@@ -237,7 +244,7 @@ class PestisUI:
                 parts.append(Packed(notes))
             if not column and not compact:  # at 80x24 they are a tab of their own
                 parts.append(effects)
-            parts.append(_legend(view))
+            parts.append(_legend(view, short))
             return Group(*parts)
 
         forms = [
