@@ -79,6 +79,36 @@ async def test_hidden_tabs_say_they_changed_until_shown(tmp_path: Path) -> None:
         assert not board.unseen and "✱" not in str(tabs.render())
 
 
+@pytest.mark.parametrize(
+    ("name", "result"),
+    [("rattus-cartus-5p-seed10.toml", "end"), ("notre-dame-5p-seed10.toml", "players")],
+)
+async def test_at_80x24_the_end_of_a_game_opens_on_its_result(
+    tmp_path: Path, name: str, result: str
+) -> None:
+    """The first tab at the last move is the result (not the empty row of a finished game);
+    a tab other than the first stays on its panel when the order changes."""
+    match = saves.load(EXAMPLES / name)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, review=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        board = screen.query_one(BoardView)
+        screen.action_jump(-1)
+        await pilot.pause()
+        assert board.tab == 0 and board.panels[0].key == result
+        screen.action_step(-1)
+        await pilot.pause()
+        assert board.panels[board.tab].key != result  # before the end: the board first
+        screen.action_cycle(2)
+        await pilot.pause()
+        kept = board.panels[board.tab].key
+        screen.action_jump(-1)
+        await pilot.pause()
+        assert board.panels[board.tab].key == kept
+
+
 # ---- the log ------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", ["1347", "notre-dame", "rattus-cartus", "cathedral-of-orleans"])
 async def test_the_log_opens_with_the_setup_before_the_first_move(

@@ -17,6 +17,8 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from .base import Panel
+
 
 class Fit:
     """The first of several renderings that fits the width whole (the last one otherwise).
@@ -239,3 +241,10 @@ class Packed:
         widths = [p.cell_len for p in self.parts] or [0]
         total = sum(widths) + len(self.sep) * (len(widths) - 1)
         return Measurement(min(max(widths), options.max_width), min(total, options.max_width))
+
+
+def first(panels: list[Panel], *keys: str) -> list[Panel]:
+    """`panels` with those of `keys` first, in that order: at 80x24 the first tab is what
+    the screen opens on (at the end of a game, the result instead of an empty row)."""
+    front = [p for k in keys for p in panels if p.key == k]
+    return front + [p for p in panels if p not in front]

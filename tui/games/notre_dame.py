@@ -16,7 +16,7 @@ from rich.text import Text
 from engine.notre_dame.data import CARD_NAMES
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
-from .elements import Column, Fit, counted, player_table, track, track_header
+from .elements import Column, Fit, counted, first, player_table, track, track_header
 
 if TYPE_CHECKING:
     from engine.notre_dame.view import CardsView, MarketPlaceView, NotreDameView, PlayerView
@@ -143,6 +143,8 @@ class NotreDameUI:
         out.append(
             Panel("plague", "Rat track · ! overflow −2★ −1 marker", self._plague(view), area="side")
         )
+        if compact and view["over"]:
+            return first(out, "players")
         return out
 
     # ---- board ----

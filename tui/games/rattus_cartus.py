@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
-from .elements import Column, Fit, Packed, counted, player_table
+from .elements import Column, Fit, Packed, counted, first, player_table
 
 if TYPE_CHECKING:
     from engine.rattus_cartus.view import BuildingView, PlayerView, RattusView, YouView
@@ -124,6 +124,8 @@ class RattusCartusUI:
             out.append(Panel("end", "The plague comes", self._final(view), area="side"))
         else:
             out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
+        if compact and view["phase"] == "over":
+            return first(out, "end", "players")
         return out
 
     def _effects(self, view: RattusView) -> RenderableType:

@@ -178,8 +178,12 @@ class BoardView(Horizontal):
         self.compact = compact
         self.set_class(compact, "compact")
         panels = self.ui.panels(view, viewer, compact)
+        # a tab other than the first stays on its panel when the tabs change order (the first
+        # is whatever the game puts first, e.g. the result once the game is over)
+        shown = self.panels[self.tab].key if self.tab and self.tab < len(self.panels) else None
+        keys = [p.key for p in panels]
         self.panels = panels
-        self.tab = min(self.tab, max(0, len(panels) - 1))
+        self.tab = keys.index(shown) if shown in keys else min(self.tab, max(0, len(panels) - 1))
         main = self.query_one("#board-main", VerticalScroll)
         side = self.query_one("#board-side", VerticalScroll)
         placement = [(p.key, "main" if compact or p.area != "side" else "side") for p in panels]
