@@ -121,11 +121,9 @@ AI = AIHints(
         # two rounds ahead: at the next round's start the evaluation misjudges entries and
         # commits (measured against full-game playouts); two rounds are right far more often
         0: SearchSettings(mode="rollout", confidence=2.0, horizon="2"),
-        # two players: the playouts are cheap enough to run to the end of the game, where
-        # the real result (the plague included) replaces the evaluation: on the same 12 deals
-        # strong finished ahead of greedy in 8 games this way, in 4 with two rounds; greedy's
-        # choice is left at a smaller margin than with more players
-        2: SearchSettings(mode="rollout", confidence=1.0, horizon="end"),
+        # two players: several times the playouts per option of 4-5 players, so greedy's
+        # choice is left at a smaller margin
+        2: SearchSettings(mode="rollout", confidence=1.0, horizon="2"),
     },
     evaluators={"": evaluate},
 )
