@@ -228,7 +228,9 @@ async def _latency(gid: str, presses: int) -> tuple[float, float, float, float]:
 
     n = get_title(gid).players
     wall, cpu = [], []
-    for key in ("1", "f9"):
+    # enter plays the highlighted move in every game (a digit may name no move of the
+    # prompt, as in a multi-part choice whose keys stay with their moves)
+    for key in ("enter", "f9"):
         with TemporaryDirectory() as tmp:
             m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=11)
             m.settings["handover"] = False
