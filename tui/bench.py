@@ -271,24 +271,13 @@ def bench_latency(quick: bool) -> list[dict[str, Any]]:
         rows.append(
             _row(f"move latency through Pilot, {gid}", move, ref_move, "s", "ratio reported")
         )
-        rows.append(
-            _row(
-                f"a move's wall time (move key − no-op key), {gid}",
-                max(0.0, move - idle),
-                max(1e-4, ref_move - ref_idle),
-                "s",
-                "ratio reported",
-            )
-        )
-        rows.append(
-            _row(
-                f"a move's own work, CPU (move key − no-op key), {gid}",
-                max(0.0, cpu - cpu_idle),
-                max(1e-4, ref_cpu - ref_cpu_idle),
-                "s",
-                "<= 0.050 s",
-            )
-        )
+        # the wall-clock difference is reported; the target is on the work (CPU) alone
+        for label, value, ref, target in (
+            ("a move's wall time", move - idle, ref_move - ref_idle, "ratio reported"),
+            ("a move's own work, CPU", cpu - cpu_idle, ref_cpu - ref_cpu_idle, "<= 0.050 s"),
+        ):
+            name = f"{label} (move key − no-op key), {gid}"
+            rows.append(_row(name, max(0.0, value), max(1e-4, ref), "s", target))
     return rows
 
 
