@@ -247,4 +247,4 @@ def first(panels: list[Panel], *keys: str) -> list[Panel]:
     """`panels` with those of `keys` first, in that order: at 80x24 the first tab is what
     the screen opens on (at the end of a game, the result instead of an empty row)."""
     front = [p for k in keys for p in panels if p.key == k]
-    return front + [p for p in panels if p not in front]
+    return front + [p for p in panels if p.key not in keys]
