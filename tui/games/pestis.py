@@ -137,6 +137,8 @@ class PestisUI:
         first = view["names"][view["first_player"]]
         head = f"Period {ROMAN[view['period']]} · Round {view['round']}/{view['rounds']}"
         phase = view["phase"]
+        if view["phase"] == "Game over":  # the first player and the event no longer matter
+            return f"{head} · {phase}"
         if phase == "Actions" and view["area_active"] is not None:
             phase += f" ({view['areas'][view['area_active']]['name']})"
         # the last part goes first where the line is short (the event is on the board too)
