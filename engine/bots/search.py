@@ -105,9 +105,6 @@ class SearchBot(Bot):
             if settings.playout_evaluator
             else self.value
         )
-        self.leaf_value = (
-            H.evaluator(game, settings.leaf_evaluator) if settings.leaf_evaluator else self.value
-        )
 
     def choose(self, state: Any, prompt: Prompt | None = None) -> str:
         game = self.game
@@ -280,7 +277,7 @@ class SearchBot(Bot):
                     continue
                 move = moves[i]
             game.play(world, move)
-        return H.leaf_rewards(game, world, n, self._base, self.leaf_value)[seat]
+        return H.leaf_rewards(game, world, n, self._base, self.value)[seat]
 
     def _final(self, world: Any, n: int) -> list[float]:
         """Rewards of a finished game: wins and ranks, or for a team its win (a loss still

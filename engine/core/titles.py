@@ -69,9 +69,6 @@ class SearchSettings:
     confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
     evaluator: str | None = None  # a named variant of the evaluation (`AIHints.evaluators`)
     playout_evaluator: str | None = None  # a cheaper one for the greedy playout steps
-    # rollout mode: the value of the position a playout stops at (a checkpoint), if not the
-    # evaluation; the greedy steps and the base choice keep theirs
-    leaf_evaluator: str | None = None
     # rollout mode: play out to the next "round", over "2" or more checkpoints, or to the "end"
     horizon: str = "round"
 

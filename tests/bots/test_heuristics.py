@@ -79,38 +79,3 @@ def test_evaluator_variants() -> None:
     assert H.evaluator(game, "game")(state, 0) == game.evaluate(state, 0)
     with pytest.raises(ValueError):
         H.evaluator(game, "no-such-variant")
-
-
-def test_rattus_win_chance_of_two_players() -> None:
-    """The 2-player leaf value is a chance: the two seats' add up to at most 1, the search's
-    reward is that chance, and rats lower it while victory points raise it."""
-    from engine.rattus_cartus import evaluation
-
-    game = get_game("rattus-cartus")
-    state = game.new_state(["A", "B"], {}, 4)
-    rng = random.Random(4)
-    last = 0
-    starts = 0
-    while (p := game.prompt(state)) is not None:
-        if state.round != last:  # a round's start: where the search scores its playouts
-            last = state.round
-            starts += 1
-            a, b = evaluation.win_chance(state, 0), evaluation.win_chance(state, 1)
-            assert 0.0 < a < 1.0 and 0.0 < b < 1.0 and a + b <= 1.0 + 1e-9
-            rewards = H.leaf_rewards(game, state, 2, value_fn=evaluation.win_value)
-            assert rewards[0] + rewards[1] == pytest.approx(1.0)
-            assert (rewards[0] > rewards[1]) == (a > b)
-        game.play(state, p.moves[rng.randrange(len(p.moves))])
-    assert starts == state.rounds
-    state = game.new_state(["A", "B"], {}, 4)
-    state.round = 6
-    for q in state.players:
-        q.rats = 0  # nobody can die: the reward is the chance itself
-    a = evaluation.win_chance(state, 0)
-    assert H.leaf_rewards(game, state, 2, value_fn=evaluation.win_value)[0] == pytest.approx(
-        a, abs=1e-3
-    )
-    state.players[0].vp += 3
-    assert evaluation.win_chance(state, 0) > a
-    state.players[0].rats = 25
-    assert evaluation.win_chance(state, 0) < a

@@ -98,32 +98,6 @@ def test_settings_per_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fixed.settings == search.Settings()
 
 
-def test_rollouts_score_their_last_position_with_the_leaf_evaluator(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """`leaf_evaluator` values only the positions the playouts stop at (the next round's
-    start); the greedy steps of the playouts keep the game's evaluation."""
-    from engine.bots import search
-    from engine.core import registry
-
-    game = get_game("rattus-cartus")
-    scored: list[tuple[int, str]] = []
-
-    def spy(state: Any, seat: int) -> float:
-        scored.append((state.round, state.phase))
-        return float(seat)
-
-    monkeypatch.setitem(registry.ai_hints(game).evaluators, "spy", spy)
-    settings = search.Settings(mode="rollout", horizon="round", leaf_evaluator="spy")
-    bot = SearchBot(game, 1, iterations=12, settings=settings)
-    state = game.new_state(["A", "B"], {}, 2)
-    prompt = game.prompt(state)
-    assert prompt is not None and len(prompt.moves) > 1 and state.round == 1
-    assert bot.choose(state, prompt) in prompt.ids()
-    assert len(scored) >= 12
-    assert set(scored) == {(2, "supply")}
-
-
 def test_levels_and_errors() -> None:
     game = get_game("notre-dame")
     assert [make_bot(lv, game).level for lv in LEVELS] == list(LEVELS)
