@@ -81,13 +81,18 @@ async def test_hidden_tabs_say_they_changed_until_shown(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "result"),
-    [("rattus-cartus-5p-seed10.toml", "end"), ("notre-dame-5p-seed10.toml", "players")],
+    [
+        ("rattus-cartus-5p-seed10.toml", "end"),
+        ("notre-dame-5p-seed10.toml", "players"),
+        ("1347-6p-seed10.toml", "players"),
+    ],
 )
 async def test_at_80x24_the_end_of_a_game_opens_on_its_result(
     tmp_path: Path, name: str, result: str
 ) -> None:
-    """The first tab at the last move is the result (not the empty row of a finished game);
-    a tab other than the first stays on its panel when the order changes."""
+    """The first tab at the last move is the result (not the empty row of a finished game) and
+    the status line names the winner; a tab other than the first stays on its panel when the
+    order changes."""
     match = saves.load(EXAMPLES / name)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, review=True))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -98,8 +103,13 @@ async def test_at_80x24_the_end_of_a_game_opens_on_its_result(
         screen.action_jump(-1)
         await pilot.pause()
         assert board.tab == 0 and board.panels[0].key == result
+        winner = match.game.result(match.state).winners[0]
+        status = str(screen.query_one("#status").content)
+        assert f"move {len(match.steps)}/{len(match.steps)} · Winner: " in status
+        assert match.seats[winner].name in status
         screen.action_step(-1)
         await pilot.pause()
+        assert "Winner" not in str(screen.query_one("#status").content)
         assert board.panels[board.tab].key != result  # before the end: the board first
         screen.action_cycle(2)
         await pilot.pause()

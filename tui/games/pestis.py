@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, Panel
-from .elements import Column, Fit, Packed, player_table
+from .elements import Column, Fit, Packed, first, player_table
 
 if TYPE_CHECKING:
     from engine.pestis.view import PestisView, PlayerView, RevealView, StackView
@@ -183,6 +183,8 @@ class PestisUI:
             )
         )
         out.append(Panel("burgus", "Burgus & decks", self._burgus(view), area="side"))
+        if compact and view["phase"] == "Game over":  # the wealth points decide: open there
+            return first(out, "players")
         return out
 
     # ---- board ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.core import Match
+from engine.core.protocol import Result
 
 from ..games.base import seat_tag
 from .dialogs import ScreenHelp
@@ -60,6 +61,17 @@ def merged_order(lists: list[list[str]]) -> list[str]:
     return order + [c for c in before_count if c not in order]
 
 
+def headline(match: Match, res: Result) -> str:
+    """The result in a line: the winner, a shared win, nobody, or the team's fate."""
+    names = [s.name for s in match.seats]
+    if res.cooperative or match.game.cooperative:
+        return "You built the cathedral together!" if res.winners else "The team lost."
+    if not res.winners:
+        return "Nobody wins."
+    label = "Winner: " if len(res.winners) == 1 else "Shared win: "
+    return label + ", ".join(names[w] for w in res.winners)
+
+
 def result_renderable(match: Match) -> Group:
     """The result as Rich renderables (also used by tests and screenshots): the headline, one
     score sheet (a column per player, a row per scoring category, the total, the places), and
@@ -68,17 +80,7 @@ def result_renderable(match: Match) -> Group:
     res = game.result(match.state)
     names = [s.name for s in match.seats]
     parts: list = []
-    if res.cooperative or game.cooperative:
-        headline = "You built the cathedral together!" if res.winners else "The team lost."
-    elif not res.winners:
-        headline = "Nobody wins."
-    else:
-        headline = (
-            "Winner: " + ", ".join(names[w] for w in res.winners)
-            if len(res.winners) == 1
-            else "Shared win: " + ", ".join(names[w] for w in res.winners)
-        )
-    parts.append(Text(headline, style="bold"))
+    parts.append(Text(headline(match, res), style="bold"))
     parts.append(Text(res.summary))
     if res.cooperative or game.cooperative:
         parts.append(_team_sheet(res.lines, res.details))

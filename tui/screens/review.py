@@ -23,6 +23,7 @@ from ..games import ui_for
 from ..widgets.board import BoardView
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import ConfirmScreen, ScreenHelp
+from .end import headline
 
 # analyses kept while their match lives, so reopening review shows them again:
 # id(match) -> (the match, the move ids they were made for, ratings by move number)
@@ -148,6 +149,8 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.query_one(BoardView).show(view, self.viewer, self.compact, highlight=False)
         ui = ui_for(game.id)
         status = Text(f" Review · {game.title} · move {self.index}/{n}", style="bold")
+        if self.index == n and game.prompt(state) is None:  # who won, before the line runs out
+            status.append(f" · {headline(self.match, game.result(state))}")
         verdict = self._verdict(self.index)
         if verdict:
             status.append(f" · {verdict}", style="")
