@@ -200,12 +200,14 @@ def _edition() -> list[str]:
             add("")
             add(
                 "The strong computer player on every seat (0.6 s a decision, normal setup; "
-                "samples are small, a game takes one to two minutes):\n"
+                "a game takes one to two minutes):\n"
             )
             add("| players | team wins | games |")
             add("|---|---|---|")
             for strong in data.STRONG_BALANCE:
                 add(f"| {' | '.join(strong)} |")
+            add("")
+            add(data.STRONG_NOTE)
     else:
         add("Not measured yet.")
     return out
