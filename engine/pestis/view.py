@@ -127,6 +127,7 @@ class PestisView(TypedDict):
     rounds: int
     period: int
     phase: str
+    over: bool  # the game has ended
     first_player: int
     to_move: int | None
     area_active: int | None
@@ -155,6 +156,7 @@ def view(s: PestisState, viewer: int | None, game_id: str, to_move: int | None) 
         "rounds": data.ROUNDS,
         "period": logic.period_of(s.round),
         "phase": PHASES.get(s.phase, "Game over" if s.phase == "over" else s.phase),
+        "over": s.phase == "over",
         "first_player": s.first,
         "to_move": to_move,
         "area_active": s.area if s.phase == "action" else None,

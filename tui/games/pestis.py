@@ -137,7 +137,7 @@ class PestisUI:
         first = view["names"][view["first_player"]]
         head = f"Period {ROMAN[view['period']]} · Round {view['round']}/{view['rounds']}"
         phase = view["phase"]
-        if view["phase"] == "Game over":  # the first player and the event no longer matter
+        if view["over"]:  # the first player and the event no longer matter
             return f"{head} · {phase}"
         if phase == "Actions" and view["area_active"] is not None:
             phase += f" ({view['areas'][view['area_active']]['name']})"
@@ -183,7 +183,7 @@ class PestisUI:
             )
         )
         out.append(Panel("burgus", "Burgus & decks", self._burgus(view), area="side"))
-        if compact and view["phase"] == "Game over":  # the wealth points decide: open there
+        if compact and view["over"]:  # the wealth points decide: open there
             return first(out, "players")
         return out
 
