@@ -113,18 +113,18 @@ class Coach(SearchBot):
         counts = [0] * k
         alive = list(range(k))
         pool: list[bytes] = []
-        worlds = max(1, self.settings.worlds)
+        worlds = self.settings.worlds
         go_on = self._budget()
         keep = {i for i, m in enumerate(moves) if m.id in pinned}
         done = passes = 0
         stopped = False
         next_report = time.perf_counter() + PROGRESS_EVERY
         while not stopped:
-            if passes < worlds:
+            if worlds <= 0 or passes < worlds:
                 world = self._sample_world(game, state, seat, rng, pool, first=passes == 0)
                 if passes == 0:
                     keep.add(self._base_choice(world, prompt) if k > 1 else 0)
-            blob = pool[passes % worlds]
+            blob = pool[passes % len(pool)]
             # kept options first, then the best so far: running out of time cuts the weakest
             order = sorted(alive, key=lambda i: (i not in keep, -_mean(totals[i], counts[i])))
             for i in order:
@@ -188,14 +188,15 @@ class Coach(SearchBot):
         if game.cooperative:
             self._base = self.value(game.determinize(state, seat, rng), seat)
         go_on = self._budget()
-        worlds = max(1, self.settings.worlds)
+        worlds = self.settings.worlds
         pool: list[bytes] = []
         n = 0
         next_report = time.perf_counter() + PROGRESS_EVERY
         while go_on(n):
-            if n < worlds:
+            if worlds <= 0 or n < worlds:
                 world = game.determinize(state, seat, rng)
-                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+                if worlds > 0:
+                    pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
             else:
                 world = pickle.loads(pool[n % worlds])
             forced = self._neglected(root, pinned) if n % 4 == 3 else None

@@ -126,7 +126,7 @@ class SearchBot(Bot):
         limit = self.iterations
         deadline = self.clock() + self.think
         floor = self.settings.min_iterations
-        worlds = max(1, self.settings.worlds)
+        worlds = self.settings.worlds
         pool: list[bytes] = []
         n = 0
         while True:
@@ -135,9 +135,10 @@ class SearchBot(Bot):
                     break
             elif n >= floor and self.clock() >= deadline:
                 break
-            if n < worlds:
+            if worlds <= 0 or n < worlds:
                 world = game.determinize(state, seat, self.rng)
-                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+                if worlds > 0:
+                    pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
             else:
                 world = pickle.loads(pool[n % worlds])
             self._iterate(root, world)
@@ -166,7 +167,7 @@ class SearchBot(Bot):
         results: list[list[float]] = [[] for _ in range(k)]  # per option, per world
         alive = list(range(k))
         pool: list[bytes] = []
-        worlds = max(1, self.settings.worlds)
+        worlds = self.settings.worlds
         limit = self.iterations  # rollouts in all
         deadline = self.clock() + self.think
         done = 0
@@ -176,11 +177,11 @@ class SearchBot(Bot):
         while not timed_out:
             if limit is not None and done >= limit and passes >= 1:
                 break
-            if passes < worlds:
+            if worlds <= 0 or passes < worlds:
                 world = self._sample_world(game, state, seat, rng, pool, first=passes == 0)
                 if passes == 0:
                     base = self._base_choice(world, prompt)
-            blob = pool[passes % worlds]
+            blob = pool[passes % len(pool)]
             # the base option first: every other one is compared with it world by world
             for i in [base, *(j for j in alive if j != base)]:
                 if limit is None and self.clock() >= deadline:
@@ -221,9 +222,12 @@ class SearchBot(Bot):
     def _sample_world(
         self, game: Game, state: Any, seat: int, rng: random.Random, pool: list[bytes], first: bool
     ) -> Any:
-        """One more world as `seat` may imagine it, kept in `pool`; the first also sets the
-        value the playouts are measured from and the checkpoint they run to."""
+        """One more world as `seat` may imagine it, kept in `pool` (alone in it when no world
+        is reused: settings.worlds 0); the first also sets the value the playouts are measured
+        from and the checkpoint they run to."""
         world = game.determinize(state, seat, rng)
+        if self.settings.worlds <= 0:
+            pool.clear()
         pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
         if first:
             self._base = self.value(world, seat) if game.cooperative else 0.0
@@ -254,6 +258,7 @@ class SearchBot(Bot):
         h = self.settings.horizon
         stops = 0 if h == "end" else 1 if h == "round" else int(h)
         n = len(world.names)
+        blind = self.settings.playout_worlds
         for _ in range(self.settings.max_plies):
             prompt = game.prompt(world)
             if prompt is None:
@@ -270,6 +275,8 @@ class SearchBot(Bot):
                 move = prompt.move(policy(world, prompt, rng))
             elif eps and rng.random() < eps:
                 move = moves[rng.randrange(len(moves))]
+            elif blind:
+                move = moves[self._blind_choice(world, prompt, blind)]
             else:
                 i, after = look_ahead(game, world, moves, prompt.seat, self.step_value)
                 if after is not None:
@@ -278,6 +285,24 @@ class SearchBot(Bot):
                 move = moves[i]
             game.play(world, move)
         return H.leaf_rewards(game, world, n, self._base, self.value)[seat]
+
+    def _blind_choice(self, world: Any, prompt: Prompt, worlds: int) -> int:
+        """The greedy step of a playout as the greedy player takes it: on `worlds` worlds
+        sampled from the mover's view, not on the playout's own world, whose deck and hidden
+        cards the mover cannot know (a playout player that sees them plays better than the
+        real one, and favours the options whose futures turn on chance)."""
+        game = self.game
+        seat = prompt.seat
+        totals = [0.0] * len(prompt.moves)
+        for _ in range(worlds):
+            w = game.determinize(world, seat, self.rng)
+            wp = game.prompt(w)
+            options = wp.moves if wp is not None else prompt.moves
+            for i, move in enumerate(options):
+                after = game.clone(w)
+                game.play(after, move)
+                totals[i] += self.step_value(after, seat)
+        return max(range(len(totals)), key=totals.__getitem__)
 
     def _final(self, world: Any, n: int) -> list[float]:
         """Rewards of a finished game: wins and ranks, or for a team its win (a loss still

@@ -59,12 +59,19 @@ class SearchSettings:
     # game's own rule-following player (`AIHints.policy`)
     rollout: str = "random"
     min_iterations: int = 16  # even under time pressure, at least this many
-    worlds: int = 48  # determinizations per decision, reused in turn (sampling costs more)
+    # determinizations per decision, reused in turn (sampling costs more); 0: a new one for
+    # every iteration or pass (a greedy playout is the same on the same world, so in rollout
+    # mode a reused world adds no evidence, only a smaller-looking standard error)
+    worlds: int = 48
     # "tree": ISMCTS; "rollout": every option is played out on the same sampled worlds by
     # greedy players up to the next checkpoint (a new round), the worst options dropped as
     # evidence comes in (Monte Carlo policy improvement over the greedy player)
     mode: str = "tree"
     epsilon: float = 0.0  # rollout mode: share of random moves in the playouts
+    # rollout mode: 0, the playout players decide on the playout's world (fast, but they see
+    # its deck and hidden cards); N, each greedy step decides on N worlds sampled from the
+    # mover's view, as the greedy player does
+    playout_worlds: int = 0
     max_plies: int = 400  # rollout mode: playout length cap
     confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
     evaluator: str | None = None  # a named variant of the evaluation (`AIHints.evaluators`)
