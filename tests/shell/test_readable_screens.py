@@ -304,14 +304,11 @@ def test_score_sheet_has_one_row_per_category(name: str) -> None:
         assert "coins" in labels and not any("/ 10)" in r for r in labels)
     if name.startswith("rattus"):
         tracks = [r for r in labels if r.endswith("track")]
-        assert (
-            tracks
-            == [
-                f"{c} track"
-                for c in ("Peasantry", "Bourgeoisie", "Chivalry", "Church", "Royalty", "Magic")
-            ][: len(tracks)]
-            or tracks
-        )
+        board = [
+            f"{c} track"
+            for c in ("Peasantry", "Bourgeoisie", "Church", "Chivalry", "Royalty", "Magic")
+        ]
+        assert tracks and tracks == [t for t in board if t in tracks]  # the board's order
 
 
 def test_cathedral_result_once_and_in_words() -> None:
@@ -320,6 +317,18 @@ def test_cathedral_result_once_and_in_words() -> None:
     text = plain(result_renderable(match))
     assert text.count("Section 1") == 1 and text.count("blueprint 1") == 1
     assert "8-8" not in text
+    assert text.splitlines()[:2] == [
+        "The team lost.",
+        "Only 1 of 8 sections after round 3: everybody loses.",
+    ]
+
+
+def test_a_team_win_is_headed_in_words_any_team_game_fits() -> None:
+    """The headline is the team's fate; the game's own words (what was built) follow it."""
+    match = saves.load(EXAMPLES / "cathedral-example.toml")
+    match.goto(match.length)
+    head = plain(result_renderable(match)).splitlines()[:2]
+    assert head == ["The team wins!", "The cathedral is built in round 3: everybody wins!"]
 
 
 # ---- menus ----------------------------------------------------------------------------------

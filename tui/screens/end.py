@@ -62,10 +62,11 @@ def merged_order(lists: list[list[str]]) -> list[str]:
 
 
 def headline(match: Match, res: Result) -> str:
-    """The result in a line: the winner, a shared win, nobody, or the team's fate."""
+    """The result in a line: the winner, a shared win, nobody, or the team's fate (in words
+    that fit any co-operative game: the game's own summary follows it)."""
     names = [s.name for s in match.seats]
     if res.cooperative or match.game.cooperative:
-        return "You built the cathedral together!" if res.winners else "The team lost."
+        return "The team wins!" if res.winners else "The team lost."
     if not res.winners:
         return "Nobody wins."
     label = "Winner: " if len(res.winners) == 1 else "Shared win: "
