@@ -396,8 +396,10 @@ STRONG_BALANCE: tuple[tuple[str, str, str], ...] = (
 )
 STRONG_NOTE = (
     "Solo and 2 players are the same game (two master builders): together 84% of 38 games, "
-    "above the 30-70% band. The map is not tuned for the strong player yet (the tuning above "
-    "was for the rule player); a tuning needs several hundred strong games to measure."
+    "above the 30-70% band. The rate rises steeply with the thinking time: at 0.15 s a "
+    "decision strong won 11 of 30 two-builder games. The map is not tuned for the strong "
+    "player yet (the tuning above was for the rule player); a tuning needs several hundred "
+    "strong games to measure."
 )
 BALANCE_NOTE = (
     "1000 seeded games per row. Tuning: the spec's map gave the rule player 43.3%/40.5%/28.8% "
