@@ -188,17 +188,11 @@ class Coach(SearchBot):
         if game.cooperative:
             self._base = self.value(game.determinize(state, seat, rng), seat)
         go_on = self._budget()
-        worlds = self.settings.worlds
         pool: list[bytes] = []
         n = 0
         next_report = time.perf_counter() + PROGRESS_EVERY
         while go_on(n):
-            if worlds <= 0 or n < worlds:
-                world = game.determinize(state, seat, rng)
-                if worlds > 0:
-                    pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
-            else:
-                world = pickle.loads(pool[n % worlds])
+            world = self._tree_world(state, seat, pool, n)
             forced = self._neglected(root, pinned) if n % 4 == 3 else None
             if forced is None:
                 self._iterate(root, world)

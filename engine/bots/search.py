@@ -126,7 +126,6 @@ class SearchBot(Bot):
         limit = self.iterations
         deadline = self.clock() + self.think
         floor = self.settings.min_iterations
-        worlds = self.settings.worlds
         pool: list[bytes] = []
         n = 0
         while True:
@@ -135,12 +134,7 @@ class SearchBot(Bot):
                     break
             elif n >= floor and self.clock() >= deadline:
                 break
-            if worlds <= 0 or n < worlds:
-                world = game.determinize(state, seat, self.rng)
-                if worlds > 0:
-                    pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
-            else:
-                world = pickle.loads(pool[n % worlds])
+            world = self._tree_world(state, seat, pool, n)
             self._iterate(root, world)
             n += 1
         self.last_iterations = n
@@ -316,6 +310,17 @@ class SearchBot(Bot):
         return [0.5 * r for r in H.leaf_rewards(game, world, n, self._base, self.value)]
 
     # ---- tree mode ---------------------------------------------------------------------
+    def _tree_world(self, state: Any, seat: int, pool: list[bytes], n: int) -> Any:
+        """The world of iteration `n`: a new sample while fewer than `settings.worlds` are
+        kept in `pool` (always, with 0), else the kept ones in turn."""
+        worlds = self.settings.worlds
+        if worlds <= 0 or n < worlds:
+            world = self.game.determinize(state, seat, self.rng)
+            if worlds > 0:
+                pool.append(pickle.dumps(world, pickle.HIGHEST_PROTOCOL))
+            return world
+        return pickle.loads(pool[n % worlds])
+
     def _iterate(self, root: _Node, world: Any) -> None:
         game, rng = self.game, self.rng
         c = self.settings.c
