@@ -80,17 +80,19 @@ class Connection(NamedTuple):
     kind: str  # "road" or "river"
     goods: int  # goods spaces on it
     glass: bool = False  # holds the stained glass space (seed: between Bourges and Tours)
+    few: int | None = None  # goods spaces on the scaled map with two master builders
 
 
-# [design] the spec's map table; `goods` is a tuning knob (balance)
+# [design] the spec's map table; `goods` and `few` are tuning knobs (balance): with two
+# master builders (solo and 2 players) the scaled map, the default, has 15 goods spaces
 CONNECTIONS: tuple[Connection, ...] = (
-    Connection("orleans", "chartres", "road", 2),
+    Connection("orleans", "chartres", "road", 2, few=1),
     Connection("orleans", "chateaudun", "road", 1),
     Connection("chartres", "chateaudun", "road", 1),
     Connection("chateaudun", "blois", "road", 1),
-    Connection("orleans", "montargis", "road", 2),  # spec: 1; balance tuning raised it
+    Connection("orleans", "montargis", "road", 2, few=1),  # spec: 1; balance tuning raised it
     Connection("montargis", "bourges", "road", 2),
-    Connection("orleans", "vierzon", "road", 2),
+    Connection("orleans", "vierzon", "road", 2, few=1),
     Connection("blois", "vierzon", "road", 1),
     Connection("vierzon", "bourges", "road", 1),
     Connection("orleans", "blois", "river", 2),
@@ -234,6 +236,17 @@ EVENTS: tuple[EventTile, ...] = (
 )
 EVENT_BY_KEY: dict[str, EventTile] = {e.key: e for e in EVENTS}
 
+# [design] the map option: "scaled" (the default) gives two master builders the `few` goods
+# spaces; "full" keeps every count on `goods` (and is what saves from before the option had)
+MAP_SCALED_BUILDERS = 2
+
+
+def goods_spaces(builders: int, scaled: bool) -> tuple[int, ...]:
+    """Goods spaces per connection (CONNECTIONS order) for a game's master builders."""
+    few = scaled and builders <= MAP_SCALED_BUILDERS
+    return tuple(c.few if few and c.few is not None else c.goods for c in CONNECTIONS)
+
+
 # ---- derived tables (computed once from the tables above) ---------------------------------
 # kind ("road"/"river") -> city -> [(connection index, neighbour)]
 NEIGHBOURS: dict[str, dict[str, list[tuple[int, str]]]] = {
@@ -362,7 +375,9 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
     (
         EDITION,
         "Balance: the road Orléans-Montargis holds 2 goods spaces (the spec's table: 1), so the "
-        "map has 18 goods spaces; see the measured win rates below.",
+        "map has 18 goods spaces. With two master builders (solo and 2 players) the scaled map "
+        "(the Map option's default) has 1 on each road from Orléans to Chartres, Montargis and "
+        "Vierzon, 15 in all; the full map keeps 18. See the measured win rates below.",
     ),
     (
         EDITION,

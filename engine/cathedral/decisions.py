@@ -83,17 +83,16 @@ def is_full(s: CathedralState, b: int) -> bool:
 
 def path_token(s: CathedralState, ci: int, slot: int) -> str | None:
     """The token on slot `slot` of connection `ci` ("" empty), None past the end."""
-    c = data.CONNECTIONS[ci]
-    if slot < c.goods:
-        return s.roads[ci][slot]
-    if c.glass and slot == c.goods:
+    road = s.roads[ci]  # its goods spaces (fewer on the scaled map with two builders)
+    if slot < len(road):
+        return road[slot]
+    if data.CONNECTIONS[ci].glass and slot == len(road):
         return "glass" if s.glass_space else ""
     return None
 
 
 def take_path_token(s: CathedralState, ci: int, slot: int) -> None:
-    c = data.CONNECTIONS[ci]
-    if slot < c.goods:
+    if slot < len(s.roads[ci]):
         s.roads[ci][slot] = ""
     else:
         s.glass_space = 0
@@ -370,7 +369,7 @@ def prompt_move(game: TheGame, s: CathedralState, d: Task) -> Prompt:
     here = s.builders[s.turn].city
     moves = []
     for ci, other in data.NEIGHBOURS[kind][here]:
-        toks = [t for k in range(data.CONNECTIONS[ci].goods + 1) if (t := path_token(s, ci, k))]
+        toks = [t for k in range(len(s.roads[ci]) + 1) if (t := path_token(s, ci, k))]
         pv = ("path: " + ", ".join(data.ITEM_NAMES[t] for t in toks)) if toks else "path empty"
         moves.append(
             Move(f"go:{other}", f"{data.ACTION_NAMES[action]} to {data.CITIES[other]}", pv)
@@ -791,9 +790,9 @@ def _clear_city(s: CathedralState, ev: list[Event]) -> None:
 def _refill(s: CathedralState, ev: list[Event]) -> None:
     """The goods spaces from the black bag, the glass space from the supply."""
     drawn = empty_items()
-    for ci, c in enumerate(data.CONNECTIONS):
-        for slot in range(c.goods):
-            if not s.roads[ci][slot]:
+    for ci, road in enumerate(s.roads):
+        for slot in range(len(road)):
+            if not road[slot]:
                 g = draw_good(s)
                 if g:
                     s.roads[ci][slot] = g

@@ -421,8 +421,7 @@ def _choose_move(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
 def _choose_pickup(ctx: _Ctx, ids: list[str], rng: random.Random) -> str:
     s = ctx.s
     me = s.builders[s.turn]
-    c = data.CONNECTIONS[s.path]
-    tok = s.roads[s.path][s.path_slot] if s.path_slot < c.goods else "glass"
+    tok = s.roads[s.path][s.path_slot] if s.path_slot < len(s.roads[s.path]) else "glass"
     needed = tok == "glass" or ctx.unmet[tok] > 0
     if "take" in ids:
         room = data.BACKPACK_SIZE - pack_size(me)

@@ -133,14 +133,17 @@ def _tables() -> list[str]:
     out: list[str] = []
     add = out.append
     add("## The map\n")
-    add("| connection | kind | goods spaces |")
-    add("|---|---|---|")
-    for c in data.CONNECTIONS:
+    add("| connection | kind | goods spaces | scaled map, 1-2 players |")
+    add("|---|---|---|---|")
+    few = data.goods_spaces(data.MAP_SCALED_BUILDERS, scaled=True)
+    for c, n in zip(data.CONNECTIONS, few, strict=True):
         extra = " + stained glass space" if c.glass else ""
-        add(f"| {data.CITIES[c.a]} - {data.CITIES[c.b]} | {c.kind} | {c.goods}{extra} |")
+        add(f"| {data.CITIES[c.a]} - {data.CITIES[c.b]} | {c.kind} | {c.goods}{extra} | {n} |")
     total = sum(c.goods for c in data.CONNECTIONS)
     add(
-        f"\n{total} goods spaces. Workshops stand in "
+        f"\n{total} goods spaces. The Map option's default, the scaled map, has {sum(few)} "
+        "with two master builders (solo and 2 players) and all of them with 3 or 4; the full "
+        f"map has {total} at every count. Workshops stand in "
         f"{', '.join(data.CITIES[c] for c in data.WORKSHOP_CITIES)}.\n"
     )
     add("## Action spaces\n")

@@ -55,6 +55,19 @@ class Cathedral(Game[CathedralState]):
             "off",
             "The rulebook asks players to remember what went into the bags; 'on' shows it.",
         ),
+        Option(
+            "map",
+            "Map",
+            (
+                ("scaled", "Scaled (15 goods spaces with 1-2 players, 18 with 3-4)"),
+                ("full", "Full (18 goods spaces at every count)"),
+            ),
+            "scaled",
+            "With two master builders (solo and 2 players) the scaled map has one goods space "
+            "on the roads from Orléans to Chartres, Montargis and Vierzon instead of two; the "
+            "full map is easier for them.",
+            legacy="full",
+        ),
     )
     decisions: ClassVar[DecisionTable[TheGame, CathedralState, Task]] = DECISIONS
 
@@ -87,10 +100,8 @@ class Cathedral(Game[CathedralState]):
         chance.shuffle(s, s.events)
         # 4. goods: all into the black bag, then onto every goods space
         s.black = dict(data.GOODS_COUNT)
-        s.roads = [[""] * c.goods for c in data.CONNECTIONS]
-        for ci, c in enumerate(data.CONNECTIONS):
-            for k in range(c.goods):
-                s.roads[ci][k] = draw_good(s)
+        spaces = data.goods_spaces(nb, opts["map"] == "scaled")
+        s.roads = [[draw_good(s) for _ in range(n)] for n in spaces]
         # 5. stained glass: one on its space, the rest a supply
         s.glass_space = data.GLASS_ON_MAP
         s.glass_supply = data.GLASS_TOTAL - data.GLASS_ON_MAP
@@ -216,8 +227,11 @@ class Cathedral(Game[CathedralState]):
     # ---- digests: the state as layout 1 held it ---------------------------------------
     def digest_data(self, s: CathedralState) -> object:
         """Layout 1 named the turn's step `stage`, the rewards `pending`/`pending_source`
-        and held a glass offer's source in `glass_offer`: rendered so, digests are unchanged."""
+        and held a glass offer's source in `glass_offer`, and had no map option (every game was
+        on the full map): rendered so, digests are unchanged."""
         out = dataclasses.asdict(s)
+        if out["options"].get("map") == "full":
+            del out["options"]["map"]
         del out["pending"]
         out["stage"] = s.stage
         out["glass_offer"] = s.glass_offer

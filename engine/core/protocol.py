@@ -115,6 +115,9 @@ class Option:
     # to PICK_VALUE, the setup screen asks one value per group and the option's value becomes
     # the picks joined by commas, in group order. Each group: (label, choices, default value).
     picks: tuple[tuple[str, tuple[tuple[str, str], ...], str], ...] = ()
+    # an option added after saves existed: the value those saves were played with, taken when
+    # a save does not name the option (so they load as they were played)
+    legacy: str | None = None
 
 
 PICK_VALUE = "choose"  # the option value that asks for per-group picks (see Option.picks)
@@ -223,6 +226,11 @@ class Game(ABC, Generic[S]):
                 raise SetupError(f"option {key} must be one of {', '.join(values)} (not {value!r})")
             out[key] = value
         return out
+
+    def recorded_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """The options of a game recorded earlier (a save, a table): an option it does not
+        name takes its `legacy` value, the one it was played with before the option existed."""
+        return {o.key: o.legacy for o in self.options if o.legacy is not None} | dict(options)
 
     def check_players(self, n: int) -> None:
         if not self.min_players <= n <= self.max_players:

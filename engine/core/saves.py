@@ -184,6 +184,7 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
     options = doc.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
         raise SaveError(p, "'options' should be a table of strings")
+    options = game.recorded_options(options)
     seats_raw = _need(doc, "seats", list, p)
     seats = []
     for i, s in enumerate(seats_raw):

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..core import BOT_LEVELS, HUMAN, Match, Seat
 from ..core.protocol import IllegalMove, SetupError
+from ..core.registry import get_game
 from ..core.saves import saves_dir
 
 OPEN = "open"
@@ -194,8 +195,9 @@ def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
     names = seat_names(info.seats)
     seats = [Seat(n, s.kind) for n, s in zip(names, info.seats, strict=True)]
     try:
-        match = Match.new(info.game, seats, info.options, info.seed)
-    except (SetupError, KeyError) as exc:
+        game = get_game(info.game)
+        match = Match.new(game, seats, game.recorded_options(info.options), info.seed)
+    except (SetupError, KeyError) as exc:  # KeyError: UnknownGame too
         raise StoreError(f"table {info.id} cannot be set up: {exc}") from None
     match.settings.update({"handover": False, "strict": info.strict})
     match.created = info.created

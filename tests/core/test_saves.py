@@ -138,3 +138,24 @@ def test_latest_save(tmp_path: Path) -> None:
     b = saves.save(finished(2), tmp_path / "b.toml")
     os.utime(a, (1, 1))
     assert saves.latest(tmp_path) == b
+
+
+def test_a_save_from_before_an_option_loads_as_it_was_played(tmp_path: Path) -> None:
+    """An option added later (the Cathedral's map) takes its `legacy` value in saves and
+    tables that do not name it: they replay on the map they were played on, digest intact."""
+    example = Path(__file__).parents[2] / "saves" / "cathedral-example.toml"
+    doc = saves.read_document(example)
+    assert "map" not in doc["options"] and len(doc["seats"]) == 2
+    m = saves.from_document(doc, example)  # the digest is compared: it still matches
+    assert m.options["map"] == "full" and sum(map(len, m.state.roads)) == 18
+    again = saves.from_document(tomllib.loads(saves.dumps(m)), example)
+    assert again.options["map"] == "full" and again.state == m.state
+    # the same moves on today's default map are another game
+    doc["options"]["map"] = "scaled"
+    with pytest.raises(SaveError, match="is illegal"):
+        saves.from_document(doc, example)
+    # a new two-player game is on the scaled map and says so in its save
+    new = Match.new("cathedral-of-orleans", ["Ann", "Bob"], seed=3)
+    assert new.options["map"] == "scaled"
+    back = saves.from_document(tomllib.loads(saves.dumps(new)))
+    assert back.options["map"] == "scaled" and sum(map(len, back.state.roads)) == 15

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -24,6 +25,7 @@ from engine.tables import (
     parse_seats,
     public_view,
 )
+from engine.tables.store import build_match
 from tests.root import ROOT
 from tui.cli import main
 
@@ -48,6 +50,16 @@ def play_first(store: SQLiteStore, tid: str) -> str:
 
 
 # ---- the store's rules ---------------------------------------------------------------------
+def test_a_table_from_before_an_option_replays_as_it_was_played(store) -> None:  # type: ignore[no-untyped-def]
+    """A table stored before the Cathedral's map option existed has no "map": it is rebuilt
+    on the full map it was played on; a new table names the scaled map."""
+    t = new(store, "cathedral-of-orleans")
+    assert t.options["map"] == "scaled"
+    assert sum(map(len, build_match(t, []).state.roads)) == 15
+    older = dataclasses.replace(t, options={k: v for k, v in t.options.items() if k != "map"})
+    assert sum(map(len, build_match(older, []).state.roads)) == 18
+
+
 def test_a_move_needs_the_seat_the_turn_a_legal_move_and_the_right_number(store) -> None:  # type: ignore[no-untyped-def]
     t = new(store)
     info, match = store.load(t.id)

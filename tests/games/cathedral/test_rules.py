@@ -18,6 +18,7 @@ from engine.core.protocol import IllegalMove
 
 def fresh(players: int = 2, seed: int = 1, **options: str) -> CathedralState:
     names = ["Ann", "Bob", "Cy", "Dee"][:players]
+    options.setdefault("map", "full")  # the scenarios lay goods on two-space roads
     s = GAME.new_state(names, GAME.check_options(options), seed)
     s.opening = []  # the setup's log lines (tested in test_opening_log) would open every log
     return s
@@ -195,6 +196,47 @@ def test_setup_components() -> None:
     assert sum(s.black.values()) == 37 - 18 - 3
     assert GAME.invariants(s) == []
     assert s.sections == 0 and s.round == 1 and s.turn == 0
+
+
+def test_the_scaled_map_gives_two_master_builders_fewer_goods_spaces() -> None:
+    """[design] balance: with two master builders (solo, 2 players) the default map has one
+    goods space on the roads from Orléans to Chartres, Montargis and Vierzon; the full map
+    and 3-4 players have the table's 18."""
+    scaled = {frozenset(("orleans", c)) for c in ("chartres", "montargis", "vierzon")}
+    for players in (1, 2):
+        s = fresh(players, map="scaled")
+        assert sum(len(r) for r in s.roads) == 15
+        for c, road in zip(D.CONNECTIONS, s.roads, strict=True):
+            assert len(road) == (1 if frozenset((c.a, c.b)) in scaled else c.goods)
+        assert sum(s.black.values()) == 37 - 15 - 2
+        assert GAME.invariants(s) == []
+    assert sum(len(r) for r in fresh(2, map="full").roads) == 18
+    for players in (3, 4):
+        assert [len(r) for r in fresh(players, map="scaled").roads] == [
+            c.goods for c in D.CONNECTIONS
+        ]
+    assert GAME.check_options({})["map"] == "scaled"
+
+
+def test_a_one_space_road_is_travelled_and_refilled() -> None:
+    """On the scaled map the Cart to Chartres offers the road's one good, then arrives; the
+    round end refills that one space."""
+    s = fresh(2, map="scaled")
+    clear_roads(s)
+    set_pack(s, 0)
+    put_good(s, "orleans", "chartres", 0, "stone")
+    ci = next(i for i, c in enumerate(D.CONNECTIONS) if {c.a, c.b} == {"orleans", "chartres"})
+    assert GAME.view(s, 0)["connections"][ci]["goods"] == ["stone"]
+    place_on(s, "knight", "r-cart1")
+    play(s, "go:chartres")
+    assert ids(s) == ["take", "leave"]
+    play(s, "take")
+    assert s.builders[0].city == "chartres" and s.builders[0].pack["stone"] == 1
+    assert s.roads[ci] == [""] and s.turn == 1
+    assert GAME.invariants(s) == []
+    place_on(s, "knight", "bell")  # the round ends: every goods space is refilled
+    assert [len(r) for r in s.roads] == [len(r) for r in fresh(2, map="scaled").roads]
+    assert all(all(road) for road in s.roads) and s.roads[ci][0] in D.GOODS
 
 
 def test_harder_variant_one_monk_per_bag() -> None:
