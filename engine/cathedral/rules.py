@@ -59,8 +59,8 @@ class Cathedral(Game[CathedralState]):
             "map",
             "Map",
             (
-                ("scaled", "Scaled (15 goods spaces with 1-2 players, 18 with 3-4)"),
-                ("full", "Full (18 goods spaces at every count)"),
+                ("scaled", "Scaled (1-2 players: 15 goods)"),
+                ("full", "Full (18 goods at every count)"),
             ),
             "scaled",
             "With two master builders (solo and 2 players) the scaled map has one goods space "
