@@ -402,19 +402,19 @@ BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = (
 )
 # The same with the strong computer player on every seat (`boardgames-tui simulate
 # cathedral-of-orleans --players N --seats strong`, 0.6 s a decision on the CPU clock, normal
-# setup): players, team wins (95% interval), games. A strong game takes one to two minutes.
+# setup, default map): players, team wins (95% interval), games. A game takes 1-2 minutes.
 STRONG_BALANCE: tuple[tuple[str, str, str], ...] = (
-    ("1 (solo)", "84% (68%-93%)", "32"),
-    ("2", "83% (44%-97%)", "6"),
-    ("3", "60% (45%-73%)", "45"),
-    ("4", "55% (42%-67%)", "60"),
+    ("1 (solo) and 2", "62% (52%-71%)", "100"),
+    ("3", "60% (51%-69%)", "101"),
+    ("4", "53% (43%-62%)", "100"),
 )
 STRONG_NOTE = (
-    "Solo and 2 players are the same game (two master builders): together 84% of 38 games, "
-    "above the 30-70% band. The rate rises steeply with the thinking time: at 0.15 s a "
-    "decision strong won 11 of 30 two-builder games. The map is not tuned for the strong "
-    "player yet (the tuning above was for the rule player); a tuning needs several hundred "
-    "strong games to measure."
+    "Solo and 2 players are the same game (two master builders; the rule player plays 20 of 20 "
+    "seeds move for move alike at 1 and 2 players), measured once. On the full map strong won "
+    "84% of 38 two-builder games, above the 30-70% band: the scaled map takes a goods space "
+    "from each road from Orléans to Chartres, Montargis and Vierzon for two builders. The rate "
+    "rises with the thinking time: at 0.15 s a decision strong won 11 of 30 two-builder games "
+    'on the full map, so longer "Computer thinking" or a faster machine makes the game easier.'
 )
 BALANCE_NOTE = (
     "1000 seeded games per row. Tuning: the spec's map gave the rule player 43.3%/40.5%/28.8% "
