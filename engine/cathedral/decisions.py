@@ -790,12 +790,12 @@ def _clear_city(s: CathedralState, ev: list[Event]) -> None:
 def _refill(s: CathedralState, ev: list[Event]) -> None:
     """The goods spaces from the black bag, the glass space from the supply."""
     drawn = empty_items()
-    for ci, road in enumerate(s.roads):
-        for slot in range(len(road)):
-            if not road[slot]:
+    for road in s.roads:
+        for slot, token in enumerate(road):
+            if not token:
                 g = draw_good(s)
                 if g:
-                    s.roads[ci][slot] = g
+                    road[slot] = g
                     drawn[g] += 1
     ev.append(Event(f"Goods spaces refilled: {items_text(drawn)}", reveal=True))
     if not s.glass_space and s.glass_supply:
