@@ -24,7 +24,7 @@ from ..core.protocol import Game, Prompt
 from ..core.registry import ai_hints, get_game
 from ..core.titles import SearchSettings
 from . import heuristics as H
-from .base import Bot, finish_value, look_ahead
+from .base import Bot, finish_value, look_ahead, own_turn_continues
 
 DEFAULT_THINK = 0.6  # seconds per decision (the issue's bar is 1 s on a 2-core machine)
 THINK_ENV = "BOARDGAMES_THINK"  # environment override of the default (`new --think`)
@@ -157,24 +157,28 @@ class SearchBot(Bot):
         game, rng = self.game, self.rng
         seat = prompt.seat
         moves = prompt.moves
-        k = len(moves)
-        results: list[list[float]] = [[] for _ in range(k)]  # per option, per world
-        alive = list(range(k))
         pool: list[bytes] = []
         worlds = self.settings.worlds
         limit = self.iterations  # rollouts in all
         deadline = self.clock() + self.think
+        world = self._sample_world(game, state, seat, rng, pool, first=True)
+        base = self._base_choice(world, prompt)
+        # an option is the moves the seat makes now: one, or with `settings.plans` the base
+        # player's line through the seat's multi-part move, stopped early
+        options: list[tuple[str, ...]] = [(m.id,) for m in moves]
+        if self.settings.plans:
+            options += self._stops(world, prompt, base)
+        k = len(options)
+        results: list[list[float]] = [[] for _ in range(k)]  # per option, per world
+        alive = list(range(k))
         done = 0
         passes = 0
-        base = 0
         timed_out = False
         while not timed_out:
             if limit is not None and done >= limit and passes >= 1:
                 break
-            if worlds <= 0 or passes < worlds:
-                world = self._sample_world(game, state, seat, rng, pool, first=passes == 0)
-                if passes == 0:
-                    base = self._base_choice(world, prompt)
+            if passes and (worlds <= 0 or passes < worlds):
+                self._sample_world(game, state, seat, rng, pool, first=False)
             blob = pool[passes % len(pool)]
             # the base option first: every other one is compared with it world by world
             for i in [base, *(j for j in alive if j != base)]:
@@ -182,9 +186,9 @@ class SearchBot(Bot):
                     timed_out = True
                     break
                 w = pickle.loads(blob)
-                wp = game.prompt(w)
-                move = wp.move(moves[i].id) if wp is not None else moves[i]
-                game.play(w, move)
+                for mid in options[i]:
+                    wp = game.prompt(w)
+                    game.play(w, wp.move(mid) if wp is not None else prompt.move(mid))
                 results[i].append(self._playout(w, seat))
                 done += 1
             if timed_out:
@@ -211,7 +215,36 @@ class SearchBot(Bot):
             margin = self.settings.confidence * math.sqrt(var / m)
             if mean > margin and mean > best_gain:
                 best, best_gain = i, mean
-        return moves[best].id
+        return options[best][0]
+
+    def _stops(self, world: Any, prompt: Prompt, base: int) -> list[tuple[str, ...]]:
+        """The base player's line through the seat's multi-part move (its choice here, then
+        its later steps), stopped after each step by the option that ends the move: the
+        plans a one-step search cannot weigh, since its playouts finish the move as the base
+        player would (committing one card less, say, than greedy's whole hand)."""
+        game = self.game
+        seat = prompt.seat
+        w = game.clone(world)
+        line = [prompt.moves[base].id]
+        game.play(w, prompt.move(line[0]))
+        plans: list[tuple[str, ...]] = []
+        for _ in range(64):
+            here = game.prompt(w)
+            if not own_turn_continues(here, seat):
+                break
+            assert here is not None
+            nxt, after = look_ahead(game, w, here.moves, seat, self.value)
+            for move in here.moves:
+                if move.id == here.moves[nxt].id:
+                    continue
+                end = game.clone(w)
+                game.play(end, move)
+                if not own_turn_continues(game.prompt(end), seat):
+                    plans.append((*line, move.id))
+                    break
+            line.append(here.moves[nxt].id)
+            w = after if after is not None else w
+        return plans
 
     def _sample_world(
         self, game: Game, state: Any, seat: int, rng: random.Random, pool: list[bytes], first: bool

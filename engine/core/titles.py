@@ -76,6 +76,9 @@ class SearchSettings:
     confidence: float = 1.0  # rollout mode: standard errors an option must beat the base by
     evaluator: str | None = None  # a named variant of the evaluation (`AIHints.evaluators`)
     playout_evaluator: str | None = None  # a cheaper one for the greedy playout steps
+    # rollout mode: also weigh the base player's line through the seat's multi-part move
+    # stopped after each of its steps, not only each first step followed by that line
+    plans: bool = False
     # rollout mode: play out to the next "round", over "2" or more checkpoints, or to the "end"
     horizon: str = "round"
 

@@ -1,5 +1,6 @@
-"""The rollout search's sampling: fresh worlds when none is to be reused, and playout players
-that decide from their own seat's view, as the greedy player does."""
+"""The rollout search's sampling: fresh worlds when none is to be reused, playout players
+that decide from their own seat's view, as the greedy player does, and plans through a
+multi-part move."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 from typing import Any
 
 from engine.bots import heuristics as H
-from engine.bots.base import look_ahead
+from engine.bots.base import look_ahead, own_turn_continues
 from engine.bots.players import GreedyBot
 from engine.bots.search import SearchBot, settings_for
 from engine.core.protocol import Game, Prompt
@@ -78,3 +79,38 @@ def test_a_playout_player_decides_from_its_own_view() -> None:
         seen = [look_ahead(game, w, game.prompt(w).moves, prompt.seat, value)[0] for w in (s, t)]
         clairvoyant_differs += seen[0] != seen[1]
     assert clairvoyant_differs > 0
+
+
+def test_plans_stop_the_base_line_after_each_step() -> None:
+    """With `plans`, the search also plays the base player's line through the seat's
+    multi-part move (enter a building, then cards one by one) stopped after each step: every
+    plan is that line up to a point and then an option that ends the move."""
+    game = get_game("rattus-cartus")
+    settings = dataclasses.replace(settings_for(game, 2), plans=True)
+    checked = 0
+    for n, state in enumerate(_positions(game, 2, 8, 1, 200)):
+        prompt = game.prompt(state)
+        assert prompt is not None
+        bot = SearchBot(game, n, iterations=2 * len(prompt.moves), settings=settings)
+        world = game.determinize(state, prompt.seat, bot.rng)
+        base = bot._base_choice(world, prompt)
+        w = game.clone(world)
+        game.play(w, prompt.moves[base])
+        line = [prompt.moves[base].id]
+        while own_turn_continues(here := game.prompt(w), prompt.seat):
+            assert here is not None
+            line.append(here.moves[look_ahead(game, w, here.moves, prompt.seat, bot.value)[0]].id)
+            game.play(w, here.move(line[-1]))
+        plans = bot._stops(world, prompt, base)
+        for plan in plans:
+            assert list(plan[:-1]) == line[: len(plan) - 1]
+            assert plan[-1] != line[len(plan) - 1]
+            end = game.clone(world)
+            for mid in plan:
+                here = game.prompt(end)
+                assert here is not None
+                game.play(end, here.move(mid))
+            assert not own_turn_continues(game.prompt(end), prompt.seat)
+        checked += len(plans)
+        assert bot.choose(state, prompt) in prompt.ids()
+    assert checked >= 20
