@@ -21,7 +21,7 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, every table, and the table rules of this edition."""
     opts = dict(options or {})
     variant = opts.get("variant", "normal")
-    out = _overview(variant) + _play() + _tables() + _edition()
+    out = _overview(variant) + _play() + _tables(opts.get("map")) + _edition()
     return "\n".join(out) + "\n"
 
 
@@ -128,8 +128,9 @@ def _play() -> list[str]:
     return out
 
 
-def _tables() -> list[str]:
-    """The map, the action spaces and every tile."""
+def _tables(game_map: str | None) -> list[str]:
+    """The map (`game_map`: the one this game is played on, if known), the action spaces and
+    every tile."""
     out: list[str] = []
     add = out.append
     add("## The map\n")
@@ -146,6 +147,8 @@ def _tables() -> list[str]:
         f"map has {total} at every count. Workshops stand in "
         f"{', '.join(data.CITIES[c] for c in data.WORKSHOP_CITIES)}.\n"
     )
+    if game_map:
+        add(f"**This game is played on the {game_map} map.**\n")
     add("## Action spaces\n")
     add("| zone | action | accepts |")
     add("|---|---|---|")

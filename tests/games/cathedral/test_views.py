@@ -134,3 +134,12 @@ def test_rules_reference_lists_design_values() -> None:
     assert {source for source, _ in D.TABLE_RULES} == {D.SEED, D.EDITION}
     assert "harder (this game)" in ref and "1 monk;" in ref
     assert "Balance" in ref
+
+
+def test_rules_reference_names_the_map_of_this_game() -> None:
+    """In a game, the reference says which map it is played on (an old save: the full one);
+    the reference read from the menu, without a game, names none."""
+    assert "played on the scaled map" in GAME.rules_reference(GAME.check_options({}))
+    legacy = GAME.recorded_options({"variant": "normal"})
+    assert "played on the full map" in GAME.rules_reference(legacy)
+    assert "This game is played on" not in GAME.rules_reference()
