@@ -122,9 +122,8 @@ AI = AIHints(
         # commits (measured against full-game playouts); two rounds are right far more often
         0: SearchSettings(mode="rollout", confidence=2.0, horizon="2"),
         # two players: several times the playouts per option of 4-5 players, so greedy's
-        # choice is left at a smaller margin; and entering with fewer cards than greedy would
-        # commit is weighed too (`plans`)
-        2: SearchSettings(mode="rollout", confidence=1.0, horizon="2", plans=True),
+        # choice is left at a smaller margin
+        2: SearchSettings(mode="rollout", confidence=1.0, horizon="2"),
     },
     evaluators={"": evaluate},
 )
