@@ -88,7 +88,7 @@ def test_plans_stop_the_base_line_after_each_step() -> None:
     game = get_game("rattus-cartus")
     settings = dataclasses.replace(settings_for(game, 2), plans=True)
     checked = 0
-    for n, state in enumerate(_positions(game, 2, 8, 1, 200)):
+    for n, state in enumerate(_positions(game, 2, 8, 1, 80)):
         prompt = game.prompt(state)
         assert prompt is not None
         bot = SearchBot(game, n, iterations=2 * len(prompt.moves), settings=settings)
