@@ -234,8 +234,8 @@ class SearchBot(Bot):
                 break
             assert here is not None
             nxt, after = look_ahead(game, w, here.moves, seat, self.value)
-            for move in here.moves:
-                if move.id == here.moves[nxt].id:
+            for i, move in enumerate(here.moves):
+                if i == nxt:
                     continue
                 end = game.clone(w)
                 game.play(end, move)
@@ -243,7 +243,10 @@ class SearchBot(Bot):
                     plans.append((*line, move.id))
                     break
             line.append(here.moves[nxt].id)
-            w = after if after is not None else w
+            if after is None:  # no option rated above minus infinity: the line still goes on
+                game.play(w, here.moves[nxt])
+            else:
+                w = after
         return plans
 
     def _sample_world(
