@@ -79,3 +79,57 @@ def test_evaluator_variants() -> None:
     assert H.evaluator(game, "game")(state, 0) == game.evaluate(state, 0)
     with pytest.raises(ValueError):
         H.evaluator(game, "no-such-variant")
+
+
+def test_rattus_forecast_weighs_a_commit_by_the_majority_it_moves() -> None:
+    """A face-down card is worth what it adds to its track's majority: much on a contested
+    track, little where the lead is already safe (the game's evaluation adds the same flat
+    bonus to both)."""
+    from engine.rattus_cartus import data, evaluation
+    from tests.games.rattus_cartus.support import fresh, set_row, take_card
+
+    gains: dict[str, list[float]] = {"forecast": [], "evaluate": []}
+    for mine, theirs in ((8, 1), (3, 3)):
+        state = fresh(2)
+        state.round = state.rounds - 1  # one round to go after this one
+        set_row(state, ["monastery", "farm"])
+        church = data.CLASSES.index("church")
+        state.players[0].track[church] = mine
+        state.players[1].track[church] = theirs
+        me = state.players[0]
+        me.entered, me.revealed = 0, False
+        before = (evaluation.forecast(state, 0), evaluation.evaluate(state, 0))
+        me.c_pop.append(take_card(state, "church"))
+        after = (evaluation.forecast(state, 0), evaluation.evaluate(state, 0))
+        gains["forecast"].append(after[0] - before[0])
+        gains["evaluate"].append(after[1] - before[1])
+    safe, contested = gains["forecast"]
+    assert contested > safe + 1.0
+    assert gains["evaluate"][0] == pytest.approx(gains["evaluate"][1])
+
+
+def test_rattus_lead_is_the_forecast_less_the_best_rival() -> None:
+    """`lead` (strong's evaluation at 2 players) is zero-sum between two seats, and at the
+    end of the last round the forecast's majorities are the game's own places."""
+    from engine.rattus_cartus import data, evaluation
+
+    game = get_game("rattus-cartus")
+    state = game.new_state(["A", "B"], {}, 7)
+    rng = random.Random(7)
+    checked = 0
+    while (p := game.prompt(state)) is not None:
+        lead = [evaluation.lead(state, i) for i in range(2)]
+        assert lead[0] == pytest.approx(-lead[1])
+        forecast = [evaluation.forecast(state, i) for i in range(2)]
+        assert lead[0] == pytest.approx(forecast[0] - forecast[1])
+        checked += 1
+        game.play(state, p.moves[rng.randrange(len(p.moves))])
+    assert checked > 100
+    for mine, values in ((0, [0, 3]), (3, [3, 3]), (4, [4, 2]), (2, [4, 2])):
+        exact = evaluation._expected_place(mine, values, data.TRACK_PAYOUT, 0.0)
+        assert exact == (0 if mine == 0 else evaluation._shared(mine, values, data.TRACK_PAYOUT))
+    # with rounds to go, a lead of 2 is worth less than first place, a deficit of 2 more than
+    # second, and a tie the average of the two
+    assert 5 < evaluation._expected_place(4, [4, 2], data.TRACK_PAYOUT, 1.5) < 10
+    assert 5 < evaluation._expected_place(2, [4, 2], data.TRACK_PAYOUT, 1.5) < 10
+    assert evaluation._expected_place(3, [3, 3], data.TRACK_PAYOUT, 1.5) == pytest.approx(7.5)
