@@ -206,8 +206,8 @@ AI = AIHints(
         # two players: several times the playouts per option of 4-5 players, so greedy's
         # choice is left at a smaller margin; and positions judged by the lead over the
         # other seat, face-down cards counted as the influence they bring (a greedy player
-        # judging so finishes ahead of greedy in 66% of 800 games; strong with it in 66% of
-        # 122, against 58% of 134 without: docs/computer-players.md)
+        # judging so finishes ahead of greedy in 66% of 800 games; strong with it in 63% of
+        # 242, against 58% of 134 without: docs/computer-players.md)
         2: SearchSettings(mode="rollout", confidence=1.0, horizon="2", evaluator="lead"),
     },
     evaluators={"": evaluate, "lead": lead},
