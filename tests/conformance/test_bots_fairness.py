@@ -198,3 +198,23 @@ def test_the_hint_check_catches_a_coach_that_reads_the_real_state(
         for a, b, p in _twins(game, 3, seed=29)
     )
     assert any(differ)
+
+
+def test_two_player_rattus_strong_and_hint_see_only_the_seat_s_view() -> None:
+    """At 2 players strong and the coach judge Rattus Cartus by their own evaluation
+    (`lead`, which also reads the face-down cards of the sampled world): the same check."""
+    from engine.bots.search import settings_for
+
+    game = get_game("rattus-cartus")
+    assert settings_for(game, 2).evaluator == "lead"
+    checked = 0
+    for a, b, p in _twins(game, 2, seed=31):
+        seed = 3000 + checked
+        bot_a = make_bot("strong", game, seed=seed, iterations=12)
+        bot_b = make_bot("strong", game, seed=seed, iterations=12)
+        assert bot_a.choose(game.clone(a), p) == bot_b.choose(game.clone(b), p), p.text
+        hint_a = option_values(game, game.clone(a), p, seed=seed, iterations=8)
+        hint_b = option_values(game, game.clone(b), p, seed=seed, iterations=8)
+        assert hint_a == hint_b, p.text
+        checked += 1
+    assert checked >= POSITIONS
