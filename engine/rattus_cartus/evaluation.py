@@ -31,13 +31,10 @@ def evaluate(s: RattusState, seat: int) -> float:
     p = s.players[seat]
     v += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
     v += 0.2 * sum(p.track)
-    rats = p.rats
-    if not p.revealed and 0 <= p.entered < len(s.row):
-        own = data.CLASSES.index(data.building_of(s.row[p.entered]).cls)
+    own = _face_down_class(s, seat)
+    if own >= 0:
         v += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
-        card_class = data.CARD_CLASS
-        rats += sum(1 for c in p.c_pop if card_class[c] != own)
-    return v - DEATH * _plague_risk(s, p.seen, rats)
+    return v - DEATH * _plague_risk(s, p.seen, _rats_after_reveal(s, seat, own))
 
 
 def lead(s: RattusState, seat: int) -> float:
@@ -73,24 +70,38 @@ def forecast(s: RattusState, seat: int, tracks: list[list[int]] | None = None) -
     v += _expected_place(p.gold, [q.gold for q in players], data.GOLD_PAYOUT, GOLD_SWING * spread)
     v += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
     v += 0.2 * sum(mine)
-    rats = p.rats
-    if not p.revealed and 0 <= p.entered < len(s.row):
-        own = data.CLASSES.index(data.building_of(s.row[p.entered]).cls)
+    own = _face_down_class(s, seat)
+    if own >= 0:
         v += 0.3 * (len(p.c_pop) + p.c_jokers + p.c_swords + p.c_flutes)
-        card_class = data.CARD_CLASS
-        rats += sum(1 for c in p.c_pop if card_class[c] != own)
-    return v - DEATH * _plague_risk(s, p.seen, rats)
+    return v - DEATH * _plague_risk(s, p.seen, _rats_after_reveal(s, seat, own))
+
+
+def _face_down_class(s: RattusState, seat: int) -> int:
+    """The class of the building where `seat`'s cards lie face down, or -1 (none now)."""
+    p = s.players[seat]
+    if p.revealed or not 0 <= p.entered < len(s.row):
+        return -1
+    return data.CLASSES.index(data.building_of(s.row[p.entered]).cls)
+
+
+def _rats_after_reveal(s: RattusState, seat: int, own: int) -> int:
+    """`seat`'s rats once its face-down population cards of another class than `own` (the
+    building's, -1: none face down) bring theirs."""
+    p = s.players[seat]
+    if own < 0:
+        return p.rats
+    card_class = data.CARD_CLASS
+    return p.rats + sum(1 for c in p.c_pop if card_class[c] != own)
 
 
 def _tracks_after_reveal(s: RattusState) -> list[list[int]]:
     """Every seat's influence once the cards now face down are revealed."""
     out = []
-    for p in s.players:
+    for seat, p in enumerate(s.players):
         t = list(p.track)
-        if not p.revealed and 0 <= p.entered < len(s.row):
-            t[data.CLASSES.index(data.building_of(s.row[p.entered]).cls)] += (
-                len(p.c_pop) + p.c_jokers
-            )
+        own = _face_down_class(s, seat)
+        if own >= 0:
+            t[own] += len(p.c_pop) + p.c_jokers
         out.append(t)
     return out
 
@@ -142,12 +153,10 @@ def game_evaluate(s: RattusState, seat: int) -> float:
     value += 0.4 * (len(p.pop) + p.jokers) + 0.3 * (p.swords + p.flutes + p.passes)
     # Influence not (yet) in a paying place still counts a little.
     value += 0.2 * sum(p.track)
-    rats = p.rats
-    if not p.revealed and p.entered >= 0 and p.entered < len(s.row):
-        # Cards face down: the influence (and rats) they will bring when revealed.
-        own = data.CLASSES.index(data.building_of(s.row[p.entered]).cls)
+    own = _face_down_class(s, seat)
+    if own >= 0:  # cards face down: the influence (and rats) they will bring when revealed
         value += 0.9 * (len(p.c_pop) + p.c_jokers) + 0.3 * (p.c_swords + p.c_flutes)
-        rats += sum(1 for c in p.c_pop if data.CARD_CLASS[c] != own)
+    rats = _rats_after_reveal(s, seat, own)
     seen = sum(data.CARD_NUNS[s.nun_row[pos]] for pos in p.seen)
     expected = seen + AVERAGE_NUNS * (data.NUN_ROW_SIZE - len(p.seen))
     margin = expected - rats
