@@ -110,6 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="the shared tables' store (default: tables.sqlite in the data folder; $BOARDGAMES_STORE)",
     )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="play by lines (screen readers, braille, pipes): no full-screen drawing; "
+        "also $BOARDGAMES_PLAIN=1",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     n = sub.add_parser("new", help="start a new game")
@@ -387,7 +393,7 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
             front += args[i : i + 2]
             del args[i : i + 2]
             continue
-        if a.startswith("--saves="):
+        if a.startswith("--saves=") or a == "--plain":
             front.append(args.pop(i))
             continue
         i += 1
@@ -396,7 +402,7 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
 
 def plain_launch() -> argparse.Namespace:
     """What `build_parser().parse_args([])` gives (tests/shell/test_tui_games.py checks it)."""
-    return argparse.Namespace(saves=None, user=None, store=None, command=None)
+    return argparse.Namespace(saves=None, user=None, store=None, plain=False, command=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -433,6 +439,13 @@ def user_of(args: argparse.Namespace) -> str:
         raise UsageError(f"--user: {exc}") from None
 
 
+def _plain(args: argparse.Namespace) -> bool:
+    """--plain or $BOARDGAMES_PLAIN: the game in lines (tui/plain), never Textual."""
+    return bool(getattr(args, "plain", False)) or os.environ.get(
+        "BOARDGAMES_PLAIN", ""
+    ).strip() not in ("", "0")
+
+
 def _run(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "table":
@@ -462,6 +475,10 @@ def _run(args: argparse.Namespace) -> int:
         return 0
 
     spec = make_new_spec(args) if cmd == "new" else None
+    if _plain(args):
+        from tui.plain import run as run_plain
+
+        return run_plain(args, spec)
     from tui.app import BoardgamesApp, Launch
 
     user = user_of(args) if args.user is not None else ""  # "": looked up when needed

@@ -284,6 +284,12 @@ def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
     seat = store.join(info.id, user)
     if seat is None:
         print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)
+    from .cli import _plain
+
+    if _plain(args):
+        from .plain import join_table
+
+        return join_table(store, info.id, user, think=None)
     from .app import BoardgamesApp, Launch
 
     launch = Launch(saves_dir=args.saves, user=user, store=args.store, table=info.id)

@@ -1,0 +1,132 @@
+"""Lines in and out: plain text only, one command a line.
+
+Every line printed goes through `clean`: no control characters (escape sequences included),
+no box or block characters, arrows and signs in words, so a screen reader or a braille
+display reads it as written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import re
+import sys
+import threading
+import unicodedata
+from collections.abc import Callable
+from typing import IO
+
+# signs the engine's texts use, said plainly
+_WORDS = {
+    "→": " to ",
+    "—": " - ",
+    "–": "-",
+    "−": "-",
+    "×": " x ",
+    "÷": " / ",
+    "★": " prestige",
+    "…": "...",
+    "·": ",",
+    "•": "-",
+    "▸": ">",
+}
+_SPACES = re.compile(r" {2,}")
+
+
+def clean(text: str) -> str:
+    """`text` as one plain line: signs in words, anything unprintable a `?`."""
+    out = []
+    for ch in text:
+        if ch in _WORDS:
+            out.append(_WORDS[ch])
+        elif ch == "\t":
+            out.append(" ")
+        elif unicodedata.category(ch)[0] == "C" or "\u2500" <= ch <= "\u25ff":
+            out.append("?")
+        else:
+            out.append(ch)
+    return _SPACES.sub(" ", "".join(out)).rstrip()
+
+
+class Output:
+    """Writes cleaned lines to a stream (stdout) or collects them (tests)."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream
+        self.lines: list[str] = []
+
+    def __call__(self, text: str = "") -> None:
+        for part in text.split("\n"):
+            line = clean(part)
+            if self.stream is None:
+                self.lines.append(line)
+            else:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+
+
+Reader = Callable[[float | None], str | None]
+"""Reads one line; `None` at the end of the input. With a timeout (seconds) it may also return
+`TIMEOUT` when nothing was typed in time (a table waits for the others that way)."""
+
+TIMEOUT = "\x00timeout"
+
+
+def script_reader(lines: list[str]) -> Reader:
+    """A reader over a fixed list of lines (tests and scripts); the end is the end of input."""
+    it = iter(lines)
+
+    def read(timeout: float | None = None) -> str | None:
+        return next(it, None)
+
+    return read
+
+
+class TerminalReader:
+    """Reads stdin: with readline editing and history on a terminal, plainly from a pipe.
+
+    One thread reads; the session waits for its lines with a timeout, so that a table can
+    show the others' moves while nobody types.
+    """
+
+    def __init__(self, stream: IO[str] | None = None, prompt: str = "> ") -> None:
+        self.stream = stream or sys.stdin
+        self.tty = self.stream.isatty()
+        self.prompt = prompt if self.tty else ""
+        if self.tty:
+            with contextlib.suppress(ImportError):  # without readline: plain input
+                import readline  # noqa: F401  (input() edits and remembers lines with it)
+        self._asked = False  # the reading thread was asked for a line not yet taken
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._want = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="plain-input", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._want.wait()
+            self._want.clear()
+            try:
+                if self.stream is sys.stdin and self.tty:
+                    line: str | None = input(self.prompt)
+                else:
+                    raw = self.stream.readline()
+                    line = raw.rstrip("\r\n") if raw else None
+            except (EOFError, KeyboardInterrupt, OSError, ValueError):
+                line = None
+            self._lines.put(line)
+            if line is None:
+                return
+
+    def __call__(self, timeout: float | None = None) -> str | None:
+        if not self._thread.is_alive() and self._lines.empty():
+            return None
+        if not self._asked:
+            self._asked = True
+            self._want.set()
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return TIMEOUT
+        self._asked = False
+        return line

@@ -1,0 +1,193 @@
+"""Where the moves of a plain session come from: a local match or a shared table.
+
+A small adapter of its own (the game screen's `MoveSource` may replace it): the session reads
+`match`, asks `mine(seat)` whether a person at this terminal decides, and changes the game only
+through `play`, `undo_to`, `redo` and `computer_move`.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from engine.bots import make_bot
+from engine.core import PUBLIC, Match, saves
+
+from ..autosave import Autosaver
+from ..errors import bot_error_message, write_error
+
+
+class SourceError(Exception):
+    """A change the source refused (not your turn, the table moved on): one line for the user."""
+
+
+class LocalSource:
+    """A match on this machine: people share the keyboard, computers play in turn."""
+
+    table = False
+
+    def __init__(
+        self, match: Match, saves_dir: str | None = None, think: float | None = None
+    ) -> None:
+        self.match = match
+        self.saves_dir = saves_dir
+        self.think = think
+        self.bots: dict[int, Any] = {}
+        self.autosaver = Autosaver()
+        self.last_autosave: Path | None = None
+        self.warnings: list[str] = []  # lines for the session to say (a computer's problem)
+
+    @property
+    def strict(self) -> bool:
+        return bool(self.match.settings.get("strict"))
+
+    @property
+    def people(self) -> list[int]:
+        return [i for i, s in enumerate(self.match.seats) if not s.is_bot]
+
+    def mine(self, seat: int) -> bool:
+        return not self.match.seats[seat].is_bot
+
+    def home_viewer(self) -> int | None:
+        """Who reads before anyone decides: the first person, or the public."""
+        people = self.people
+        return people[0] if people else PUBLIC
+
+    def view(self, state: Any, viewer: int | None) -> Any:
+        return self.match.game.view(state, viewer)
+
+    def play(self, move_id: str) -> None:
+        self.match.play(move_id)
+        self.autosave()
+
+    def computer_to_move(self) -> bool:
+        p = self.match.prompt
+        return p is not None and self.match.seats[p.seat].is_bot
+
+    def computer_move(self) -> None:
+        """Let the computer to move decide and play (a bot error: a random legal move)."""
+        m = self.match
+        prompt = m.prompt
+        assert prompt is not None
+        seat = prompt.seat
+        if seat not in self.bots:
+            self.bots[seat] = make_bot(
+                m.seats[seat].kind, m.game, seed=m.seed * 31 + seat, think=self.think
+            )
+        try:
+            move_id = self.bots[seat].choose(m.game.clone(m.state), prompt)
+        except Exception as exc:  # a bot bug must not end the game
+            move_id = random.Random(m.cursor).choice(prompt.moves).id
+            log = write_error(self.saves_dir, f"computer player {m.seats[seat].name}", exc)
+            self.warnings.append(bot_error_message(m.seats[seat].name, log))
+        self.play(move_id)
+
+    def undo_to(self, target: int) -> None:
+        self.match.goto(target)
+        self.autosave()
+
+    def redo(self) -> None:
+        m = self.match
+        m.redo()
+        while m.can_redo() and m.prompt is not None and m.seats[m.prompt.seat].is_bot:
+            m.redo()
+        self.autosave()
+
+    def refresh(self) -> bool:
+        return False  # nobody else changes a local match
+
+    def autosave(self) -> None:
+        path = saves.autosave_path(self.match, self.saves_dir)
+        self.autosaver.submit(path, saves.dumps(self.match))
+        self.last_autosave = path
+
+    def close(self) -> None:
+        self.autosave()
+        self.autosaver.flush()
+
+
+class TableSource:
+    """A shared table from `user`'s seat: the others' moves arrive through the store."""
+
+    table = True
+
+    def __init__(self, store: Any, table_id: str, user: str, think: float | None = None) -> None:
+        from engine.tables.computer import lease_owner
+
+        self.store = store
+        self.table_id = table_id
+        self.user = user
+        self.think = think
+        self.owner = lease_owner()
+        self.warnings: list[str] = []
+        self.info, self.match = store.load(table_id)
+        self.seat = self.info.seat_of(user)
+
+    @property
+    def strict(self) -> bool:
+        return self.info.strict
+
+    @property
+    def people(self) -> list[int]:
+        return [] if self.seat is None else [self.seat]
+
+    def mine(self, seat: int) -> bool:
+        return seat == self.seat and self.info.status != "waiting"
+
+    def home_viewer(self) -> int | None:
+        return PUBLIC if self.seat is None else self.seat
+
+    def view(self, state: Any, viewer: int | None) -> Any:
+        from engine.tables import view_for
+
+        if viewer is None:
+            return self.match.game.view(state, None)
+        return view_for(self.info, self.match, self.user, state)
+
+    def play(self, move_id: str) -> None:
+        from engine.tables import StoreError
+
+        try:
+            self.store.append(self.table_id, self.user, move_id, self.info.moves)
+        except StoreError as exc:
+            self.refresh()
+            raise SourceError(str(exc)) from None
+        self.refresh()
+
+    def computer_to_move(self) -> bool:
+        from engine.tables.computer import computer_to_move
+
+        return computer_to_move(self.info, self.match)
+
+    def computer_move(self) -> None:
+        """Play the computers if this process gets the lease; else another process does."""
+        from engine.tables.computer import play_computers
+
+        play_computers(self.store, self.table_id, self.owner, self.think, limit=1)
+        self.refresh()
+
+    def undo_to(self, target: int) -> None:
+        from engine.tables import StoreError
+
+        try:
+            self.store.undo(self.table_id, self.user, self.info.moves)
+        except StoreError as exc:
+            raise SourceError(str(exc)) from None
+        self.refresh()
+
+    def redo(self) -> None:
+        raise SourceError("a table has no redo: a taken-back move is gone")
+
+    def refresh(self) -> bool:
+        """Read the table again; whether anything changed."""
+        rev = self.info.rev
+        self.info, self.match = self.store.load(self.table_id)
+        self.seat = self.info.seat_of(self.user)
+        return self.info.rev != rev
+
+    def autosave(self) -> None:
+        pass  # the store keeps every move
+
+    def close(self) -> None:
+        self.store.release_lease(self.table_id, self.owner)  # the caller closes the store
