@@ -13,6 +13,7 @@ import difflib
 import io
 import pickle
 import random
+from collections.abc import Callable
 
 import pytest
 from rich.console import Console
@@ -21,6 +22,9 @@ from rich.text import Text
 from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, all_games, get_game
 from engine.core.protocol import may_read
 from tui.games import ui_for
+from tui.plain.lines import Output
+from tui.plain.session import PlainSession
+from tui.plain.source import LocalSource
 
 # every installed title where a seat sees something the others may not
 GAMES = [g.id for g in all_games() if g.has_private_info]
@@ -350,6 +354,56 @@ def diff(a: str, b: str) -> str:
     return "\n".join(
         difflib.unified_diff(a.splitlines(), b.splitlines(), "real", "twin", n=0, lineterm="")
     )[:1500]
+
+
+# ---- the plain mode (issue 35): every line it says, per seat ---------------------------------
+def plain_surfaces(m: Match, viewer: int | None, hotseat: bool, tmp: str) -> dict[str, str]:
+    """What the plain mode says for `viewer` at this point (used by the leak test)."""
+    out = Output()
+    feed = iter(["", "", ""])
+    source = LocalSource(m, tmp)
+    m.settings["handover"] = hotseat
+    session = PlainSession(source, lambda t=None: next(feed, None), out, tmp)
+    found: dict[str, str] = {}
+
+    def take(name: str, act: Callable[[], object]) -> None:
+        start = len(out.lines)
+        act()
+        found[name] = "\n".join(out.lines[start:])
+
+    take("intro", session.intro)
+    if hotseat:
+        take("hand-over", session.step)  # "Pass to …", Enter, the recap
+        take("decision", session.step)
+    else:
+        session.viewer = viewer
+    for command in ("board", "hand", "scores", "status", "log 100000", "review"):
+        take(command, lambda c=command: session.command(c))  # type: ignore[misc]
+    take("review, the move before", lambda: session.review_command("prev"))
+    take("review, its board", lambda: session.review_command("board"))
+    session.review_command("done")
+    found["review list"] = "\n".join(session.review_lines())
+    assert viewer == PUBLIC or session.viewer == viewer
+    return found
+
+
+@pytest.mark.parametrize("game_id, players", CASES)
+def test_the_plain_mode_ignores_hidden_information(game_id: str, players: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The same twins as above, read through the plain mode: the hand-over and the recap
+    after it, the question, the board, the hand, the scores, the whole log and review."""
+    setting = SETTINGS[players % 3]
+    m, viewer = seated(sample_point(game_id, players), setting)
+    c = m.cursor
+    twin, how = twin_of(m, viewer, sorted({c, c - 1, c // 2}))
+    hotseat = setting == "hotseat"
+    real = plain_surfaces(m, viewer, hotseat, str(tmp_path))
+    seen = plain_surfaces(twin, viewer, hotseat, str(tmp_path))
+    assert seen.keys() == real.keys()
+    for surface, text in real.items():
+        assert seen[surface] == text, (
+            f"{game_id} {players}p {setting}, move {c}: the plain {surface} differs in the "
+            f"twin ({how}):\n" + diff(text, seen[surface])
+        )
 
 
 # ---- the reproductions of issue 13 ---------------------------------------------------------

@@ -85,7 +85,7 @@ class PlainSession:
         self.review_at: int | None = None
         self.pending_undo: int | None = None
         self.ended = False
-        self.decided: dict[int, int] = {}  # seat -> the cursor after its last decision
+        self.heard: dict[int, int] = {}  # seat -> the moves said while it had the keyboard
 
     @property
     def match(self) -> Match:
@@ -164,14 +164,16 @@ class PlainSession:
         line = self.read(None)
         if line is None or is_quit(line):
             return False
+        if self.unlocked is not None:  # what the one leaving the keyboard has heard
+            self.heard[self.unlocked] = self.said
         self.unlocked = self.viewer = prompt.seat
         self.recap(prompt.seat)
         return True
 
     def recap(self, seat: int) -> None:
-        """What happened since `seat`'s last decision, as `seat` reads it."""
+        """What happened since `seat` last had the keyboard, as `seat` reads it."""
         m = self.match
-        since = self.decided.get(seat, 0)
+        since = min(self.heard.get(seat, 0), m.cursor)
         lines = [line for _, line in m.events(seat)[self._first_line(since) :]]
         if since == 0 and m.cursor == 0:
             lines = m.opening(seat)
@@ -358,8 +360,6 @@ class PlainSession:
             self.say(f"Not played: {exc}.")
             return True
         self.asked = None
-        if self.handover:
-            self.decided[prompt.seat] = self.match.cursor
         return True
 
     def cmd_help(self, rest: str) -> None:

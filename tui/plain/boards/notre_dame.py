@@ -140,10 +140,9 @@ class NotreDameBoard:
 
     def _hand(self, view: Mapping[str, Any], you: Mapping[str, Any]) -> list[str]:
         names = view["names"]
-        lines = []
+        lines = [f"Your cards ({names[you['seat']]}): {cards(you['hand'])}."]
         if you["choose"]:
             lines.append(f"To choose from: {cards(you['choose'])}.")
-        lines.append(f"Your cards ({names[you['seat']]}): {cards(you['hand'])}.")
         if you["passed"]:
             left = names[(you["seat"] + 1) % len(names)]
             text = f"Passed to {left}: {cards(you['passed'])}"

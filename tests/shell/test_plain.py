@@ -1,0 +1,318 @@
+"""Play by lines (issue 35): whole games through a scripted input, every command, the
+hand-over, tables, and the real pipe with no Textual loaded."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.core import HUMAN, Match, Seat, get_game, saves
+from tests.root import ROOT
+from tui.plain import play_match
+from tui.plain.lines import Output, clean
+from tui.plain.session import COMMANDS, PlainSession
+from tui.plain.source import LocalSource
+
+TITLES = ["notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347"]
+CASES = [(g, n) for g in TITLES for n in sorted({get_game(g).min_players, get_game(g).max_players})]
+DECIDE = re.compile(r"^(.+) to decide: (.+)$")
+BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\u2500-\u25ff]")  # controls, escapes, box and block
+
+
+class Script:
+    """A scripted stdin: `first` lines, then `1` while a person decides, then `tail`; it
+    remembers where the output stood at each line read (to cut the answers apart)."""
+
+    def __init__(self, match: Match, out: Output, first: list[str], tail: list[str]) -> None:
+        self.match, self.out = match, out
+        self.first, self.tail = list(first), list(tail)
+        self.marks: list[tuple[str, int]] = []
+
+    def __call__(self, timeout: float | None = None) -> str | None:
+        if self.first:
+            line = self.first.pop(0)
+        elif not self.match.over:
+            line = "1"
+        elif self.tail:
+            line = self.tail.pop(0)
+        else:
+            return None
+        self.marks.append((line, len(self.out.lines)))
+        return line
+
+    def answers(self) -> dict[str, list[str]]:
+        """Each command's answer: the lines between it and the next line read."""
+        got = {}
+        ends = [at for _, at in self.marks[1:]] + [len(self.out.lines)]
+        for (line, at), end in zip(self.marks, ends, strict=True):
+            got.setdefault(line, self.out.lines[at:end])
+        return got
+
+
+def seats(game_id: str, n: int, people: tuple[int, ...] = (0,)) -> list[Seat]:
+    return [Seat(f"P{i + 1}", HUMAN if i in people else "random") for i in range(n)]
+
+
+def check_decisions(lines: list[str], count: int) -> int:
+    """Every decision is followed by its options numbered 1, 2, … ; how many there were."""
+    asked = 0
+    for i, line in enumerate(lines):
+        if DECIDE.match(line):
+            asked += 1
+            numbers = []
+            for nxt in lines[i + 1 :]:
+                head = nxt.split(" ", 1)[0]
+                if not head.isdigit():
+                    break
+                numbers.append(int(head))
+            assert numbers and numbers == list(range(1, len(numbers) + 1)), lines[i : i + 4]
+    assert asked >= count
+    return asked
+
+
+@pytest.mark.parametrize("game_id, players", CASES)
+def test_a_whole_game_in_lines(game_id: str, players: int, tmp_path: Path) -> None:
+    m = Match.new(game_id, seats(game_id, players), seed=players)
+    out = Output()
+    script = Script(m, out, [], ["scores", "quit"])
+    assert play_match(m, read=script, say=out, saves_dir=str(tmp_path)) == 0
+    assert m.over
+    lines = out.lines
+    for line in lines:
+        assert not BAD.search(line), repr(line)
+        assert line == clean(line)
+    decisions = sum(1 for s in m.steps if not m.seats[s.seat].is_bot)
+    assert check_decisions(lines, decisions) == decisions  # asked once each, no more
+    # the game's own headings, and the final scores: one line per seat, ranked
+    assert any(line.startswith("== ") and line.endswith(" ==") for line in lines)
+    res = m.game.result(m.state)
+    end = len(lines) - 1 - lines[::-1].index(f"Game over. {res.summary}")
+    for k in range(len(m.seats)):
+        assert any(re.match(r"^\d+\. P\d: ", x) for x in lines[end + 1 + k : end + 2 + k])
+    names = {x.split(": ")[0].split(". ")[1] for x in lines[end + 1 : end + 1 + len(m.seats)]}
+    assert names == set(m.names)
+    assert script.answers()["scores"][0] == res.summary
+    # autosaved like the screen does: the same game loads in either mode
+    again = saves.load(saves.autosave_path(m, tmp_path))
+    assert again.move_ids() == m.move_ids() and again.over
+
+
+def mid_game(game_id: str, moves: int = 25) -> Match:
+    m = Match.new(game_id, seats(game_id, get_game(game_id).max_players), seed=4)
+    rng = random.Random(4)
+    while m.cursor < moves or m.seats[m.prompt.seat].is_bot:
+        m.play(rng.choice(m.prompt.moves).id)
+    m.truncate()
+    return m
+
+
+@pytest.mark.parametrize("game_id", TITLES)
+def test_every_command_answers(game_id: str, tmp_path: Path) -> None:
+    m = mid_game(game_id)
+    out = Output()
+    first_section = PlainSession(LocalSource(m), lambda t=None: None, out).sections(
+        m.game.view(m.state, 0)
+    )
+    sections = [name for name, _ in first_section]
+    asked = [
+        "board",
+        f"board {sections[-1]}",
+        "board nowhere",
+        "hand",
+        "scores",
+        "status",
+        "log",
+        "log 3",
+        "rules",
+        "rules setup",
+        "review",
+        "prev",
+        "next",
+        "board",
+        "nonsense",
+        "done",
+        "bord",
+        "undo",
+        "redo",
+        "help",
+        "save mine",
+    ]
+    script = Script(m, out, [*asked, "quit"], [])
+    play_match(m, read=script, say=out, saves_dir=str(tmp_path))
+    got = script.answers()
+    for command in asked:
+        assert got[command], f"{game_id}: {command!r} says nothing"
+    assert got["board"][0] == f"Board: {', '.join(sections[:-1])} and {sections[-1]}."
+    assert got[f"board {sections[-1]}"][0] == f"{sections[-1].capitalize()}:"
+    assert len(got["board nowhere"]) == 1 and "the board has" in got["board nowhere"][0]
+    for part in ("persons", "buildings", "map", "areas"):
+        if part in sections:
+            assert got["board"][1] == f"{part.capitalize()}:"
+    hand = got["hand"][0]
+    assert hand.startswith("Your" if m.game.has_private_info else "No hand"), hand
+    assert got["status"][0].startswith("P1 to move")
+    assert (
+        got["log"][0]
+        == f"Log, the last 10 of {len(PlainSession(LocalSource(m), lambda t=None: None, Output()).log_lines())} lines:"
+    )
+    assert len(got["log 3"]) == 4 and got["log 3"][-1].startswith(f"Move {m.cursor}: ")
+    assert got["rules"][1].startswith("Topics: ")
+    assert got["rules setup"][0] == "Rules, Setup:" and len(got["rules setup"]) > 2
+    assert got["review"][1].startswith(f"Move {m.cursor} of {m.cursor}: ")
+    assert got["prev"][0].startswith(f"Move {m.cursor - 1} of ")
+    assert got["next"][0].startswith(f"Move {m.cursor} of ")
+    assert len(got["nonsense"]) == 1 and got["nonsense"][0].startswith("No review command")
+    assert got["done"][0] == f"Back to the game at move {m.cursor + 1}."
+    # a bad command: one line naming the nearest ones
+    assert got["bord"] == [got["bord"][0]] and "nearest board" in got["bord"][0]
+    assert got["undo"][0].startswith("Undone") or got["undo"][0].startswith("Undo? ")
+    assert [line.split(":")[0] for line in got["help"][1:]] == list(COMMANDS)
+    assert got["save mine"] == [f"Saved to {tmp_path / 'mine.toml'}."]
+    assert saves.load(tmp_path / "mine.toml").game.id == game_id
+
+
+def test_undo_asks_first_across_a_reveal_and_a_bad_option_is_one_line(tmp_path: Path) -> None:
+    m = Match.new("cathedral-of-orleans", seats("cathedral-of-orleans", 2), seed=1)
+    out = Output()  # the first move draws from a bag
+    script = Script(m, out, ["1", "99", "undo", "no", "undo", "yes", "quit"], [])
+    play_match(m, read=script, say=out, saves_dir=str(tmp_path))
+    got = script.answers()
+    assert got["99"][0].startswith("No option 99: choose 1 to") and len(got["99"]) == 1
+    assert got["undo"][0].startswith("Undo? It goes back over a reveal")
+    assert got["no"] == ["Not undone."]
+    assert got["yes"][0] == "Undone 1 moves: back at move 1."
+    assert m.cursor == 0
+
+
+def private_texts(m: Match, seat: int) -> set[str]:
+    return {
+        ev.text
+        for step in m.steps
+        for ev in step.events
+        if ev.seat == seat and ev.text != ev.public and len(ev.text) > 8
+    }
+
+
+@pytest.mark.parametrize("game_id", ["notre-dame", "1347"])
+def test_hotseat_says_nothing_private_before_the_hand_over(game_id: str, tmp_path: Path) -> None:
+    """People share the keyboard: "Pass to X" comes before anything only X may read, and
+    the lines said while another person holds the keyboard never hold X's private texts."""
+    m = Match.new(game_id, seats(game_id, 3, people=(0, 1)), seed=5)
+    out = Output()
+    reads: list[int] = []
+
+    def read(timeout: float | None = None) -> str | None:
+        reads.append(len(out.lines))
+        return "1" if len(reads) < 240 else None
+
+    play_match(m, read=read, say=out, saves_dir=str(tmp_path))
+    holder, blocks = None, []
+    for line in out.lines:
+        if (found := re.match(r"^Pass to (P\d) and press Enter\.$", line)) is not None:
+            holder = m.names.index(found[1])
+            continue
+        blocks.append((holder, line))
+    assert sum(1 for h, _ in blocks if h is None) < 5  # before the first hand-over: the intro
+    handovers = sum(1 for line in out.lines if line.startswith("Pass to "))
+    assert handovers > 10
+    for person in (0, 1):
+        secret = private_texts(m, person)
+        assert secret, "the game showed this person nothing private"
+        for h, line in blocks:
+            if h != person:
+                assert line not in secret, f"{line!r} said while {h} held the keyboard"
+
+
+def test_a_table_in_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`table join ID --plain`: the real command line, the table's computers played through
+    the lease, the game to its end; the table is the same in both modes."""
+    from engine.tables import SQLiteStore, parse_seats
+    from tui.cli import main
+
+    store_file = tmp_path / "tables.sqlite"
+    store = SQLiteStore(store_file)
+    info = store.create("notre-dame", parse_seats("ann,random", "ann"), {}, 3, "ann", {})
+    store.close()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("board players\n" + "1\n" * 400 + "quit\n"))
+    args = ["--store", str(store_file), "--user", "ann", "table", "join", info.id, "--plain"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(
+        f"Table {info.id}: Notre Dame, 2 players: ann (you) and Random bot (computer, random)."
+    )
+    assert "Players:\nann, bell-ringer:" in text
+    assert "Game over." in text and not BAD.search(text.replace("\n", " "))
+    assert check_decisions(text.splitlines(), 20)
+    store = SQLiteStore(store_file)
+    done, match = store.load(info.id)
+    store.close()
+    assert done.finished and match.over
+
+
+def run_cli(
+    args: list[str], stdin: str, tmp: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    import os
+
+    full_env = {**os.environ, "XDG_DATA_HOME": str(tmp), **(env or {})}
+    full_env.pop("BOARDGAMES_PLAIN", None) if env is None else None
+    return subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tui.cli", "--saves", str(tmp), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=full_env,
+        timeout=60,
+    )
+
+
+def test_through_a_real_pipe_without_textual_and_on_in_the_other_mode(tmp_path: Path) -> None:
+    """The real program on a pipe: plain lines, Textual and Rich never imported; its
+    autosave continues with BOARDGAMES_PLAIN=1 (and loads for the screen alike)."""
+    first = run_cli(
+        [
+            "new",
+            "rattus-cartus",
+            "--players",
+            "Ann,Bob",
+            "--bots",
+            "2=random",
+            "--seed",
+            "2",
+            "--plain",
+        ],
+        "1\n" * 12 + "quit\n",
+        tmp_path,
+    )
+    assert first.returncode == 0, first.stderr[-800:]
+    imported = [line.split("|")[-1].strip() for line in first.stderr.splitlines() if "|" in line]
+    assert imported and not [x for x in imported if x.split(".")[0] in ("textual", "rich")]
+    assert "\x1b" not in first.stdout and "Ann to decide: " in first.stdout
+    saved = saves.latest(tmp_path, unfinished=True)
+    assert saved is not None
+    played = saves.load(saved).cursor
+    again = run_cli(["continue"], "quit\n", tmp_path, env={"BOARDGAMES_PLAIN": "1"})
+    assert again.returncode == 0, again.stderr[-800:]
+    assert f"Continuing at move {played}." in again.stdout
+    assert "textual" not in again.stderr
+
+
+def test_plain_is_wanted_by_flag_or_environment() -> None:
+    from tui.plain import wanted
+
+    assert wanted(True, {}) and wanted(False, {"BOARDGAMES_PLAIN": "1"})
+    assert not wanted(False, {}) and not wanted(False, {"BOARDGAMES_PLAIN": "0"})
+
+
+def test_clean_lines_carry_no_control_or_drawing_characters() -> None:
+    hostile = "Ann\x1b[31m red\x07 ╔═╗ █ rat 0→2 ★"
+    assert clean(hostile) == "Ann?[31m red? ??? ? rat 0 to 2 prestige"
