@@ -316,3 +316,28 @@ def test_plain_is_wanted_by_flag_or_environment() -> None:
 def test_clean_lines_carry_no_control_or_drawing_characters() -> None:
     hostile = "Ann\x1b[31m red\x07 ╔═╗ █ rat 0→2 ★"
     assert clean(hostile) == "Ann?[31m red? ??? ? rat 0 to 2 prestige"
+
+
+def test_the_menu_in_lines(tmp_path: Path) -> None:
+    """`boardgames-tui --plain` alone: a new game asked step by step, played, left, then
+    continued from the menu; bad answers get one line and the question again."""
+    from argparse import Namespace
+
+    from engine.core import all_games
+    from tui.plain.lines import script_reader
+    from tui.plain.menu import menu
+
+    pick = str([g.id for g in all_games()].index("notre-dame") + 1)
+    out = Output()
+    answers = ["1", pick, "Ann,Ann", "Ann,Bob", "9=strong", "2=random", "1", "quit"]
+    answers += ["2", "status", "quit", "7", "quit"]
+    args = Namespace(saves=str(tmp_path), think=None)
+    assert menu(args, script_reader(answers), out) == 0
+    text = out.lines
+    assert "--players 'Ann,Ann': names must be different" in text
+    assert "--bots '9=strong': seats are numbered 1 to 2" in text
+    assert any(line.startswith("A new game of Notre Dame, seed ") for line in text)
+    assert "Ann to decide: Draft: keep 1 of your 3 cards, pass the other 2 to Bob" in text
+    assert "Continuing at move 2. The last lines of the log:" in text
+    assert any(line.startswith("Ann to move, move 3.") for line in text)
+    assert "No choice '7': type a number from 1 to 5." in text

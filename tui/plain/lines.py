@@ -95,7 +95,10 @@ class TerminalReader:
         self.prompt = prompt if self.tty else ""
         if self.tty:
             with contextlib.suppress(ImportError):  # without readline: plain input
-                import readline  # noqa: F401  (input() edits and remembers lines with it)
+                import readline  # input() edits and remembers lines with it
+
+                # no escape sequences around each line (bracketed paste marks them so)
+                readline.parse_and_bind("set enable-bracketed-paste off")
         self._asked = False  # the reading thread was asked for a line not yet taken
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._want = threading.Event()

@@ -95,14 +95,18 @@ class PlainSession:
     # ---- the loop -----------------------------------------------------------------------
     def run(self) -> int:
         """Play until `quit` or the end of the input; the game is saved either way."""
+        code = 0
         try:
             self.intro()
             while self.step():
                 pass
+        except KeyboardInterrupt:  # Ctrl+C leaves like quit: saved, and said so
+            self.say("")
+            code = 130
         finally:
             self.src.close()
         self.goodbye()
-        return 0
+        return code
 
     def step(self) -> bool:
         """One turn of the loop; False to stop."""
