@@ -341,3 +341,20 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     assert "Continuing at move 2. The last lines of the log:" in text
     assert any(line.startswith("Ann to move, move 3.") for line in text)
     assert "No choice '7': type a number from 1 to 5." in text
+
+
+def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
+    """`review FILE --plain`: a finished example game, move by move, every seat's cards."""
+    from tui.plain.lines import script_reader
+
+    m = saves.load(next((ROOT / "saves").glob("notre-dame*.toml")))
+    out = Output()
+    play_match(m, read=script_reader(["next", "hand", "end", "done", "quit"]), say=out, review=True)
+    text = out.lines
+    assert text[1:3] == [
+        f"Review of {m.length} moves: next, prev, start, end, go N, board, hand, done.",
+        f"Move 0 of {m.length}: the setup.",
+    ]
+    assert text[3].startswith(f"Move 1 of {m.length}: ")
+    assert any(line.startswith(f"{m.names[0]}: ") for line in text)  # every seat's hand
+    assert f"Back to the game at move {m.cursor + 1}." in text

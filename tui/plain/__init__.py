@@ -54,7 +54,7 @@ def play_match(
 
             session.viewer = session.unlocked = PUBLIC
         session.review_at = 0
-        session.say(f"{match.game.title}: review of {match.length} moves. next, prev, done.")
+        session.ended = match.over  # said by the review's end, not again after it
     return session.run()
 
 

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from typing import IO
 
 # signs the engine's texts use, said plainly
+_NUMBERS_TO = re.compile(r"(\d)\s*→\s*(?=[\d-])")  # "rat 0→2": a change of a number
 _WORDS = {
-    "→": " to ",
+    "→": ":",  # elsewhere an arrow says what follows: "Castle standard → takes 1 Sword"
     "—": " - ",
     "–": "-",
     "−": "-",
@@ -36,7 +37,7 @@ _SPACES = re.compile(r" {2,}")
 def clean(text: str) -> str:
     """`text` as one plain line: signs in words, anything unprintable a `?`."""
     out = []
-    for ch in text:
+    for ch in _NUMBERS_TO.sub(r"\1 to ", text):
         if ch in _WORDS:
             out.append(_WORDS[ch])
         elif ch == "\t":
@@ -45,7 +46,7 @@ def clean(text: str) -> str:
             out.append("?")
         else:
             out.append(ch)
-    return _SPACES.sub(" ", "".join(out)).rstrip()
+    return _SPACES.sub(" ", "".join(out)).replace(" :", ":").rstrip()
 
 
 class Output:

@@ -207,6 +207,12 @@ class PlainSession:
         self.say(f"{where}{self.game.title}, {len(m.seats)} players: {listed(seats)}.")
         if self.src.table and self.src.seat is None:
             self.say("You are watching: no seat of yours is open.")
+        if self.review_at is not None:  # `review FILE`: the review first
+            self.say(
+                f"Review of {m.length} moves: next, prev, start, end, go N, board, hand, done."
+            )
+            self.review_say()
+            return
         self.say("Type a number to play an option, or help for the commands.")
         if self.handover and self.unlocked is None:
             return  # the first person's recap says the opening

@@ -36,6 +36,7 @@ class LocalSource:
         self.bots: dict[int, Any] = {}
         self.autosaver = Autosaver()
         self.last_autosave: Path | None = None
+        self.dirty = False  # a move or an undo since the start: only then is there news to save
         self.warnings: list[str] = []  # lines for the session to say (a computer's problem)
 
     @property
@@ -98,12 +99,14 @@ class LocalSource:
         return False  # nobody else changes a local match
 
     def autosave(self) -> None:
+        self.dirty = True
         path = saves.autosave_path(self.match, self.saves_dir)
         self.autosaver.submit(path, saves.dumps(self.match))
         self.last_autosave = path
 
     def close(self) -> None:
-        self.autosave()
+        if self.dirty:
+            self.autosave()
         self.autosaver.flush()
 
 
