@@ -358,3 +358,52 @@ def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
     assert text[3].startswith(f"Move 1 of {m.length}: ")
     assert any(line.startswith(f"{m.names[0]}: ") for line in text)  # every seat's hand
     assert f"Back to the game at move {m.cursor + 1}." in text
+
+
+def test_a_table_shows_the_others_moves_as_they_come(tmp_path: Path) -> None:
+    """Two people at a table: while Bob is to move, Ann's session waits, listening; Bob's
+    move (made by another process's store) is said to Ann as Ann may read it."""
+    from engine.tables import SQLiteStore, parse_seats
+    from tui.plain import join_table
+    from tui.plain.lines import TIMEOUT
+
+    path = tmp_path / "tables.sqlite"
+    store, other = SQLiteStore(path), SQLiteStore(path)
+    info = store.create("1347", parse_seats("ann,bob", "ann"), {}, 3, "ann", {})
+    out = Output()
+    waits = 0
+
+    def read(timeout: float | None = None) -> str | None:
+        nonlocal waits
+        t, match = other.load(info.id)
+        if match.prompt.seat == 1:
+            waits += 1
+            if waits == 6:
+                return "board areas"  # a command while waiting
+            if waits > 12:
+                return None
+            other.append(info.id, "bob", match.prompt.moves[0].id, t.moves)
+            return TIMEOUT
+        return "1"
+
+    assert join_table(store, info.id, "ann", read=read, say=out) == 0
+    text = out.lines
+    assert waits > 12 and "Areas:" in text
+    assert text[-1] == f"Left table {info.id}; it stays in the store."
+    _, match = other.load(info.id)
+    said = [line for line in text if line.startswith("bob ")]
+    mine = [line for _, line in match.events(0) if line.startswith("bob ")]
+    assert said and said == mine[: len(said)]  # Ann reads Bob's moves publicly
+    assert not any("point token" in line for line in said)
+    store.close()
+    other.close()
+
+
+def test_a_hint_in_lines(tmp_path: Path) -> None:
+    m = Match.new("notre-dame", seats("notre-dame", 2), seed=1)
+    out = Output()
+    script = Script(m, out, ["hint", "quit"], [])
+    play_match(m, read=script, say=out, saves_dir=str(tmp_path), hint_think=0.05)
+    answer = script.answers()["hint"]
+    assert answer[0] == "Thinking..."
+    assert re.match(r"^Hint \(chance of winning\): \d+ Keep .+ \d+%", answer[1]), answer

@@ -148,9 +148,10 @@ class PlainSession:
     def wait(self) -> bool:
         """Another seat of a table is to move: say so once, and listen meanwhile."""
         m = self.match
-        if self.waiting_said != m.cursor:
-            self.waiting_said = m.cursor
-            prompt = m.prompt
+        prompt = m.prompt
+        waiting_for = None if prompt is None else prompt.seat
+        if self.waiting_said != waiting_for:  # once a seat, not at each step of its move
+            self.waiting_said = waiting_for
             if self.src.info.status == "waiting":
                 self.say("Waiting for players to take the open seats.")
             elif prompt is not None:
@@ -262,6 +263,7 @@ class PlainSession:
             self.say_heading(self.view(self.said))
 
     def ask(self, prompt: Prompt) -> None:
+        self.waiting_said = None
         m = self.match
         name = m.seats[prompt.seat].name
         text = prompt.text_for(self.viewer)
