@@ -284,12 +284,10 @@ def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
     seat = store.join(info.id, user)
     if seat is None:
         print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)
-    from .cli import _plain
+    from .plain import join_table, wanted
 
-    if _plain(args):
-        from .plain import join_table
-
-        return join_table(store, info.id, user, think=None)
+    if wanted(bool(getattr(args, "plain", False))):
+        return join_table(store, info.id, user)
     from .app import BoardgamesApp, Launch
 
     launch = Launch(saves_dir=args.saves, user=user, store=args.store, table=info.id)

@@ -334,8 +334,8 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     args = Namespace(saves=str(tmp_path), think=None)
     assert menu(args, script_reader(answers), out) == 0
     text = out.lines
-    assert "--players 'Ann,Ann': names must be different" in text
-    assert "--bots '9=strong': seats are numbered 1 to 2" in text
+    assert "The names must be different." in text
+    assert "Seats are numbered 1 to 2 (not '9')." in text
     assert any(line.startswith("A new game of Notre Dame, seed ") for line in text)
     assert "Ann to decide: Draft: keep 1 of your 3 cards, pass the other 2 to Bob" in text
     assert "Continuing at move 2. The last lines of the log:" in text
@@ -357,7 +357,7 @@ def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
     ]
     assert text[3].startswith(f"Move 1 of {m.length}: ")
     assert any(line.startswith(f"{m.names[0]}: ") for line in text)  # every seat's hand
-    assert f"Back to the game at move {m.cursor + 1}." in text
+    assert "Back to the game at its end." in text
 
 
 def test_a_table_shows_the_others_moves_as_they_come(tmp_path: Path) -> None:

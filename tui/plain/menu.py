@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from engine.core import HUMAN, Match, Seat, SetupError, all_games, saves
+from engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, saves
 
 from .boards import listed
 from .lines import TIMEOUT, Reader
@@ -93,8 +93,6 @@ def args_think(args: Any) -> float | None:
 
 def new_game(read: Reader, say: Any) -> Match | None:
     """Title, players and computer seats, asked one by one."""
-    from ..cli import UsageError, parse_bots, parse_players
-
     games = all_games()
     k = choose(
         read,
@@ -115,9 +113,9 @@ def new_game(read: Reader, say: Any) -> Match | None:
         if answer is None:
             return None
         try:
-            names = parse_players(answer, game.min_players, game.max_players)
+            names = parse_names(answer)
             game.check_players(len(names))
-        except (UsageError, SetupError) as exc:
+        except (ValueError, SetupError) as exc:
             say(str(exc))
             continue
         break
@@ -131,8 +129,8 @@ def new_game(read: Reader, say: Any) -> Match | None:
         if answer is None:
             return None
         try:
-            bots = parse_bots(answer, len(names))
-        except UsageError as exc:
+            bots = parse_levels(answer, len(names))
+        except ValueError as exc:
             say(str(exc))
             continue
         break
@@ -140,3 +138,32 @@ def new_game(read: Reader, say: Any) -> Match | None:
     seed = int.from_bytes(os.urandom(3), "big")
     say(f"A new game of {game.title}, seed {seed}.")
     return Match.new(game.id, seats, {}, seed)
+
+
+def parse_names(text: str) -> list[str]:
+    """`Ann,Bob` or a number of players (the command line's `--players`, as one answer)."""
+    text = text.strip()
+    if text.isdigit():
+        return [f"Player {i + 1}" for i in range(int(text))]
+    names = [n.strip() for n in text.split(",")]
+    if not text or any(not n for n in names):
+        raise ValueError("Give names separated by commas, e.g. Ann,Bob,Cy.")
+    if len({n.lower() for n in names}) != len(names):
+        raise ValueError("The names must be different.")
+    if any(len(n) > 16 or not n.isprintable() for n in names):
+        raise ValueError("A name has at most 16 characters, all printable.")
+    return names
+
+
+def parse_levels(text: str, n: int) -> dict[int, str]:
+    """`2=greedy,3=strong` (seats counted from 1) -> {1: "greedy", 2: "strong"}."""
+    out: dict[int, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        seat, _, level = part.partition("=")
+        level = level.strip() or "greedy"
+        if not seat.strip().isdigit() or not 1 <= int(seat) <= n:
+            raise ValueError(f"Seats are numbered 1 to {n} (not {seat.strip()!r}).")
+        if level not in BOT_LEVELS:
+            raise ValueError(f"A computer is {listed(list(BOT_LEVELS), '')}, not {level!r}.")
+        out[int(seat) - 1] = level
+    return out

@@ -689,7 +689,8 @@ class PlainSession:
                 return True
             elif word == "done":
                 self.review_at = None
-                self.say(f"Back to the game at move {m.cursor + 1}.")
+                where = "its end" if m.over else f"move {m.cursor + 1}"
+                self.say(f"Back to the game at {where}.")
                 self.asked = None
                 return True
             else:
