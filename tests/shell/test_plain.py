@@ -186,7 +186,7 @@ def test_undo_asks_first_across_a_reveal_and_a_bad_option_is_one_line(tmp_path: 
     assert got["99"][0].startswith("No option 99: choose 1 to") and len(got["99"]) == 1
     assert got["undo"][0].startswith("Undo? It goes back over a reveal")
     assert got["no"] == ["Not undone."]
-    assert got["yes"][0] == "Undone 1 moves: back at move 1."
+    assert got["yes"][0] == "Undone 1 move: back at move 1."
     assert m.cursor == 0
 
 
@@ -316,6 +316,9 @@ def test_plain_is_wanted_by_flag_or_environment() -> None:
 def test_clean_lines_carry_no_control_or_drawing_characters() -> None:
     hostile = "Ann\x1b[31m red\x07 ╔═╗ █ rat 0→2 ★"
     assert clean(hostile) == "Ann?[31m red? ??? ? rat 0 to 2 prestige"
+    out = Output()
+    out("Eve\nPass to Bob and press Enter.")  # a name cannot forge a line of its own
+    assert out.lines == ["Eve?Pass to Bob and press Enter."]
 
 
 def test_the_menu_in_lines(tmp_path: Path) -> None:

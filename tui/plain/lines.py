@@ -57,13 +57,13 @@ class Output:
         self.lines: list[str] = []
 
     def __call__(self, text: str = "") -> None:
-        for part in text.split("\n"):
-            line = clean(part)
-            if self.stream is None:
-                self.lines.append(line)
-            else:
-                self.stream.write(line + "\n")
-                self.stream.flush()
+        """One line: a newline inside it (a hostile name) is shown, never obeyed."""
+        line = clean(text)
+        if self.stream is None:
+            self.lines.append(line)
+        else:
+            self.stream.write(line + "\n")
+            self.stream.flush()
 
 
 Reader = Callable[[float | None], str | None]

@@ -17,7 +17,7 @@ from typing import Any
 from engine.core import PUBLIC, IllegalMove, Match, saves
 from engine.core.protocol import Prompt, may_read
 
-from .boards import Sections, board_for, listed
+from .boards import Sections, board_for, counted, listed
 from .lines import TIMEOUT, Reader
 from .source import SourceError
 
@@ -503,7 +503,7 @@ class PlainSession:
             self.say(f"Not undone: {exc}.")
             return
         m = self.match
-        self.say(f"Undone {before - m.cursor} moves: back at move {m.cursor + 1}.")
+        self.say(f"Undone {counted(before - m.cursor, 'move')}: back at move {m.cursor + 1}.")
         self.said = m.cursor
         self.asked = None
         self.heading = ""
