@@ -57,6 +57,9 @@ class Launch:
     store: str | None = None  # the shared tables' store (--store; None: the default)
     table: str | None = None  # open this shared table at start (`table join`)
     bell: bool = True  # ring when it becomes your turn at a shared table
+    # --confine (a room's session): saves by name inside the saves folder only; the menu
+    # greets the player and puts their shared tables first
+    confine: bool = False
 
     def table_user(self) -> str:
         """Who sits at shared tables: --user, else the login name."""
@@ -142,9 +145,32 @@ class BoardgamesApp(App[int]):
                 self.review_match(launch.match)
             else:
                 self.start_match(launch.match)
+        elif launch.confine:
+            self._resume()
         self.call_after_refresh(self._check_size)
         if os.environ.get("BENCH_EXIT_ON_IDLE"):  # the start-up benchmark: first frame, then exit
             self.call_after_refresh(self.exit)
+
+    def _resume(self) -> None:
+        """A room's player reconnecting: back to the table or game they were at."""
+        from .room import place
+        from .room.confine import ConfineError, confined_path
+
+        where = place.read(self.saves_dir)
+        if where is None:
+            return
+        if "table" in where:
+            from .screens.tables import TablesScreen, open_table
+
+            self.push_screen(TablesScreen())
+            open_table(self, where["table"], join=False)
+            return
+        try:
+            path = confined_path(where["save"], self.saves_dir)
+        except ConfineError:
+            return
+        if path.exists():
+            self.open_file(path, review=False)
 
     # ---- navigation --------------------------------------------------------------------
     def start_match(
@@ -188,6 +214,12 @@ class BoardgamesApp(App[int]):
 
     def open_file(self, path: Path, review: bool, replace: Screen | None = None) -> None:
         """Load a save; a bad file gets a dialog naming the file and the problem."""
+        if self.launch.confine:
+            from .room.confine import RULE, inside
+
+            if not inside(path, self.saves_dir):
+                self.push_screen(MessageScreen("Cannot open this save", RULE))
+                return
         try:
             match = saves.load(path)
         except saves.SaveError as exc:

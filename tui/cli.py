@@ -116,6 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="play by lines (screen readers, braille, pipes): no full-screen drawing; "
         "also $BOARDGAMES_PLAIN=1",
     )
+    p.add_argument(
+        "--confine",
+        action="store_true",
+        help="save and load only by name inside the saves folder (a room's sessions)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     n = sub.add_parser("new", help="start a new game")
@@ -189,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .table_args import add_table_parser
 
     add_table_parser(sub, parse_options)
+    from .room.commands import add_room_parsers
+
+    add_room_parsers(sub)
     return p
 
 
@@ -402,7 +410,9 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
 
 def plain_launch() -> argparse.Namespace:
     """What `build_parser().parse_args([])` gives (tests/shell/test_tui_games.py checks it)."""
-    return argparse.Namespace(saves=None, user=None, store=None, plain=False, command=None)
+    return argparse.Namespace(
+        saves=None, user=None, store=None, plain=False, confine=False, command=None
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -467,6 +477,10 @@ def _run(args: argparse.Namespace) -> int:
         return run_bench(quick=args.quick, json_path=args.json)
     if cmd == "web":
         return cmd_web(args)
+    if cmd in ("serve", "room"):
+        from .room.commands import run_room
+
+        return run_room(args)
     if cmd == "screenshots":
         from tui.screenshots import write_screenshots
 
@@ -475,6 +489,13 @@ def _run(args: argparse.Namespace) -> int:
         return 0
 
     spec = make_new_spec(args) if cmd == "new" else None
+    if cmd in ("load", "review") and args.confine:  # a name inside the saves folder, never a path
+        from .room.confine import ConfineError, confined_path
+
+        try:
+            args.file = str(confined_path(args.file, args.saves))
+        except ConfineError as exc:
+            raise UsageError(str(exc)) from None
     if _plain(args):
         from tui.plain import run as run_plain
 
@@ -482,7 +503,7 @@ def _run(args: argparse.Namespace) -> int:
     from tui.app import BoardgamesApp, Launch
 
     user = user_of(args) if args.user is not None else ""  # "": looked up when needed
-    launch = Launch(saves_dir=args.saves, user=user, store=args.store)
+    launch = Launch(saves_dir=args.saves, user=user, store=args.store, confine=args.confine)
     if spec is not None:
         launch.new = spec
         launch.handover = not args.no_handover

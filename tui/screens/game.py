@@ -132,6 +132,20 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self._apply_size()
         self.refresh_game(highlight=False)
+        if self.app_.launch.confine:  # a room's session: a reconnect comes back here
+            from ..room import place
+
+            place.note(self.app_.saves_dir, self.room_place())
+
+    def on_unmount(self) -> None:
+        if self.app_.launch.confine:
+            from ..room import place
+
+            place.note(self.app_.saves_dir, None)
+
+    def room_place(self) -> dict[str, str]:
+        """Where this screen is, for a reconnect: the game's autosave."""
+        return {"save": saves.autosave_path(self.match, self.app_.saves_dir).name}
 
     def on_screen_resume(self) -> None:
         if self._handover_later and not self.app_.too_small:
@@ -541,10 +555,21 @@ class GameScreen(Screen[None]):
         default = m.save_path or str(
             saves.saves_dir(self.app_.saves_dir) / f"{m.game.id}-{m.seed}.toml"
         )
+        confine = self.app_.launch.confine
+        if confine:  # a name in the player's own folder, never a path
+            default = f"{m.game.id}-{m.seed}"
 
         def do(path: str | None) -> None:
             if not path:
                 return
+            if confine:
+                from ..room.confine import ConfineError, confined_path
+
+                try:
+                    path = str(confined_path(path, self.app_.saves_dir))
+                except ConfineError as exc:
+                    self.app.push_screen(MessageScreen("Could not save", str(exc)))
+                    return
             # a bare name goes into the saves folder, not wherever the app was started
             target = Path(path).expanduser()
             if not target.is_absolute():

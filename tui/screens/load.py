@@ -69,6 +69,9 @@ class LoadScreen(ScreenHelp, Screen[None]):
     def on_mount(self) -> None:
         own = saves.list_saves(self.app_.saves_dir)
         examples = sorted(EXAMPLES.glob("*.toml")) if EXAMPLES.is_dir() else []
+        if self.app_.launch.confine:  # only the player's own folder
+            examples = []
+            self.query_one(Input).placeholder = "a save's name in your folder, then Enter"
         self.files = own + [e for e in examples if e not in own]
         self.infos = [saves.info(f) for f in self.files]
         ol = self.query_one(OptionList)
@@ -124,10 +127,20 @@ class LoadScreen(ScreenHelp, Screen[None]):
 
     @on(Input.Submitted, "#load-path")
     def _typed(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.app_.open_file(
-                Path(event.value.strip()).expanduser(), review=self.review, replace=self
-            )
+        text = event.value.strip()
+        if not text:
+            return
+        if self.app_.launch.confine:
+            from ..room.confine import ConfineError, confined_path
+
+            try:
+                path = confined_path(text, self.app_.saves_dir)
+            except ConfineError as exc:
+                self.notify(str(exc), severity="error")
+                return
+        else:
+            path = Path(text).expanduser()
+        self.app_.open_file(path, review=self.review, replace=self)
 
     def action_path(self) -> None:
         self.query_one(Input).focus()

@@ -15,13 +15,15 @@ from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
 from engine import __version__
-from engine.core import catalog, saves
+from engine.core import catalog, get_game, saves
 
 from ..widgets.picker import SafeOptionList as OptionList
 from .dialogs import MessageScreen
 from .when import short_date
 
 if TYPE_CHECKING:
+    from engine.tables import TableStore
+
     from ..app import BoardgamesApp
 
 LOGO = "♜ boardgames-tui"
@@ -37,9 +39,20 @@ ITEMS = [
 ]
 
 
+# in a room (--confine): the shared tables come first, and a player can add another key
+ROOM_ITEMS = [
+    ITEMS[4],
+    *ITEMS[:4],
+    ITEMS[5],
+    ("key", "k", "Add another ssh key of yours"),
+    ITEMS[6],
+]
+ROOM_TABLE_ROWS = 6  # the player's own tables listed in the menu itself
+
+
 class MenuScreen(Screen[None]):
     BINDINGS = [
-        Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ITEMS
+        Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ROOM_ITEMS
     ] + [Binding("question_mark", "help", "Help")]
 
     def compose(self) -> ComposeResult:
@@ -56,7 +69,74 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.app_.launch.confine:
+            self.query_one("#menu-title", Static).update(
+                Text.assemble(
+                    (LOGO, "bold"), "  ·  welcome, ", (self.app_.launch.table_user(), "bold")
+                )
+            )
+            self.set_interval(2.0, self._poll_tables)
         self.refill()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick" and parameters == ("key",):
+            return self.app_.launch.confine
+        return True
+
+    def _room_store(self) -> TableStore | None:
+        """The room's table store (kept on the app: the tables screens use the same one)."""
+        from engine.tables import StoreError, open_store
+
+        app = self.app_
+        store = getattr(app, "_table_store", None)
+        if store is None:
+            try:
+                store = open_store(app.launch.store)
+            except StoreError:
+                return None
+            app._table_store = store  # type: ignore[attr-defined]
+        return store
+
+    def _poll_tables(self) -> None:
+        from engine.tables import StoreError
+
+        store = self._room_store()
+        if store is None or self.app.screen is not self:
+            return
+        try:
+            v = store.version()
+        except StoreError:
+            return
+        if v != getattr(self, "_version", None):
+            self._version = v
+            self.refill()
+
+    def _table_rows(self) -> list[Option]:
+        """The player's unfinished tables, "your turn" first (the longest waiting first)."""
+        from engine.tables import WAITING, StoreError
+
+        store = self._room_store()
+        if store is None:
+            return []
+        user = self.app_.launch.table_user()
+        try:
+            infos = [i for i in store.tables() if i.seat_of(user) is not None and not i.finished]
+        except StoreError:
+            return []
+        infos.sort(key=lambda i: (not i.your_turn(user), i.updated if i.your_turn(user) else ""))
+        rows = []
+        for i in infos[:ROOM_TABLE_ROWS]:
+            t = Text(no_wrap=True, overflow="ellipsis")
+            t.append(f" {i.id} ", style="bold reverse")
+            t.append(f"  {get_game(i.game).title} · {', '.join(s.label for s in i.seats)} · ")
+            if i.your_turn(user):
+                t.append(" your turn ", style="bold reverse green")
+            elif i.status == WAITING:
+                t.append("waiting for players", style="italic")
+            else:
+                t.append(f"{i.to_move} to move", style="dim")
+            rows.append(Option(t, id=f"table:{i.id}"))
+        return rows
 
     def on_screen_resume(self) -> None:
         self.refill()
@@ -71,7 +151,11 @@ class MenuScreen(Screen[None]):
         ol.clear_options()
         latest = saves.latest(self.app_.saves_dir, unfinished=True)
         meta = saves.info(latest) if latest else None
-        for item, key, label in ITEMS:
+        room = self.app_.launch.confine
+        if room:
+            for row in self._table_rows():
+                ol.add_option(row)
+        for item, key, label in ROOM_ITEMS if room else ITEMS:
             t = Text(no_wrap=True, overflow="ellipsis")
             t.append(f" {key} ", style="bold reverse")
             t.append(f"  {label}")
@@ -107,7 +191,12 @@ class MenuScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#menu-options")
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
+        if event.option.id and event.option.id.startswith("table:"):
+            from .tables import TablesScreen, open_table
+
+            self.app_.push_screen(TablesScreen())
+            open_table(self.app_, event.option.id.removeprefix("table:"), join=False)
+        elif event.option.id:
             self.action_pick(event.option.id)
 
     def action_pick(self, item: str) -> None:
@@ -139,8 +228,31 @@ class MenuScreen(Screen[None]):
             from .load import RulesPickScreen
 
             app.push_screen(RulesPickScreen())
+        elif item == "key" and app.launch.confine:
+            self._show_key_code()
         elif item == "quit":
             app.exit()
+
+    def _show_key_code(self) -> None:
+        """A one-time code that lets another key of this player's in (the room checks it)."""
+        import os
+
+        from ..room.folder import CODE_SECONDS, write_code
+
+        try:
+            code = write_code(saves.saves_dir(self.app_.saves_dir))
+        except OSError as exc:
+            self.app.push_screen(MessageScreen("No code", f"The code cannot be written: {exc}"))
+            return
+        login = os.environ.get("BOARDGAMES_ROOM_LOGIN", "ssh to this room")
+        self.app.push_screen(
+            MessageScreen(
+                "Add another key",
+                f"From your other computer (its own key): {login}\n"
+                f"then type this code there: {code}\n"
+                f"It works once, for {CODE_SECONDS // 60} minutes.",
+            )
+        )
 
     def action_help(self) -> None:
         self.app.push_screen(

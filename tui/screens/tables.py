@@ -389,6 +389,9 @@ class TableScreen(GameScreen):
         with contextlib.suppress(StoreError):
             self.store.release_lease(self.info.id, self.owner)
 
+    def room_place(self) -> dict[str, str]:
+        return {"table": self.info.id}
+
     # ---- keeping up with the store ---------------------------------------------------------
     def _poll(self) -> None:
         try:

@@ -1,0 +1,138 @@
+"""`boardgames-tui serve` and `boardgames-tui room add|list|remove`: their arguments and work.
+
+Building the arguments imports nothing heavy (asyncssh loads only when a command runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+EXIT_USAGE = 2
+
+
+def add_room_parsers(sub: Any) -> None:
+    s = sub.add_parser(
+        "serve",
+        help="open a game room: friends join with ssh -p 2222 NAME@HOST",
+        description="An ssh server whose sessions are the app: each player's key keeps their "
+        "name, their own saves and their seats at shared tables. No root needed.",
+    )
+    s.add_argument("--host", default="127.0.0.1", help="address (127.0.0.1: this machine only)")
+    s.add_argument("--port", type=int, default=2222, help="port (0: any free one)")
+    _room_dir(s)
+    s.add_argument(
+        "--invite-only", action="store_true", help="only keys added with `room add` get in"
+    )
+    s.add_argument("--max-sessions", type=int, default=64, help="sessions at once (64)")
+    s.add_argument(
+        "--idle-close",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="close a session after this long without a key, saved first (3600)",
+    )
+    r = sub.add_parser("room", help="the players of a room: add (invite), list, remove")
+    rs = r.add_subparsers(dest="room_action", metavar="ACTION", parser_class=type(r))
+    rs.required = True
+    a = rs.add_parser("add", help="let a key in as NAME (invite-only rooms need this)")
+    a.add_argument("name")
+    a.add_argument("keyfile", help="the player's public key file (e.g. alice.pub)")
+    _room_dir(a)
+    _room_dir(rs.add_parser("list", help="the players, their keys, first and last seen"))
+    rm = rs.add_parser("remove", help="forget a player and their keys (not their saves)")
+    rm.add_argument("name")
+    _room_dir(rm)
+
+
+def _room_dir(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--room", metavar="DIR", help="the room folder (default: room in the data folder)"
+    )
+
+
+def run_room(args: argparse.Namespace) -> int:
+    from .folder import Room, RoomError
+
+    room = Room(args.room)
+    try:
+        if args.command == "serve":
+            return _serve(args, room)
+        return _manage(args, room)
+    except RoomError as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return 1
+
+
+def _serve(args: argparse.Namespace, room: Any) -> int:
+    try:
+        from .server import Settings, serve
+    except ImportError as exc:  # an install from before the room was a dependency
+        print(
+            f"boardgames-tui: the room needs asyncssh ({exc}): reinstall the app", file=sys.stderr
+        )
+        return EXIT_USAGE
+    if args.max_sessions < 1:
+        print("boardgames-tui: --max-sessions must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if not 0 <= args.port <= 65535:
+        print("boardgames-tui: --port must be from 0 to 65535", file=sys.stderr)
+        return EXIT_USAGE
+    settings = Settings(
+        host=args.host,
+        port=args.port,
+        invite_only=args.invite_only,
+        max_sessions=args.max_sessions,
+        idle=max(1.0, args.idle_close),
+    )
+    return serve(settings, room)
+
+
+def _manage(args: argparse.Namespace, room: Any) -> int:
+    from .folder import fingerprint
+    from .names import name_problem
+
+    action = args.room_action
+    if action == "list":
+        players = room.players()
+        if not players:
+            print(f"No players yet in {room.path}.")
+            return 0
+        for name, p in sorted(players.items()):
+            print(
+                f"{name}  first seen {p.get('first_seen') or '-'}  last seen {p.get('last_seen') or '-'}"
+            )
+            for k in p.get("keys", []):
+                print(f"    {fingerprint(k['key'])}  added {k.get('added', '-')}")
+        return 0
+    problem = name_problem(args.name)
+    if problem:
+        print(f"boardgames-tui: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    if action == "remove":
+        if not room.remove(args.name):
+            print(f"boardgames-tui: no player {args.name} in {room.path}", file=sys.stderr)
+            return 1
+        room.log(f"remove {args.name!r} (by the host)")
+        print(f"removed {args.name}")
+        return 0
+    line = _read_key(args.keyfile)
+    room.prepare()
+    added = room.add(args.name, line)
+    room.log(f"add {args.name!r} {fingerprint(line)} (by the host)")
+    print(f"{'added' if added else 'already there:'} {args.name} {fingerprint(line)}")
+    return 0
+
+
+def _read_key(path: str) -> str:
+    import asyncssh
+
+    from .folder import RoomError, key_text
+
+    try:
+        return key_text(asyncssh.read_public_key(path))
+    except OSError as exc:
+        raise RoomError(f"cannot read {path}: {exc.strerror}") from None
+    except (ValueError, asyncssh.KeyImportError):
+        raise RoomError(f"{path} is not a public key (give the .pub file)") from None

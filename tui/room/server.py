@@ -1,0 +1,735 @@
+"""`boardgames-tui serve`: the room's ssh server (asyncssh).
+
+Identity is the key: public-key authentication only, the ssh user name is the player's name.
+Each session is the app in a process of its own on a pseudo-terminal; nothing else goes
+through (a few table commands by `exec`; no shell, no sftp, no forwarding).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import re
+import shlex
+import signal
+import struct
+import sys
+import termios
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from .folder import Room, RoomError, key_text
+from .names import name_problem
+
+PER_KEY = 3  # sessions open at once with one key
+LOGIN_GRACE = 30.0  # seconds to authenticate
+FAILS_PER_MINUTE = 20  # refused logins per address and minute before it must wait
+HANG_UP_SECONDS = 1.8  # a session's process gets this long to save and go, then SIGKILL
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # holds tui/ (a checkout or site-packages)
+TERM_RE = re.compile(r"^[A-Za-z0-9._+-]{1,40}$")
+ENV_VALUE_RE = re.compile(r"^[A-Za-z0-9._@=+-]{0,64}$")
+TABLE_ID_RE = re.compile(r"^[A-Za-z0-9]{1,12}$")
+MOVE_RE = re.compile(r"^[\x21-\x7e]{1,120}$")
+
+
+@dataclass
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    invite_only: bool = False
+    max_sessions: int = 64
+    idle: float = 3600.0  # seconds without a key before a session is saved and closed
+
+
+@dataclass
+class State:
+    """What the whole server counts: sessions, per key, refused logins per address."""
+
+    settings: Settings
+    room: Room
+    sessions: set[RoomSession] = field(default_factory=set)
+    per_key: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    fails: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    connections: int = 0
+    closing: bool = False
+
+    def refused_recently(self, addr: str) -> bool:
+        q = self.fails[addr]
+        while q and q[0] < time.monotonic() - 60:
+            q.popleft()
+        return len(q) >= FAILS_PER_MINUTE
+
+
+class RoomConnection(asyncssh.SSHServer):
+    """One client connection: who it is (name, key) and what it was refused."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.addr = "?"
+        self.name = ""
+        self.key = ""  # the key that authenticated, as `type base64`
+        self.refusal: str | None = None  # said once, to the client and the log
+        self.linking = False  # a new key of a taken name, with a code waiting
+        self.authenticated = False
+
+    # ---- the connection --------------------------------------------------------------------
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.addr = str(peer[0])
+        self.state.connections += 1
+        if self.state.connections > self.state.settings.max_sessions * 2 + 16:
+            self.state.room.log(f"refuse {self.addr}: too many connections at once")
+            conn.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.state.connections -= 1
+        if not self.authenticated and self.refusal is None and self.name:
+            self.state.room.log(f"gone {self.addr} {self.name!r}: left before logging in")
+
+    def refuse(self, line: str) -> None:
+        """Refuse this login: one line to the client (an auth banner), one in the log."""
+        if self.refusal is not None:
+            return
+        self.refusal = line
+        self.state.fails[self.addr].append(time.monotonic())
+        self.state.room.log(f"refuse {self.addr} {self.name!r}: {line}")
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.send_auth_banner(f"boardgames-tui: {line}\r\n")
+
+    # ---- authentication: public keys only --------------------------------------------------
+    def begin_auth(self, username: str) -> bool:
+        self.name = username
+        st = self.state
+        if st.refused_recently(self.addr):
+            self.refusal = "too many refused logins from your address: wait a minute"
+            st.room.log(f"refuse {self.addr} {username!r}: {self.refusal}")
+            if self.conn is not None:
+                self.conn.send_auth_banner(f"boardgames-tui: {self.refusal}\r\n")
+            return True
+        problem = name_problem(username)
+        if problem:
+            self.refuse(problem)
+        elif st.closing:
+            self.refuse("the room is closing")
+        elif len(st.sessions) >= st.settings.max_sessions:
+            self.refuse(f"the room is full ({st.settings.max_sessions} sessions): try later")
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.refusal is not None:
+            return False
+        line = key_text(key)
+        room = self.state.room
+        try:
+            players = room.players()
+        except RoomError as exc:
+            self.refuse(str(exc))
+            return False
+        player = players.get(username)
+        self.linking = False
+        if player is not None:
+            if any(k.get("key") == line for k in player.get("keys", [])):
+                self.key = line
+                return True
+            if room.code_pending(username):
+                self.key, self.linking = line, True
+                return True
+            self.refuse(f"the name {username} belongs to another key")
+            return False
+        if self.state.settings.invite_only:
+            self.refuse(
+                "this room is invite-only and does not know your key (ask the host to add it)"
+            )
+            return False
+        owner = next(
+            (n for n, p in players.items() if any(k.get("key") == line for k in p["keys"])), None
+        )
+        if owner is not None:
+            self.refuse(f"this key belongs to {owner}: connect as {owner}@…")
+            return False
+        self.key = line
+        return True
+
+    def auth_completed(self) -> None:
+        self.authenticated = True
+        if self.linking:
+            self.state.room.log(f"link {self.addr} {self.name!r}: a new key, asking for the code")
+            return
+        known = self.name in self.state.room.players()
+        try:
+            why = self.state.room.claim(
+                self.name, self.key, register=not self.state.settings.invite_only
+            )
+        except RoomError as exc:
+            why = str(exc)
+        if why is not None:  # lost a race for a free name: said when the session starts
+            self.refusal = why
+            self.state.room.log(f"refuse {self.addr} {self.name!r}: {why}")
+            return
+        what = "login" if known else "register"
+        self.state.room.log(f"{what} {self.addr} {self.name!r} {_fp(self.key)}")
+
+    # ---- what a connection may ask for -----------------------------------------------------
+    def session_requested(self) -> RoomSession:
+        return RoomSession(self)
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:  # fmt: skip
+        self.state.room.log(f"refuse {self.addr} {self.name!r}: port forwarding (-L/-D)")
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        self.state.room.log(f"refuse {self.addr} {self.name!r}: remote forwarding (-R)")
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        self.state.room.log(f"refuse {self.addr} {self.name!r}: socket forwarding")
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        self.state.room.log(f"refuse {self.addr} {self.name!r}: socket forwarding")
+        return False
+
+
+def _fp(key_line: str) -> str:
+    try:
+        return str(asyncssh.import_public_key(key_line).get_fingerprint())
+    except (ValueError, asyncssh.KeyImportError):
+        return "?"
+
+
+class RoomSession(asyncssh.SSHServerSession[bytes]):
+    """One channel: the app on a pseudo-terminal, a table command, or a one-line refusal."""
+
+    def __init__(self, owner: RoomConnection) -> None:
+        self.owner = owner
+        self.state = owner.state
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.command: str | None = None
+        self.subsystem: str | None = None
+        self.proc: asyncio.subprocess.Process | None = None
+        self.master: int | None = None
+        self.counted = False
+        self.last_input = time.monotonic()
+        self._out = bytearray()  # client → app, waiting for the terminal to take it
+        self._code = bytearray()  # the one-time code being typed
+        self._paused = False
+        self._reason = ""  # why the session ended, said to the client after the app has gone
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ---- requests --------------------------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
+        self.term = term_type if TERM_RE.match(term_type or "") else "xterm-256color"
+        w, h = term_size[0], term_size[1]
+        self.size = (max(1, min(w, 1000)) if w else 80, max(1, min(h, 1000)) if h else 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        self.subsystem = subsystem
+        return True
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        pass
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (max(1, min(width, 1000)), max(1, min(height, 1000)))
+        if self.master is not None:
+            _set_size(self.master, *self.size)
+
+    def eof_received(self) -> bool:
+        return True  # keep the channel open for the output: the session's end closes it
+
+    # ---- start -----------------------------------------------------------------------------
+    def session_started(self) -> None:
+        self._spawn(self._start())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def say(self, line: str, status: int = 1, log: bool = True) -> None:
+        """One line to the client, the session closed (and the line logged)."""
+        if log:
+            self.state.room.log(f"refuse {self.owner.addr} {self.owner.name!r}: {line}")
+        if self.chan is None:
+            return
+        nl = "\r\n" if self.term else "\n"
+        with contextlib.suppress(Exception):
+            self.chan.write_stderr(f"boardgames-tui: {line}{nl}".encode())
+            self.chan.exit(status)
+
+    async def _start(self) -> None:
+        owner = self.owner
+        if owner.refusal is not None:
+            self.say(owner.refusal, log=False)
+            return
+        if self.subsystem is not None:
+            self.say(f"only the game is served here (no {self.subsystem[:20]!r} subsystem)")
+            return
+        if owner.linking:
+            if self.term is None:
+                self.say("a new key is added in a terminal: connect with ssh -t")
+                return
+            self._write(
+                f"This key is new for {owner.name}. Type the code shown in your other "
+                "session (k in the menu) and Enter: "
+            )
+            return
+        if self.command is not None and self.command.strip() != "plain":
+            await self._run_command(self.command)
+            return
+        if self.term is None:
+            self.say(f"the game needs a terminal: ssh -t -p {self._port()} {owner.name}@HOST")
+            return
+        if self.state.per_key[owner.key] >= PER_KEY:
+            self.say(f"this key has {PER_KEY} sessions open already: close one first")
+            return
+        # `ssh -t … plain`: the line mode (a version without it says so in one line)
+        await self._run_app(["--plain"] if self.command is not None else [])
+
+    def _port(self) -> int:
+        return self.state.settings.port
+
+    # ---- the app on a pseudo-terminal ------------------------------------------------------
+    def _argv(self, module: str) -> list[str]:
+        room, name = self.state.room, self.owner.name
+        saves = room.saves_of(name)
+        saves.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return [
+            sys.executable,
+            "-m",
+            module,
+            "--user",
+            name,
+            "--store",
+            str(room.store_path),
+            "--saves",
+            str(saves),
+            "--confine",
+        ]
+
+    def _env(self) -> dict[str, str]:
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", "/"),
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(PACKAGE_ROOT), os.environ.get("PYTHONPATH", "")) if p
+            ),
+            "SSH_CONNECTION": f"{self.owner.addr} 0 {self.state.settings.host} {self._port()}",
+            "BOARDGAMES_ROOM_LOGIN": f"ssh -p {self._port()} {self.owner.name}@HOST",
+        }
+        env.update({k: v for k, v in os.environ.items() if k.startswith("BOARDGAMES_")})
+        env.pop("BOARDGAMES_STORE", None)
+        if self.chan is not None:
+            for k, v in self.chan.get_environment().items():
+                if (k == "LANG" or k.startswith("LC_")) and ENV_VALUE_RE.match(v) and len(k) < 20:
+                    env[k] = v
+        if self.term:
+            env["TERM"] = self.term
+        return env
+
+    async def _run_app(self, extra: list[str]) -> None:
+        owner = self.owner
+        master, slave = os.openpty()
+        _set_size(slave, *self.size)
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self._argv("tui.room.child"),
+                *extra,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                start_new_session=True,
+                env=self._env(),
+                cwd=str(self.state.room.saves_of(owner.name)),
+            )
+        except OSError as exc:
+            os.close(master)
+            os.close(slave)
+            self.say(f"the game could not start: {exc.strerror}")
+            return
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(slave)
+        self.master = master
+        os.set_blocking(master, False)
+        self.state.sessions.add(self)
+        self.state.per_key[owner.key] += 1
+        self.counted = True
+        loop = asyncio.get_running_loop()
+        loop.add_reader(master, self._from_app)
+        self.state.room.log(f"start {owner.addr} {owner.name!r} pid {self.proc.pid}")
+        self._spawn(self._idle_watch())
+        started = time.monotonic()
+        rc = await self.proc.wait()
+        self._drain()
+        self._close_master()
+        self._uncount()
+        self.state.room.log(
+            f"end {owner.addr} {owner.name!r} pid {self.proc.pid} after {time.monotonic() - started:.1f} s"
+        )
+        if self.chan is not None:
+            with contextlib.suppress(Exception):
+                if self._reason:
+                    self.chan.write(f"\r\nboardgames-tui: {self._reason}\r\n".encode())
+                self.chan.exit(max(0, rc))
+
+    def _from_app(self) -> None:
+        if self.master is None:
+            return
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the app's side closed
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.master)
+            return
+        if self.chan is not None:
+            self.chan.write(data)
+
+    def _drain(self) -> None:
+        for _ in range(64):
+            if self.master is None:
+                return
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if self.chan is not None:
+                with contextlib.suppress(Exception):
+                    self.chan.write(data)
+
+    def pause_writing(self) -> None:
+        if self.master is not None and not self._paused:
+            self._paused = True
+            asyncio.get_running_loop().remove_reader(self.master)
+
+    def resume_writing(self) -> None:
+        if self.master is not None and self._paused:
+            self._paused = False
+            asyncio.get_running_loop().add_reader(self.master, self._from_app)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        self.last_input = time.monotonic()
+        if self.owner.linking and self.proc is None:
+            self._code_typed(data)
+            return
+        if self.master is None:
+            return
+        self._out += data
+        self._to_app()
+
+    def _to_app(self) -> None:
+        if self.master is None:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            n = os.write(self.master, self._out)
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            self._out.clear()
+            return
+        del self._out[:n]
+        if len(self._out) > 1 << 20:  # a client pasting faster than the app reads: drop it
+            self._out.clear()
+        with contextlib.suppress(Exception):
+            loop.remove_writer(self.master)
+        if self._out:
+            loop.add_writer(self.master, self._to_app)
+
+    def _close_master(self) -> None:
+        if self.master is None:
+            return
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(Exception):
+            loop.remove_reader(self.master)
+        with contextlib.suppress(Exception):
+            loop.remove_writer(self.master)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+        self.master = None
+
+    def _uncount(self) -> None:
+        if self.counted:
+            self.counted = False
+            self.state.sessions.discard(self)
+            self.state.per_key[self.owner.key] -= 1
+
+    async def hang_up(self, reason: str = "") -> None:
+        """Hang up the app's terminal (it saves and goes); SIGKILL if it lingers."""
+        self._reason = self._reason or reason
+        proc = self.proc
+        self._close_master()  # the kernel hangs up the terminal: SIGHUP to the app
+        if proc is None or proc.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGHUP)
+        try:
+            await asyncio.wait_for(asyncio.shield(proc.wait()), HANG_UP_SECONDS)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            self.state.room.log(f"kill {self.owner.name!r} pid {proc.pid}: did not end on hang-up")
+
+    async def _idle_watch(self) -> None:
+        idle = self.state.settings.idle
+        while self.proc is not None and self.proc.returncode is None:
+            await asyncio.sleep(min(60.0, max(0.2, idle / 4)))
+            if time.monotonic() - self.last_input > idle:
+                self.state.room.log(f"idle {self.owner.name!r}: closed after {idle:.0f} s")
+                await self.hang_up(
+                    f"closed after {_duration(idle)} without a key (your game is saved)"
+                )
+                return
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.chan = None
+        if self.proc is not None and self.proc.returncode is None:
+            self._spawn(self.hang_up())
+
+    # ---- a new key: the one-time code ------------------------------------------------------
+    def _write(self, text: str) -> None:
+        if self.chan is not None:
+            self.chan.write(text.encode())
+
+    def _code_typed(self, data: bytes) -> None:
+        for b in data:
+            if b in (3, 4):  # Ctrl+C, Ctrl+D
+                self.say("no key was added", status=1, log=False)
+                return
+            if b in (8, 127):
+                if self._code:
+                    self._code.pop()
+                    self._write("\b \b")
+            elif b in (10, 13):
+                self._write("\r\n")
+                self._check_code()
+                return
+            elif (48 <= b <= 57 or b == 45) and len(self._code) < 12:
+                self._code.append(b)
+                self._write(chr(b))
+
+    def _check_code(self) -> None:
+        owner = self.owner
+        why = self.state.room.use_code(owner.name, self._code.decode(), owner.key)
+        self._code.clear()
+        if why is not None:
+            self.say(why)
+            return
+        owner.linking = False
+        self.state.room.log(f"key {owner.addr} {owner.name!r}: added {_fp(owner.key)}")
+        self._write(f"The key is now {owner.name}'s: starting the game…\r\n")
+        self._spawn(self._start())
+
+    # ---- exec: the scriptable table commands -----------------------------------------------
+    async def _run_command(self, command: str) -> None:
+        args = allowed_command(command)
+        if args is None:
+            self.say(
+                "only these commands run here: table list [--json], table show ID [--json], "
+                "table play ID MOVE (or connect without a command to play)"
+            )
+            return
+        self.state.room.log(f"exec {self.owner.addr} {self.owner.name!r}: {' '.join(args)}")
+        env = self._env()
+        env.pop("TERM", None)
+        proc = await asyncio.create_subprocess_exec(
+            *self._argv("tui.cli"),
+            *args,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+            cwd=str(self.state.room.saves_of(self.owner.name)),
+            start_new_session=True,
+        )
+        self.proc = proc
+        out, err = await proc.communicate()
+        if self.term:  # the client's terminal is raw: lines need their carriage return
+            out, err = (b.replace(b"\n", b"\r\n") for b in (out, err))
+        if self.chan is not None:
+            with contextlib.suppress(Exception):
+                self.chan.write(out)
+                self.chan.write_stderr(err)
+                self.chan.exit(proc.returncode or 0)
+
+
+def allowed_command(command: str) -> list[str] | None:
+    """The table command `command` asks for, as arguments, or None if it is not allowed."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) < 2 or words[0] != "table":
+        return None
+    action, rest = words[1], words[2:]
+    if action == "list" and rest in ([], ["--json"]):
+        return words
+    if action == "show" and len(rest) in (1, 2) and TABLE_ID_RE.match(rest[0]):
+        return words if rest[1:] in ([], ["--json"]) else None
+    if (
+        action == "play"
+        and len(rest) == 2
+        and TABLE_ID_RE.match(rest[0])
+        and MOVE_RE.match(rest[1])
+    ):
+        return words
+    return None
+
+
+def _set_size(fd: int, cols: int, rows: int) -> None:
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:g} hour{'s' if seconds > 3600 else ''}"
+    return f"{seconds:.0f} s"
+
+
+# ---- serve ---------------------------------------------------------------------------------
+async def start(state: State) -> asyncssh.SSHAcceptor:
+    key = state.room.host_key()
+    return await asyncssh.create_server(
+        lambda: RoomConnection(state),
+        state.settings.host,
+        state.settings.port,
+        server_host_keys=[key],
+        encoding=None,
+        line_editor=False,
+        allow_pty=True,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        sftp_factory=None,
+        login_timeout=LOGIN_GRACE,
+        keepalive_interval=30,
+        keepalive_count_max=4,
+        gss_host=None,
+        kbdint_auth=False,
+        password_auth=False,
+        host_based_auth=False,
+        reuse_address=True,
+    )
+
+
+def banner(state: State, port: int, key: Any) -> list[str]:
+    s = state.settings
+    where = (
+        "open to the network"
+        if s.host not in ("127.0.0.1", "localhost", "::1")
+        else "this machine only"
+    )
+    lines = [
+        f"boardgames-tui room listening on {s.host}:{port} ({where})",
+        f"host key {key.get_fingerprint()} (ed25519): friends can check it on their first login",
+        f"tell your friends: ssh -p {port} NAME@{'HOST' if s.host in ('0.0.0.0', '::') else s.host}",
+    ]
+    if s.host in ("127.0.0.1", "localhost", "::1"):
+        lines.append(
+            "  (only this machine can connect: --host 0.0.0.0 opens the room to the network)"
+        )
+    lines.append(
+        "invite-only: only keys added with `boardgames-tui room add NAME KEYFILE` get in"
+        if s.invite_only
+        else "open room: the first key to use a free name keeps it"
+    )
+    lines.append(f"room folder {state.room.path}; Ctrl+C closes the room (every game is saved)")
+    return lines
+
+
+async def _serve(state: State) -> int:
+    try:
+        acceptor = await start(state)
+    except OSError as exc:
+        s = state.settings
+        if exc.errno == 98:
+            print(
+                f"boardgames-tui: port {s.port} on {s.host} is in use: choose another with --port",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                f"boardgames-tui: cannot listen on {s.host}:{s.port}: {exc.strerror}",
+                file=sys.stderr,
+            )
+        return 2
+    port = acceptor.get_port()
+    state.settings.port = port
+    state.room.log(f"open {state.settings.host}:{port} invite_only={state.settings.invite_only}")
+    for line in banner(state, port, state.room.host_key()):
+        print(line, flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    state.closing = True
+    acceptor.close()
+    sessions = list(state.sessions)
+    await asyncio.gather(
+        *(s.hang_up("the room has closed (your game is saved)") for s in sessions),
+        return_exceptions=True,
+    )
+    for session in sessions:  # the line reaches the client once the app has gone
+        if session.proc is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(session.proc.wait(), 3)
+    await asyncio.sleep(0.2)
+    state.room.log(f"close: {len(sessions)} sessions ended")
+    print(f"room closed ({len(sessions)} sessions ended, every game saved)", flush=True)
+    return 0
+
+
+def serve(settings: Settings, room: Room) -> int:
+    """Run the room until Ctrl+C (or SIGTERM); 2 if it cannot start."""
+    try:
+        room.prepare()
+        room.host_key()
+    except RoomError as exc:
+        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return 2
+    return asyncio.run(_serve(State(settings, room)))
