@@ -109,6 +109,8 @@ class Room:
         return SQLiteStore(self.dir / "tables.sqlite")
 
     def close(self) -> str:
+        if self.proc.poll() is not None:
+            return "room closed (already)"
         self.proc.send_signal(signal.SIGINT)
         out, _ = self.proc.communicate(timeout=15)
         return out
@@ -312,11 +314,14 @@ def test_resize_disconnect_mid_game_then_reconnect_and_resume(room: Room) -> Non
     s.kill()  # mid-game, no goodbye
     assert gone_within([pid], 2.0), "the session's process outlived its client by 2 s"
     again = SshPty(room.ssh_args("alice", "alice"))
-    try:
-        back = again.wait_for("Your turn")  # straight back at the table
-        assert tid in back
-    finally:
-        again.close()
+    back = again.wait_for("Your turn")  # straight back at the table
+    assert tid in back
+    mark = len(again.output)
+    [_, pid2] = pids_started(room)
+    assert "room closed (1 sessions ended" in room.close()  # Ctrl+C on the server
+    assert "the room has closed (your game is saved)" in again.wait_for("closed", mark, 5)
+    again.close()
+    assert gone_within([pid2], 0.1)
     assert " end " in room.log()
 
 

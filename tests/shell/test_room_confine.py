@@ -1,0 +1,57 @@
+"""`--confine` (a room's sessions): a save is a name inside the player's own saves folder."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.root import ROOT
+from tests.shell.ptydriver import base_env
+from tui.room.confine import ConfineError, confined_path
+from tui.room.names import name_problem
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["../bob/x", "/etc/passwd", "a/b", "a\\b", ".place", "..", "", "x\x00y", "~bob", "a" * 81],
+)
+def test_a_path_is_refused(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ConfineError, match="not a path"):
+        confined_path(name, tmp_path)
+
+
+def test_a_name_stays_in_the_folder_even_through_a_link(tmp_path: Path) -> None:
+    mine, other = tmp_path / "alice", tmp_path / "bob"
+    mine.mkdir()
+    other.mkdir()
+    assert confined_path("my game", mine) == (mine / "my game.toml").resolve()
+    assert confined_path("x.toml", mine) == (mine / "x.toml").resolve()
+    (mine / "link.toml").symlink_to(other / "secret.toml")
+    with pytest.raises(ConfineError):
+        confined_path("link", mine)
+
+
+def test_load_and_review_take_only_a_name(tmp_path: Path) -> None:
+    (tmp_path / "bob").mkdir()
+    example = next((ROOT / "saves").glob("*.toml"))
+    for cmd in (["load", str(example)], ["review", "../bob/x"]):
+        r = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "--confine", "--saves", str(tmp_path / "a"), *cmd],
+            cwd=ROOT, env=base_env(tmp_path), capture_output=True, text=True, timeout=20,
+        )  # fmt: skip
+        assert r.returncode == 2 and "not a path" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "name", ["al\u202eice", "a\x1b[2J", "a" * 25, "open", "strong", "a b", "\u00e9\u00e9"]
+)
+def test_bad_names_get_one_line(name: str) -> None:
+    problem = name_problem(name)
+    assert problem and "\n" not in problem and "\x1b" not in problem
+
+
+def test_good_names_pass() -> None:
+    assert name_problem("alice") is None and name_problem("Bob_2.x") is None
