@@ -494,6 +494,12 @@ def _bench_tables(quick: bool) -> list[dict[str, Any]]:
     return bench_tables(quick, _row)
 
 
+def _bench_room(quick: bool) -> list[dict[str, Any]]:
+    from .room.bench import bench_room
+
+    return bench_room(quick, _row)
+
+
 def run_bench(quick: bool = False, json_path: str | None = None) -> int:
     sections = [
         ("engine", bench_engine),
@@ -504,9 +510,10 @@ def run_bench(quick: bool = False, json_path: str | None = None) -> int:
         ("memory", bench_memory),
         ("computer players", bench_bots),
         ("shared tables", _bench_tables),
+        ("room", _bench_room),
     ]
     if quick:
-        sections = [s for s in sections if s[0] not in ("memory", "over ssh")]
+        sections = [s for s in sections if s[0] not in ("memory", "over ssh", "room")]
     rows: list[dict[str, Any]] = []
     for name, fn in sections:
         for row in fn(quick):
