@@ -55,3 +55,55 @@ def test_bad_names_get_one_line(name: str) -> None:
 
 def test_good_names_pass() -> None:
     assert name_problem("alice") is None and name_problem("Bob_2.x") is None
+
+
+async def test_a_room_session_saves_and_loads_only_in_its_own_folder(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.dialogs import MessageScreen
+    from tui.screens.load import LoadScreen
+    from tui.screens.menu import MenuScreen
+
+    mine, other = tmp_path / "alice", tmp_path / "bob"
+    other.mkdir()
+    launch = Launch(
+        saves_dir=str(mine),
+        new={"game": "toy", "seats": [], "options": {}, "seed": 3},
+        handover=False,
+        bot_delay=0.0,
+        user="alice",
+        store=str(tmp_path / "tables.sqlite"),
+        confine=True,
+    )
+    from engine.core import Seat
+
+    launch.new["seats"] = [Seat("alice"), Seat("bob")]  # type: ignore[index]
+    app = BoardgamesApp(launch)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "save" in (mine / ".place.json").read_text()  # a reconnect comes back here
+        await pilot.press("1", "1", "s")
+        await pilot.pause()
+        inp = app.screen.query_one("#save-path")
+        assert inp.value == "toy-3"  # a name, never another player's path
+        inp.value = "../bob/x"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen) and "not a path" in app.screen.text
+        await pilot.press("enter", "s")
+        await pilot.pause()
+        app.screen.query_one("#save-path").value = "mine"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (mine / "mine.toml").exists() and list(other.iterdir()) == []
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert not (mine / ".place.json").exists()
+        title = app.screen.query_one("#menu-title", Static).render()
+        assert "welcome, alice" in str(title)
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        assert app.screen.files and all(f.parent == mine for f in app.screen.files)
