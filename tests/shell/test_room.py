@@ -404,3 +404,41 @@ def test_twenty_sessions_at_once_reach_the_menu(room: Room) -> None:
     print(f"\n20 sessions: first frame median {sorted(times)[10]:.2f} s, max {max(times):.2f} s; "
           f"memory per session {sum(rss) / len(rss) / 1024:.0f} MB")  # fmt: skip
     assert gone_within(pids_started(room), 3.0)
+
+
+def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
+    """`k` in the menu writes a code into the player's folder (done here as the app does); a
+    session of the new key types it and plays as alice; a wrong code gets one line."""
+    from tui.room.folder import Room as Folder
+
+    assert room.run("alice", "alice", "table", "list").returncode == 0
+    assert room.run("laptop", "alice", "table", "list").returncode == 255  # no code yet
+    code = Folder(room.dir).new_code("alice")
+
+    async def type_code(text: str) -> tuple[str, Any]:
+        conn = await asyncssh.connect(
+            "127.0.0.1", room.port, username="alice", client_keys=[str(room.key("laptop"))],
+            known_hosts=None, agent_path=None,
+        )  # fmt: skip
+        proc = await conn.create_process(
+            term_type="xterm-256color", term_size=(80, 24), encoding=None
+        )
+        got = await asyncio.wait_for(proc.stdout.read(4096), 10)
+        proc.stdin.write(text.encode() + b"\r")
+        end = time.time() + 30
+        while b"welcome" not in plain(got).encode() and time.time() < end:
+            chunk = await asyncio.wait_for(proc.stdout.read(65536), 30)
+            if not chunk:  # refused: the session ended
+                got += await asyncio.wait_for(proc.stderr.read(4096), 5)
+                break
+            got += chunk
+        conn.close()
+        return plain(got), proc
+
+    wrong, _ = asyncio.run(type_code("000-000" if code != "000-000" else "111-111"))
+    assert "Type the code" in wrong and "that is not the code" in wrong
+    assert "welcome" not in wrong
+    right, _ = asyncio.run(type_code(code))
+    assert "The key is now alice's" in right and "welcome, alice" in right
+    assert len(json.loads((room.dir / "players.json").read_text())["alice"]["keys"]) == 2
+    assert room.run("laptop", "alice", "table", "list").returncode == 0
