@@ -9,6 +9,8 @@ from .store import (
     OPEN,
     PLAYING,
     WAITING,
+    Disconnected,
+    NoStore,
     Refused,
     SeatInfo,
     Stale,
@@ -18,9 +20,12 @@ from .store import (
     TableStore,
     UnknownTable,
     check_user,
+    copy_tables,
     default_user,
+    is_server_url,
     parse_seats,
     public_view,
+    store_location,
     store_path,
     view_for,
 )
@@ -29,7 +34,18 @@ from .store import (
 def open_store(
     path: str | None = None, create_file: bool = True, shared_cache: bool = False
 ) -> TableStore:
-    """The store at --store / $BOARDGAMES_STORE / the data folder (SQLite for now)."""
+    """The store at --store / $BOARDGAMES_STORE / the data folder: a `postgresql://` URL
+    opens a PostgreSQL schema, anything else a SQLite file."""
+    location = store_location(path)
+    if is_server_url(location):
+        try:
+            from .postgres import PostgresStore
+        except ImportError:
+            raise StoreUnavailable(
+                f"{location.split('@')[-1]}: PostgreSQL stores need psycopg "
+                "(pip install 'boardgames-tui[postgres]')"
+            ) from None
+        return PostgresStore(location, create_file=create_file, shared_cache=shared_cache)
     return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache)
 
 
@@ -38,6 +54,8 @@ __all__ = [
     "OPEN",
     "PLAYING",
     "WAITING",
+    "Disconnected",
+    "NoStore",
     "Refused",
     "SQLiteStore",
     "SeatInfo",
@@ -48,10 +66,13 @@ __all__ = [
     "TableStore",
     "UnknownTable",
     "check_user",
+    "copy_tables",
     "default_user",
+    "is_server_url",
     "open_store",
     "parse_seats",
     "public_view",
+    "store_location",
     "store_path",
     "view_for",
 ]

@@ -22,9 +22,11 @@ from ..core.protocol import SetupError
 from ..core.registry import UnknownGame, get_game
 from .store import (
     FINISHED,
+    FORMAT,
     LEASE_SECONDS,
     PLAYING,
     WAITING,
+    MoveRow,
     SeatInfo,
     Stale,
     StoreError,
@@ -39,9 +41,10 @@ from .store import (
     new_table_id,
     normalize_id,
     seat_names,
+    table_digest,
+    upgrade_steps,
 )
 
-FORMAT = 1
 BUSY_SECONDS = 5.0
 _CACHE: dict[str, dict[str, Match]] = {}  # store path -> table id -> its match, replayed
 
@@ -80,6 +83,7 @@ CREATE TABLE bg_moves (
     at TEXT NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE INDEX bg_tables_updated ON bg_tables (updated);
 """
 
 _COLUMNS = (
@@ -189,12 +193,12 @@ class SQLiteStore(TableStore):
                             tx.execute(stmt)
                     tx.execute("INSERT INTO bg_meta VALUES ('format', ?)", (str(FORMAT),))
         row = c.execute("SELECT value FROM bg_meta WHERE key='format'").fetchone()
-        if row is None or not row[0].isdigit():
-            raise StoreUnavailable(f"{self.path} is not a table store (no format)")
-        if int(row[0]) > FORMAT:
-            raise StoreUnavailable(
-                f"{self.path} was written by a newer version (format {row[0]}, this reads {FORMAT})"
-            )
+        if upgrade_steps(row and row[0], self.path):
+            with self._tx() as tx:  # an older store: upgraded in place, all or nothing
+                row = tx.execute("SELECT value FROM bg_meta WHERE key='format'").fetchone()
+                for stmt in upgrade_steps(row and row[0], self.path):
+                    tx.execute(stmt)
+                tx.execute("UPDATE bg_meta SET value = ? WHERE key = 'format'", (str(FORMAT),))
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -435,6 +439,47 @@ class SQLiteStore(TableStore):
                 "lease_owner = ?",
                 (normalize_id(table_id), owner),
             )
+
+    def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
+        with self._tx(write=False) as c:
+            info = self._info(c, table_id)
+            rows = c.execute(
+                "SELECT n, move_id, seat, user, at FROM bg_moves WHERE table_id = ? ORDER BY n",
+                (info.id,),
+            ).fetchall()
+        return info, [(int(n), str(m), int(s), str(u), str(a)) for n, m, s, u, a in rows]
+
+    def import_table(self, info: TableInfo, rows: Sequence[MoveRow], digest: str) -> None:
+        with self._tx() as c:
+            c.execute(
+                "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
+                "updated, status, moves, rev, to_move_seat) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    info.id,
+                    info.game,
+                    info.seed,
+                    json.dumps(info.options),
+                    json.dumps(info.settings),
+                    info.creator,
+                    info.created,
+                    info.updated,
+                    info.status,
+                    info.moves,
+                    info.rev,
+                    info.to_move_seat,
+                ),
+            )
+            c.executemany(
+                "INSERT INTO bg_seats (table_id, seat, kind, user) VALUES (?,?,?,?)",
+                [(info.id, s.seat, s.kind, s.user) for s in info.seats],
+            )
+            c.executemany(
+                "INSERT INTO bg_moves (table_id, n, move_id, seat, user, at) VALUES (?,?,?,?,?,?)",
+                [(info.id, *r) for r in rows],
+            )
+            stored = self._info(c, info.id)
+            if table_digest(stored, self._move_ids(c, info.id)) != digest:
+                raise StoreError(f"table {info.id} does not replay the same in {self.path}")
 
     def integrity(self) -> str:
         """`PRAGMA integrity_check`: "ok" for a sound file."""

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import BOT_LEVELS, HUMAN, Match, Seat
+from ..core.match import now_iso
 from ..core.protocol import IllegalMove, SetupError
-from ..core.registry import get_game
+from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
 
 OPEN = "open"
@@ -41,6 +42,14 @@ class StoreError(Exception):
 
 class StoreUnavailable(StoreError):
     """The store itself: missing, unwritable, locked for too long, or not a table store."""
+
+
+class NoStore(StoreUnavailable):
+    """There is no table store at that address (yet)."""
+
+
+class Disconnected(StoreUnavailable):
+    """The store's server cannot be reached right now; the next call tries again."""
 
 
 class UnknownTable(StoreError):
@@ -94,6 +103,20 @@ def store_path(override: str | os.PathLike[str] | None = None) -> Path:
     """--store PATH, else $BOARDGAMES_STORE, else the default in the data folder."""
     chosen = override or os.environ.get("BOARDGAMES_STORE")
     return Path(chosen).expanduser() if chosen else default_store_path()
+
+
+SERVER_SCHEMES = ("postgresql://", "postgres://")
+
+
+def store_location(override: str | os.PathLike[str] | None = None) -> str:
+    """--store, else $BOARDGAMES_STORE, else the default file: a server URL or a path."""
+    chosen = str(override or os.environ.get("BOARDGAMES_STORE") or "")
+    return chosen if is_server_url(chosen) else str(store_path(override))
+
+
+def is_server_url(location: str | os.PathLike[str] | None) -> bool:
+    """A PostgreSQL address (`postgresql://…`) rather than a SQLite file."""
+    return str(location or "").startswith(SERVER_SCHEMES)
 
 
 def new_table_id() -> str:
@@ -391,3 +414,125 @@ class TableStore(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
+        """The table and its moves as stored (for `table copy-store`)."""
+        raise StoreError(f"{self.path} cannot be copied from")
+
+    def import_table(self, info: TableInfo, rows: Sequence[MoveRow], digest: str) -> None:
+        """Store a table copied from another store, in one transaction that is committed
+        only if the table replays here to `digest`."""
+        raise StoreError(f"{self.path} cannot be copied to")
+
+
+# ---- store formats, shared by every backend ------------------------------------------------
+# The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
+# in place, in one transaction, by the steps below (plain SQL both backends read alike).
+FORMAT = 2
+UPGRADES: dict[int, tuple[str, ...]] = {
+    # 1 -> 2: `tables()` lists the most recently changed first
+    1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
+}
+
+
+def upgrade_steps(found: str | None, where: str) -> list[str]:
+    """The SQL that brings a store of format `found` to FORMAT (none when it is current);
+    StoreUnavailable, one line, for a newer format or no format at all."""
+    if found is None or not found.isdigit():
+        raise StoreUnavailable(f"{where} is not a table store (no format)")
+    n = int(found)
+    if n > FORMAT:
+        raise StoreUnavailable(
+            f"{where} was written by a newer version (format {n}, this reads {FORMAT}): upgrade "
+            "boardgames-tui"
+        )
+    return [stmt for k in range(n, FORMAT) for stmt in UPGRADES[k]]
+
+
+# ---- what every backend does alike -----------------------------------------------------------
+MoveRow = tuple[int, str, int, str, str]  # n, move id, seat, user (or computer level), when
+
+
+def new_table_probe(
+    game: str,
+    seats: Sequence[SeatInfo],
+    options: Mapping[str, str],
+    seed: int,
+    creator: str,
+    settings: Mapping[str, bool] | None,
+) -> TableInfo:
+    """A table about to be created, checked (game, players, options) and set up: its id is
+    "new" and `to_move_seat` is the first seat to move."""
+    try:
+        g = get_game(game)
+    except UnknownGame as exc:
+        raise StoreError(str(exc)) from None
+    seated = tuple(SeatInfo(i, s.kind, s.user) for i, s in enumerate(seats))
+    sets = {"strict": bool((settings or {}).get("strict", False))}
+    stamp = now_iso()
+    status = WAITING if any(s.is_open for s in seated) else PLAYING
+    try:
+        g.check_players(len(seated))
+        opts = g.check_options(dict(options))
+    except SetupError as exc:
+        raise StoreError(str(exc)) from None
+    probe = TableInfo("new", g.id, seed, opts, sets, creator, stamp, stamp, status, 0, 0, 0, seated)
+    match = build_match(probe, [])
+    to_move = match.prompt.seat if match.prompt else None
+    return TableInfo(
+        "new", g.id, seed, opts, sets, creator, stamp, stamp, status, 0, 0, to_move, seated
+    )
+
+
+def cached_match(cache: dict[str, Match], info: TableInfo, ids: Sequence[str]) -> Match:
+    """The match at the table's last move: the cached one brought up to date (or rebuilt)."""
+    if len(ids) != info.moves:
+        raise StoreError(f"table {info.id}: {len(ids)} moves stored, {info.moves} counted")
+    m = cache.get(info.id)
+    if m is not None and m.names == seat_names(info.seats) and m.length >= m.cursor:
+        have = m.move_ids(m.length)
+        k = min(len(have), len(ids))
+        if have[:k] == ids[:k]:
+            m.goto(k)
+            m.truncate()
+            try:
+                extend_match(m, info, ids)
+            except StoreError:
+                cache.pop(info.id, None)
+                raise
+            return m
+    m = build_match(info, ids)
+    cache[info.id] = m
+    return m
+
+
+def check_moves(tid: str, rows: Sequence[Sequence[Any]]) -> list[str]:
+    """Move ids from (n, move id) rows in order: StoreError at a gap."""
+    out: list[str] = []
+    for n, mid in rows:
+        if n != len(out) + 1:
+            raise StoreError(f"table {tid}: move {len(out) + 1} is missing")
+        out.append(mid)
+    return out
+
+
+def table_digest(info: TableInfo, move_ids: Sequence[str]) -> str:
+    """The table replayed through the rules, fingerprinted (the moves and the final state)."""
+    match = build_match(info, move_ids)
+    return f"{len(move_ids)}:{match.game.digest(match.state)}"
+
+
+def copy_tables(source: TableStore, target: TableStore) -> list[str]:
+    """Every table of `source` into `target`, each checked to replay to the same digest
+    there before it is committed; the ids copied. A table `target` has already is refused."""
+    have = {t.id for t in target.tables()}
+    clash = sorted(t.id for t in source.tables() if t.id in have)
+    if clash:
+        raise StoreError(f"{target.path} already has table(s) {', '.join(clash)}: nothing copied")
+    done = []
+    for t in source.tables():
+        info, rows = source.export_table(t.id)
+        digest = table_digest(info, [r[1] for r in rows])
+        target.import_table(info, rows, digest)
+        done.append(info.id)
+    return done

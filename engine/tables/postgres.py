@@ -1,0 +1,637 @@
+"""The PostgreSQL backend (psycopg 3): one server shared by every host of a room.
+
+The same tables as the SQLite file, in a schema of their own (`?schema=NAME` in the address,
+default `boardgames`). Every change is one transaction that first locks the table's row
+(`SELECT … FOR UPDATE`), so moves at different tables never wait for each other, and then
+applies the same `check_append` / `check_undo` / lease rules as SQLite. A trigger NOTIFYs the
+table id when a table changes; `version()` reads those notifications without a round trip
+and, because NOTIFY is best-effort, also polls a fingerprint every few seconds.
+
+Identity: when players connect as their own roles, row-level security makes the server
+refuse a move, join or undo in another user's name; the owner of the schema (the room's
+service role) is exempt, as PostgreSQL exempts a table's owner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors as pgerr
+from psycopg import sql
+
+from ..core import HUMAN, Match
+from ..core.match import now_iso
+from .store import (
+    FINISHED,
+    FORMAT,
+    LEASE_SECONDS,
+    PLAYING,
+    WAITING,
+    Disconnected,
+    MoveRow,
+    NoStore,
+    Refused,
+    SeatInfo,
+    Stale,
+    StoreError,
+    StoreUnavailable,
+    TableInfo,
+    TableStore,
+    UnknownTable,
+    cached_match,
+    check_append,
+    check_moves,
+    check_undo,
+    new_table_id,
+    new_table_probe,
+    normalize_id,
+    table_digest,
+    upgrade_steps,
+)
+
+BUSY_SECONDS = 5.0  # lock_timeout: a row held longer than this by another session
+CONNECT_SECONDS = 3.0
+RETRY_SECONDS = 1.0  # after a failed connection, calls fail at once for this long
+POLL_SECONDS = 2.0  # the fallback for a missed notification
+DEFAULT_SCHEMA = "boardgames"
+_CACHE: dict[str, dict[str, Match]] = {}
+
+SCHEMA = """
+CREATE TABLE bg_meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE bg_tables (
+    id text PRIMARY KEY,
+    game text NOT NULL,
+    seed bigint NOT NULL,
+    options text NOT NULL,
+    settings text NOT NULL,
+    creator text NOT NULL,
+    created text NOT NULL,
+    updated text NOT NULL,
+    status text NOT NULL,
+    moves integer NOT NULL DEFAULT 0,
+    rev integer NOT NULL DEFAULT 0,
+    to_move_seat integer,
+    lease_owner text,
+    lease_until double precision NOT NULL DEFAULT 0
+);
+CREATE TABLE bg_seats (
+    table_id text NOT NULL REFERENCES bg_tables(id),
+    seat integer NOT NULL,
+    kind text NOT NULL,
+    "user" text,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE INDEX bg_seats_user ON bg_seats ("user");
+CREATE TABLE bg_moves (
+    table_id text NOT NULL REFERENCES bg_tables(id),
+    n integer NOT NULL,
+    move_id text NOT NULL,
+    seat integer NOT NULL,
+    "user" text NOT NULL,
+    at text NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE INDEX bg_tables_updated ON bg_tables (updated);
+CREATE FUNCTION bg_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify(TG_TABLE_SCHEMA || '.bg_tables', NEW.id);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER bg_tables_new AFTER INSERT ON bg_tables
+    FOR EACH ROW EXECUTE FUNCTION bg_notify();
+CREATE TRIGGER bg_tables_changed AFTER UPDATE ON bg_tables
+    FOR EACH ROW WHEN (OLD.rev IS DISTINCT FROM NEW.rev) EXECUTE FUNCTION bg_notify();
+ALTER TABLE bg_tables ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bg_read ON bg_tables FOR SELECT USING (true);
+CREATE POLICY bg_create ON bg_tables FOR INSERT WITH CHECK (creator = current_user);
+CREATE POLICY bg_change ON bg_tables FOR UPDATE USING (true);
+ALTER TABLE bg_seats ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bg_read ON bg_seats FOR SELECT USING (true);
+CREATE POLICY bg_seat ON bg_seats FOR INSERT WITH CHECK (
+    EXISTS (SELECT 1 FROM bg_tables t WHERE t.id = table_id AND t.creator = current_user));
+CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
+    WITH CHECK ("user" = current_user);
+ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
+CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
+    EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_moves.table_id
+            AND s.seat = bg_moves.seat
+            AND ((s.kind = 'human' AND s."user" = current_user AND bg_moves."user" = current_user)
+                 OR (s.kind <> 'human' AND bg_moves."user" = s.kind))));
+CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
+"""
+
+_COLUMNS = (
+    "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
+)
+
+
+class _Conflict(StoreUnavailable):
+    """Two sessions wrote the same row at once (a unique or serialization failure)."""
+
+
+def split_address(url: str) -> tuple[str, str, str]:
+    """(the URL psycopg is given, the schema, the URL as shown: no password)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    schema = next((v for k, v in query if k == "schema"), DEFAULT_SCHEMA)
+    rest = urlencode([(k, v) for k, v in query if k != "schema"])
+    conninfo = urlunsplit(parts._replace(query=rest))
+    netloc = parts.netloc
+    if "@" in netloc:
+        cred, host = netloc.rsplit("@", 1)
+        netloc = f"{cred.split(':', 1)[0]}@{host}"
+    shown = urlunsplit(parts._replace(netloc=netloc, query=urlencode([("schema", schema)])))
+    return conninfo, schema, shown
+
+
+class PostgresStore(TableStore):
+    """Tables in one PostgreSQL schema. `create_file`: create the schema if it is missing;
+    `busy`: how long to wait for a table's row held by another session."""
+
+    def __init__(
+        self,
+        url: str,
+        create_file: bool = True,
+        busy: float = BUSY_SECONDS,
+        shared_cache: bool = False,
+        connect_timeout: float = CONNECT_SECONDS,
+    ) -> None:
+        self.url = url
+        self.conninfo, self.schema, self.path = split_address(url)
+        if not self.schema.replace("_", "").isalnum():
+            raise StoreUnavailable(f"{self.path}: a schema name is letters, digits and '_'")
+        self.busy = busy
+        self.connect_timeout = connect_timeout
+        self._cache: dict[str, Match] = _CACHE.setdefault(self.path, {}) if shared_cache else {}
+        self.conn: psycopg.Connection[Any] | None = None
+        self._listener: psycopg.Connection[Any] | None = None
+        self._retry_at = 0.0
+        self._version = 0
+        self._fingerprint: tuple[int, int] | None = None
+        self._next_poll = 0.0
+        self.role = ""
+        self.rls = False  # True when the server holds this role to its own seats
+        self._setup(create_file)
+
+    # ---- plumbing ------------------------------------------------------------------------
+    def _connect(self) -> psycopg.Connection[Any]:
+        now = time.monotonic()
+        if now < self._retry_at:
+            raise Disconnected(f"the table store {self.path} is unreachable: reconnecting…")
+        try:
+            conn = psycopg.connect(
+                self.conninfo, autocommit=True, connect_timeout=max(1, round(self.connect_timeout))
+            )
+        except psycopg.OperationalError as exc:
+            self._retry_at = now + RETRY_SECONDS
+            first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+            raise Disconnected(
+                f"the table store {self.path} is unreachable ({first}): reconnecting…"
+            ) from None
+        try:
+            conn.execute(
+                "SELECT set_config('search_path', %s, false), "
+                "set_config('lock_timeout', %s, false)",
+                (sql.Identifier(self.schema).as_string(conn), f"{int(self.busy * 1000)}ms"),
+            )
+        except psycopg.Error:
+            conn.close()
+            raise
+        return conn
+
+    def _conn(self) -> psycopg.Connection[Any]:
+        if self.conn is None or self.conn.closed or self.conn.broken:
+            self._drop(self.conn)
+            self.conn = self._connect()
+        return self.conn
+
+    @staticmethod
+    def _drop(conn: psycopg.Connection[Any] | None) -> None:
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """The server's errors as one sentence naming the store."""
+        try:
+            yield
+        except (pgerr.LockNotAvailable, pgerr.QueryCanceled):
+            raise StoreUnavailable(
+                f"the table store {self.path} is busy: another session held the table for more "
+                f"than {self.busy:g} s; try again"
+            ) from None
+        except (pgerr.UniqueViolation, pgerr.SerializationFailure, pgerr.DeadlockDetected):
+            raise _Conflict(
+                f"the table store {self.path}: another session changed the table at the same "
+                "moment; try again"
+            ) from None
+        except pgerr.InsufficientPrivilege as exc:
+            raise Refused(
+                f"the table store refused it: role {self.role or '?'} may not do that "
+                f"({_first_line(exc)})"
+            ) from None
+        except psycopg.OperationalError as exc:
+            if self.conn is not None and (self.conn.closed or self.conn.broken):
+                self._drop(self.conn)
+                self.conn = None
+                raise Disconnected(
+                    f"the table store {self.path} was lost ({_first_line(exc)}): reconnecting…"
+                ) from None
+            raise StoreUnavailable(f"the table store {self.path}: {_first_line(exc)}") from None
+        except psycopg.InterfaceError as exc:
+            self._drop(self.conn)
+            self.conn = None
+            raise Disconnected(
+                f"the table store {self.path} was lost ({_first_line(exc)}): reconnecting…"
+            ) from None
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"the table store {self.path}: {_first_line(exc)}") from None
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[psycopg.Cursor[Any]]:
+        with self._errors():
+            conn = self._conn()
+            with conn.transaction(), conn.cursor() as cur:
+                yield cur
+
+    def _setup(self, create: bool) -> None:
+        with self._tx() as c:
+            c.execute("SELECT current_user")
+            self.role = str(_one(c)[0])
+            c.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                (self.schema,),
+            )
+            names = {r[0] for r in c.fetchall()}
+            if names and "bg_meta" not in names:
+                raise StoreUnavailable(f"{self.path}: schema {self.schema} is not a table store")
+            if not names:
+                if not create:
+                    raise NoStore(
+                        f"no table store at {self.path} (create a table first: `table new`)"
+                    )
+                # two processes creating the store at once: the second waits, then finds it
+                c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
+                c.execute("SELECT to_regclass(%s)", (f"{self.schema}.bg_meta",))
+                if _one(c)[0] is None:
+                    c.execute(
+                        sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                            sql.Identifier(self.schema)
+                        )
+                    )
+                    c.execute(SCHEMA.encode())
+                    c.execute("INSERT INTO bg_meta VALUES ('format', %s)", (str(FORMAT),))
+        with self._tx() as c:  # an older store: upgraded in place, all or nothing
+            c.execute("SELECT value FROM bg_meta WHERE key = 'format'")
+            row = c.fetchone()
+            if upgrade_steps(row and row[0], self.path):
+                c.execute("SELECT value FROM bg_meta WHERE key = 'format' FOR UPDATE")
+                row = c.fetchone()
+                for stmt in upgrade_steps(row and row[0], self.path):
+                    c.execute(stmt.encode())
+                c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
+            c.execute("SELECT row_security_active('bg_moves')")
+            self.rls = bool(_one(c)[0])
+
+    def _as(self, user: str | None) -> None:
+        """A role the server holds to its own seats plays only as itself (one line)."""
+        if self.rls and user is not None and user != self.role:
+            raise Refused(
+                f"you are connected to the table store as {self.role}: you cannot play as "
+                f"{user} (leave out --user, or connect as {user})"
+            )
+
+    def close(self) -> None:
+        self._drop(self.conn)
+        self._drop(self._listener)
+        self.conn = self._listener = None
+
+    def version(self) -> int:
+        """Bumped by every notification, by a changed fingerprint (polled every few seconds)
+        and by a reconnection (notifications may have been missed)."""
+        with self._errors():
+            lis = self._listener
+            if lis is None or lis.closed or lis.broken:
+                self._drop(lis)
+                self._listener = None
+                lis = self._connect()
+                lis.add_notify_handler(self._notified)
+                lis.execute(sql.SQL("LISTEN {}").format(sql.Identifier(f"{self.schema}.bg_tables")))
+                self._listener = lis
+                self._version += 1
+                self._next_poll = 0.0
+            try:
+                lis.pgconn.consume_input()  # what has arrived, without a round trip
+                while lis.pgconn.notifies() is not None:
+                    self._version += 1
+                if lis.pgconn.status != psycopg.pq.ConnStatus.OK:
+                    raise psycopg.OperationalError("the connection was closed by the server")
+                now = time.monotonic()
+                if now >= self._next_poll:
+                    self._next_poll = now + POLL_SECONDS
+                    row = lis.execute(
+                        "SELECT count(*), coalesce(sum(rev), 0) FROM bg_tables"
+                    ).fetchone()
+                    fp = (int(row[0]), int(row[1])) if row else (0, 0)
+                    if fp != self._fingerprint:
+                        self._fingerprint = fp
+                        self._version += 1
+            except psycopg.Error as exc:
+                self._drop(lis)
+                self._listener = None
+                raise Disconnected(
+                    f"the table store {self.path} was lost ({_first_line(exc)}): reconnecting…"
+                ) from None
+        return self._version
+
+    def _notified(self, _n: psycopg.Notify) -> None:
+        self._version += 1
+
+    # ---- reading -------------------------------------------------------------------------
+    def _info(self, c: psycopg.Cursor[Any], table_id: str, lock: bool = False) -> TableInfo:
+        tid = normalize_id(table_id)
+        c.execute(
+            f"SELECT {_COLUMNS} FROM bg_tables WHERE id = %s" + (" FOR UPDATE" if lock else ""),
+            (tid,),
+        )
+        row = c.fetchone()
+        if row is None:
+            raise UnknownTable(table_id)
+        c.execute(
+            'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = %s ORDER BY seat', (tid,)
+        )
+        return _row_info(row, c.fetchall())
+
+    def info(self, table_id: str) -> TableInfo:
+        with self._tx() as c:
+            return self._info(c, table_id)
+
+    def tables(self) -> list[TableInfo]:
+        with self._tx() as c:
+            c.execute(f"SELECT {_COLUMNS} FROM bg_tables ORDER BY updated DESC")
+            rows = c.fetchall()
+            c.execute('SELECT table_id, seat, kind, "user" FROM bg_seats ORDER BY table_id, seat')
+            seats: dict[str, list[tuple[int, str, str | None]]] = {}
+            for tid, seat, kind, user in c.fetchall():
+                seats.setdefault(tid, []).append((seat, kind, user))
+        return [_row_info(r, seats.get(r[0], [])) for r in rows]
+
+    def move_ids(self, table_id: str) -> list[str]:
+        with self._tx() as c:
+            info = self._info(c, table_id)
+            return self._move_ids(c, info.id)
+
+    @staticmethod
+    def _move_ids(c: psycopg.Cursor[Any], tid: str) -> list[str]:
+        c.execute("SELECT n, move_id FROM bg_moves WHERE table_id = %s ORDER BY n", (tid,))
+        return check_moves(tid, c.fetchall())
+
+    def _match(self, c: psycopg.Cursor[Any], info: TableInfo) -> Match:
+        return cached_match(self._cache, info, self._move_ids(c, info.id))
+
+    def load(self, table_id: str) -> tuple[TableInfo, Match]:
+        with self._tx() as c:
+            # one snapshot for the row and the moves (the default isolation is per statement)
+            c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            info = self._info(c, table_id)
+            return info, self._match(c, info)
+
+    # ---- changing ------------------------------------------------------------------------
+    def create(
+        self,
+        game: str,
+        seats: Sequence[SeatInfo],
+        options: Mapping[str, str],
+        seed: int,
+        creator: str,
+        settings: Mapping[str, bool] | None = None,
+    ) -> TableInfo:
+        self._as(creator)
+        p = new_table_probe(game, seats, options, seed, creator, settings)
+        with self._tx() as c:
+            for _ in range(20):
+                tid = new_table_id()
+                c.execute("SELECT 1 FROM bg_tables WHERE id = %s", (tid,))
+                if c.fetchone() is None:
+                    break
+            else:  # pragma: no cover - 28 million ids
+                raise StoreError("no free table id: the store is full")
+            c.execute(
+                "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
+                "updated, status, moves, rev, to_move_seat) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,0,0,%s)",
+                (
+                    tid,
+                    p.game,
+                    p.seed,
+                    json.dumps(p.options),
+                    json.dumps(p.settings),
+                    creator,
+                    p.created,
+                    p.updated,
+                    p.status,
+                    p.to_move_seat,
+                ),
+            )
+            c.executemany(
+                'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (%s,%s,%s,%s)',
+                [(tid, s.seat, s.kind, s.user) for s in p.seats],
+            )
+            return self._info(c, tid)
+
+    def join(self, table_id: str, user: str) -> int | None:
+        self._as(user)
+        with self._tx() as c:
+            info = self._info(c, table_id, lock=True)
+            mine = info.seat_of(user)
+            if mine is not None:
+                return mine
+            seat = info.first_open()
+            if seat is None or info.finished:
+                return None
+            c.execute(
+                'UPDATE bg_seats SET "user" = %s WHERE table_id = %s AND seat = %s '
+                'AND "user" IS NULL AND kind = %s',
+                (user, info.id, seat, HUMAN),
+            )
+            if c.rowcount != 1:  # pragma: no cover - the row lock makes this impossible
+                return None
+            still_open = any(s.is_open and s.seat != seat for s in info.seats)
+            c.execute(
+                "UPDATE bg_tables SET status = %s, rev = rev + 1, updated = %s WHERE id = %s",
+                (WAITING if still_open else PLAYING, now_iso(), info.id),
+            )
+            return seat
+
+    def append(
+        self, table_id: str, user: str | None, move_id: str, expected: int, lease: str | None = None
+    ) -> TableInfo:
+        self._as(user)
+        try:
+            with self._tx() as c:
+                info = self._info(c, table_id, lock=True)  # this table's row only
+                if info.moves != expected:
+                    raise Stale(info.id, expected, info.moves)
+                lease_ok = False
+                if lease is not None:
+                    c.execute(
+                        "SELECT lease_owner, lease_until FROM bg_tables WHERE id = %s", (info.id,)
+                    )
+                    owner, until = _one(c)
+                    lease_ok = owner == lease and until >= time.time()
+                match = self._match(c, info)
+                seat = check_append(info, match, user, move_id, lease_ok)
+                try:
+                    match.play(move_id)
+                    prompt = match.prompt
+                    stamp = now_iso()
+                    c.execute(
+                        'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) '
+                        "VALUES (%s,%s,%s,%s,%s,%s)",
+                        (
+                            info.id,
+                            expected + 1,
+                            move_id,
+                            seat,
+                            user or info.seats[seat].kind,
+                            stamp,
+                        ),
+                    )
+                    c.execute(
+                        "UPDATE bg_tables SET moves = moves + 1, rev = rev + 1, updated = %s, "
+                        "status = %s, to_move_seat = %s WHERE id = %s",
+                        (
+                            stamp,
+                            FINISHED if prompt is None else info.status,
+                            None if prompt is None else prompt.seat,
+                            info.id,
+                        ),
+                    )
+                    return self._info(c, info.id)
+                except BaseException:
+                    self._cache.pop(info.id, None)  # rolled back: so is the cache
+                    raise
+        except _Conflict:
+            raise Stale(normalize_id(table_id), expected, expected + 1) from None
+
+    def undo(self, table_id: str, user: str, expected: int) -> TableInfo:
+        self._as(user)
+        with self._tx() as c:
+            info = self._info(c, table_id, lock=True)
+            if info.moves != expected:
+                raise Stale(info.id, expected, info.moves)
+            match = self._match(c, info)
+            check_undo(info, match, user)
+            self._cache.pop(info.id, None)
+            c.execute("DELETE FROM bg_moves WHERE table_id = %s AND n = %s", (info.id, info.moves))
+            if c.rowcount != 1:  # row-level security hid the row: not this role's move
+                raise Refused(f"the table store refused it: role {self.role} may not undo that")
+            seat = match.steps[-1].seat
+            c.execute(
+                "UPDATE bg_tables SET moves = moves - 1, rev = rev + 1, updated = %s, "
+                "status = %s, to_move_seat = %s WHERE id = %s",
+                (now_iso(), PLAYING, seat, info.id),
+            )
+            return self._info(c, info.id)
+
+    def take_lease(self, table_id: str, owner: str, seconds: float = LEASE_SECONDS) -> bool:
+        now = time.time()
+        with self._tx() as c:
+            c.execute(
+                "UPDATE bg_tables SET lease_owner = %s, lease_until = %s WHERE id = %s AND "
+                "(lease_owner IS NULL OR lease_owner = %s OR lease_until < %s)",
+                (owner, now + seconds, normalize_id(table_id), owner, now),
+            )
+            return c.rowcount == 1
+
+    def release_lease(self, table_id: str, owner: str) -> None:
+        with self._tx() as c:
+            c.execute(
+                "UPDATE bg_tables SET lease_owner = NULL, lease_until = 0 WHERE id = %s AND "
+                "lease_owner = %s",
+                (normalize_id(table_id), owner),
+            )
+
+    # ---- copying -------------------------------------------------------------------------
+    def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
+        with self._tx() as c:
+            c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            info = self._info(c, table_id)
+            c.execute(
+                'SELECT n, move_id, seat, "user", at FROM bg_moves WHERE table_id = %s ORDER BY n',
+                (info.id,),
+            )
+            rows = c.fetchall()
+        return info, [(int(n), str(m), int(s), str(u), str(a)) for n, m, s, u, a in rows]
+
+    def import_table(self, info: TableInfo, rows: Sequence[MoveRow], digest: str) -> None:
+        with self._tx() as c:
+            c.execute(
+                "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
+                "updated, status, moves, rev, to_move_seat) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                (
+                    info.id,
+                    info.game,
+                    info.seed,
+                    json.dumps(info.options),
+                    json.dumps(info.settings),
+                    info.creator,
+                    info.created,
+                    info.updated,
+                    info.status,
+                    info.moves,
+                    info.rev,
+                    info.to_move_seat,
+                ),
+            )
+            c.executemany(
+                'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (%s,%s,%s,%s)',
+                [(info.id, s.seat, s.kind, s.user) for s in info.seats],
+            )
+            c.executemany(
+                'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) '
+                "VALUES (%s,%s,%s,%s,%s,%s)",
+                [(info.id, *r) for r in rows],
+            )
+            stored = self._info(c, info.id)
+            if table_digest(stored, self._move_ids(c, info.id)) != digest:
+                raise StoreError(f"table {info.id} does not replay the same in {self.path}")
+
+
+def _one(c: psycopg.Cursor[Any]) -> Any:
+    row = c.fetchone()
+    assert row is not None
+    return row
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
+    (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row
+    return TableInfo(
+        id=str(tid),
+        game=str(game),
+        seed=int(seed),
+        options=json.loads(str(options)),
+        settings=json.loads(str(settings)),
+        creator=str(creator),
+        created=str(created),
+        updated=str(updated),
+        status=str(status),
+        moves=int(moves),
+        rev=int(rev),
+        to_move_seat=None if tm is None else int(tm),
+        seats=tuple(SeatInfo(int(s), str(k), u) for s, k, u in seats),
+    )
