@@ -107,8 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--store",
-        metavar="PATH",
-        help="the shared tables' store (default: tables.sqlite in the data folder; $BOARDGAMES_STORE)",
+        metavar="PATH|URL",
+        help="the shared tables' store: a SQLite file (default: tables.sqlite in the data "
+        "folder) or postgresql://USER@HOST/DB?schema=NAME; $BOARDGAMES_STORE",
     )
     p.add_argument(
         "--plain",

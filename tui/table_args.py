@@ -39,4 +39,11 @@ def add_table_parser(sub: Any, options: Any) -> None:
     e = ts.add_parser("export", help="write the table as a save file (review, check, load)")
     e.add_argument("id")
     e.add_argument("file")
+    c = ts.add_parser(
+        "copy-store",
+        help="copy every table from one store to another (files, postgresql:// URLs), "
+        "checking each replays to the same digest",
+    )
+    c.add_argument("source", help="a SQLite file or postgresql://USER@HOST/DB?schema=NAME")
+    c.add_argument("target")
     t.set_defaults(parse_options=options)

@@ -1,6 +1,6 @@
 """`boardgames-tui table …`: shared tables from the command line (scriptable).
 
-new, list, show, play, undo, join, export. Exit codes: 0 done; 1 refused (not your seat, not
+new, list, show, play, undo, join, export, copy-store. Exit codes: 0 done; 1 refused (not your seat, not
 your turn, an illegal move, the table is over, an unknown table) or a store that cannot be
 used; 2 bad usage.
 """
@@ -20,12 +20,16 @@ from engine.tables import (
     FINISHED,
     WAITING,
     StoreError,
+    NoStore,
     StoreUnavailable,
     TableInfo,
     TableStore,
     UnknownTable,
+    copy_tables,
+    is_server_url,
     open_store,
     parse_seats,
+    store_location,
     store_path,
     view_for,
 )
@@ -55,11 +59,15 @@ def _run(args: argparse.Namespace, user: str) -> int:
     action = args.action
     if action == "new":
         return _new(args, user)
+    if action == "copy-store":
+        return _copy_store(args.source, args.target)
     if action == "list":
         try:
             store = open_store(args.store, create_file=False, shared_cache=True)
-        except StoreUnavailable:
-            if store_path(args.store).exists():
+        except StoreUnavailable as exc:
+            if not isinstance(exc, NoStore) and (
+                is_server_url(store_location(args.store)) or store_path(args.store).exists()
+            ):
                 raise
             if args.json:
                 print("[]")
@@ -276,6 +284,19 @@ def _export(store: TableStore, table_id: str, user: str, path: str) -> int:
     except OSError as exc:
         raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
     print(target)
+    return 0
+
+
+def _copy_store(source: str, target: str) -> int:
+    """Every table of SOURCE into TARGET (a file or a postgresql:// URL), each checked to
+    replay to the same digest there."""
+    with _closing(open_store(source, create_file=False)) as src:
+        with _closing(open_store(target)) as dst:
+            done = copy_tables(src, dst)
+            print(
+                f"copied {len(done)} table(s) from {src.path} to {dst.path}; each replays to "
+                "the same digest"
+            )
     return 0
 
 

@@ -32,11 +32,15 @@ from .store import (
 
 
 def open_store(
-    path: str | None = None, create_file: bool = True, shared_cache: bool = False
+    path: str | None = None,
+    create_file: bool = True,
+    shared_cache: bool = False,
+    busy: float | None = None,
 ) -> TableStore:
     """The store at --store / $BOARDGAMES_STORE / the data folder: a `postgresql://` URL
     opens a PostgreSQL schema, anything else a SQLite file."""
     location = store_location(path)
+    wait = {} if busy is None else {"busy": busy}
     if is_server_url(location):
         try:
             from .postgres import PostgresStore
@@ -45,8 +49,8 @@ def open_store(
                 f"{location.split('@')[-1]}: PostgreSQL stores need psycopg "
                 "(pip install 'boardgames-tui[postgres]')"
             ) from None
-        return PostgresStore(location, create_file=create_file, shared_cache=shared_cache)
-    return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache)
+        return PostgresStore(location, create_file=create_file, shared_cache=shared_cache, **wait)
+    return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache, **wait)
 
 
 __all__ = [

@@ -111,7 +111,7 @@ class Cluster:
             pid = int((self.data / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
-        return pid if _alive(pid) else None
+        return pid if alive(pid) else None
 
     def url(self, user: str = SUPERUSER, db: str = "postgres") -> str:
         return f"postgresql://{user}@127.0.0.1:{self.port}/{db}"
@@ -122,7 +122,7 @@ class Cluster:
         if pid is not None:
             with contextlib.suppress(ClusterUnavailable):
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-            if _alive(pid):
+            if alive(pid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             self._wait_gone(pid)
@@ -131,7 +131,7 @@ class Cluster:
     @staticmethod
     def _wait_gone(pid: int, limit: float = 10.0) -> None:
         end = time.monotonic() + limit
-        while _alive(pid) and time.monotonic() < end:
+        while alive(pid) and time.monotonic() < end:
             time.sleep(0.02)
 
 
@@ -144,7 +144,7 @@ def _uid(user: str) -> int | None:
         return None
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import sqlite3
@@ -16,32 +17,27 @@ import pytest
 from engine.core import get_game
 from engine.tables import (
     Refused,
-    SQLiteStore,
     Stale,
     StoreError,
     StoreUnavailable,
+    TableStore,
     UnknownTable,
     check_user,
+    open_store,
     parse_seats,
     public_view,
 )
 from engine.tables.store import build_match
 from tests.root import ROOT
+from tests.tables.conftest import Backend
 from tui.cli import main
 
 
-@pytest.fixture
-def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    s = SQLiteStore(tmp_path / "tables.sqlite")
-    yield s
-    s.close()
-
-
-def new(store: SQLiteStore, game: str = "notre-dame", seats: str = "alice,bob", **kw):  # type: ignore[no-untyped-def]
+def new(store: TableStore, game: str = "notre-dame", seats: str = "alice,bob", **kw):  # type: ignore[no-untyped-def]
     return store.create(game, parse_seats(seats, "alice"), {}, kw.pop("seed", 3), "alice", kw)
 
 
-def play_first(store: SQLiteStore, tid: str) -> str:
+def play_first(store: TableStore, tid: str) -> str:
     """The seat to move plays its first legal move; returns that seat's user."""
     info, match = store.load(tid)
     user = info.seats[match.prompt.seat].user
@@ -92,17 +88,17 @@ def test_a_finished_table_takes_no_moves(store) -> None:  # type: ignore[no-unty
         store.append(t.id, "alice", "x", info.moves)
 
 
-def test_open_seats_wait_for_players_and_a_user_sits_once(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_open_seats_wait_for_players_and_a_user_sits_once(store, backend: Backend) -> None:  # type: ignore[no-untyped-def]
     t = new(store, seats="alice,open,open")
     assert t.status == "waiting" and t.first_open() == 1
     with pytest.raises(Refused, match="waiting for players"):
         store.append(t.id, "alice", store.load(t.id)[1].prompt.moves[0].id, 0)
     # two terminals of the same user claim at once: one seat is taken, the same for both
-    other = SQLiteStore(tmp_path / "tables.sqlite")
+    other = backend.open()
     got: list[int | None] = []
     barrier = threading.Barrier(2)
 
-    def claim(s: SQLiteStore) -> None:
+    def claim(s: TableStore) -> None:
         barrier.wait()
         got.append(s.join(t.id, "bob"))
 
@@ -117,10 +113,10 @@ def test_open_seats_wait_for_players_and_a_user_sits_once(store, tmp_path: Path)
     assert [s.label for s in info.seats] == ["alice", "bob", "open"]
     # carol and dave claim the last seat at once: one of them sits, the other watches
     got.clear()
-    other = SQLiteStore(tmp_path / "tables.sqlite")
+    other = backend.open()
     barrier = threading.Barrier(2)
 
-    def claim_as(s: SQLiteStore, user: str) -> None:
+    def claim_as(s: TableStore, user: str) -> None:
         barrier.wait()
         got.append(s.join(t.id, user))
 
@@ -226,72 +222,126 @@ def test_user_names_and_seat_lists() -> None:
 
 
 # ---- the store itself going wrong ----------------------------------------------------------
-def test_a_store_that_cannot_be_used_says_so_in_one_line(tmp_path: Path) -> None:
+def test_a_store_that_cannot_be_used_says_so_in_one_line(backend: Backend, tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailable, match="no table store at"):
-        SQLiteStore(tmp_path / "missing.sqlite", create_file=False)
+        backend.open(create_file=False)
+    if backend.pg:
+        backend.sql(f"CREATE SCHEMA {backend.schema}")
+        backend.sql("CREATE TABLE songs (title text)")
+        with pytest.raises(StoreUnavailable, match="not a table store"):
+            backend.open()
+        port = backend.base.rsplit(":", 1)[1].split("/")[0]
+        closed = backend.location.replace(f":{port}/", ":1/")  # nothing listens on port 1
+        with pytest.raises(StoreUnavailable, match="unreachable.*reconnecting"):
+            open_store(closed)
+        with pytest.raises(StoreUnavailable, match="schema name"):
+            open_store(backend.location + "x;drop")
+        return
     with pytest.raises(StoreUnavailable, match="is a folder"):
-        SQLiteStore(tmp_path)
+        open_store(str(tmp_path))
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database at all" * 200)
     with pytest.raises(StoreUnavailable, match="not a table store"):
-        SQLiteStore(junk)
+        open_store(str(junk))
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as c:
         c.execute("CREATE TABLE songs (title TEXT)")
     with pytest.raises(StoreUnavailable, match="not a table store"):
-        SQLiteStore(other)
+        open_store(str(other))
     (tmp_path / "afile").write_text("x")
     with pytest.raises(StoreUnavailable, match="cannot create"):
-        SQLiteStore(tmp_path / "afile" / "tables.sqlite")
+        open_store(str(tmp_path / "afile" / "tables.sqlite"))
 
 
-def test_a_store_locked_for_long_is_reported_and_loses_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "tables.sqlite"
-    s = SQLiteStore(path, busy=0.2)
+def test_a_store_locked_for_long_is_reported_and_loses_nothing(backend: Backend) -> None:
+    s = backend.open(busy=0.2)
     t = new(s)
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN EXCLUSIVE")
     move = s.load(t.id)[1].prompt.moves[0].id
-    with pytest.raises(StoreUnavailable, match="busy"):
+    with backend.hold(t.id), pytest.raises(StoreUnavailable, match="busy"):
         s.append(t.id, "alice", move, 0)
-    blocker.execute("ROLLBACK")
-    blocker.close()
     assert s.append(t.id, "alice", move, 0).moves == 1  # the same move goes in afterwards
     s.close()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes read-only files")
-def test_a_read_only_store_is_reported(tmp_path: Path) -> None:
-    path = tmp_path / "tables.sqlite"
-    s = SQLiteStore(path)
+def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -> None:
+    """A format-1 store (before the index on `updated`) is upgraded when opened, in one
+    transaction, its tables intact; a store of a newer format is refused in one line."""
+    from engine.tables.store import FORMAT
+
+    s = backend.open()
     t = new(s)
+    play_first(s, t.id)
     s.close()
+    backend.sql("DROP INDEX bg_tables_updated")
+    backend.sql("UPDATE bg_meta SET value = '1' WHERE key = 'format'")
+    s = backend.open()
+    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]
+    index = (
+        "SELECT 1 FROM pg_indexes WHERE indexname = ?"
+        if backend.pg
+        else ("SELECT 1 FROM sqlite_master WHERE name = ?")
+    )
+    assert backend.sql(index, ("bg_tables_updated",)) == [(1,)]
+    assert s.info(t.id).moves == 1
+    s.close()
+    backend.sql("UPDATE bg_meta SET value = '99' WHERE key = 'format'")
+    with pytest.raises(StoreUnavailable, match=r"newer version \(format 99, this reads 2\)"):
+        backend.open()
+
+
+def test_a_read_only_store_is_reported(backend: Backend, tmp_path: Path) -> None:
+    s = backend.open()
+    t = new(s, seats="alice,open")
+    s.close()
+    if backend.pg:  # a role that may only read
+        role = f"reader_{backend.schema}"
+        backend.sql(f"CREATE ROLE {role} LOGIN")
+        backend.sql(f"GRANT USAGE ON SCHEMA {backend.schema} TO {role}")
+        backend.sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {backend.schema} TO {role}")
+        s = open_store(backend.location.replace("//postgres@", f"//{role}@"))
+        with pytest.raises(StoreError, match="may not.*permission denied"):
+            s.join(t.id, role)
+        assert s.info(t.id).seats[1].is_open
+        s.close()
+        backend.sql(f"DROP OWNED BY {role}")
+        backend.sql(f"DROP ROLE {role}")
+        return
+    if os.geteuid() == 0:
+        pytest.skip("root writes read-only files")
+    path = Path(backend.location)
     path.chmod(0o444)
     try:
         with pytest.raises(StoreUnavailable, match=r"read-only|cannot be"):
-            s = SQLiteStore(path)
-            s.append(t.id, "alice", s.load(t.id)[1].prompt.moves[0].id, 0)
+            s = open_store(str(path))
+            s.join(t.id, "bob")
     finally:
         path.chmod(0o644)
 
 
 # ---- the command line ----------------------------------------------------------------------
-def run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+def run_at(tmp_path: Path, *argv: str, store: str = "") -> subprocess.CompletedProcess[str]:
     """`boardgames-tui ARGV` as a separate process, as a script would run it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "BOARDGAMES"))}
     env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp_path / "data"))
+    if store:
+        env["BOARDGAMES_STORE"] = store
     return subprocess.run(
         [sys.executable, "-m", "tui.cli", *argv], cwd=ROOT, env=env, text=True, capture_output=True
     )
 
 
-def test_command_line_contract(tmp_path: Path) -> None:
+def test_command_line_contract(backend: Backend, tmp_path: Path) -> None:
     """new prints the id last; show --json has the contract's fields; play exits 0 or 1 with
     one line; the default store is tables.sqlite in the data folder."""
+    if backend.pg:
+        run = functools.partial(run_at, store=backend.location)
+    else:
+        run = run_at
     made = run(tmp_path, "--user", "alice", "table", "new", "nd", "--seats", "alice,bob")
     assert made.returncode == 0, made.stderr
     tid = made.stdout.strip().splitlines()[-1]
-    assert len(tid) == 5 and (tmp_path / "data" / "boardgames-tui" / "tables.sqlite").exists()
+    default = tmp_path / "data" / "boardgames-tui" / "tables.sqlite"
+    assert len(tid) == 5 and default.exists() != backend.pg
     shown = run(tmp_path, "--user", "alice", "table", "show", tid, "--json")
     doc = json.loads(shown.stdout)
     assert {"id", "game", "moves", "to_move", "legal", "finished", "view"} <= set(doc)
@@ -316,8 +366,8 @@ def test_command_line_contract(tmp_path: Path) -> None:
     assert early.returncode == 1 and "still being played" in early.stderr
 
 
-def test_command_line_refusals_in_process(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    store = str(tmp_path / "s.sqlite")
+def test_command_line_refusals_in_process(backend: Backend, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    store = backend.location
     base = ["--store", store, "table"]
     assert main([*base, "list"]) == 0
     assert "No tables yet" in capsys.readouterr().out
@@ -348,19 +398,24 @@ def test_command_line_refusals_in_process(tmp_path: Path, capsys) -> None:  # ty
     capsys.readouterr()
     assert main(["check", str(save)]) == 0
     assert "finished" in capsys.readouterr().out
+    assert main([*base, "undo", tid]) == 1
+    capsys.readouterr()
+    if backend.pg:  # a server that is down is not "no tables yet"
+        port = backend.base.rsplit(":", 1)[1].split("/")[0]
+        assert main(["--store", store.replace(f":{port}/", ":1/"), "table", "list"]) == 1
+        assert "unreachable" in capsys.readouterr().err
+        return
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database")
     assert main(["--store", str(junk), "table", "list"]) == 1
     assert "not a table store" in capsys.readouterr().err
-    assert main([*base, "undo", tid]) == 1
 
 
-def test_env_names_the_store(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "env.sqlite"
-    monkeypatch.setenv("BOARDGAMES_STORE", str(path))
+def test_env_names_the_store(backend: Backend, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("BOARDGAMES_STORE", backend.location)
     assert main(["--user", "a", "table", "new", "nd", "--seats", "me,greedy"]) == 0
-    assert path.exists()
     tid = capsys.readouterr().out.splitlines()[-1]
-    s = SQLiteStore(path)
+    s = backend.open(create_file=False)
     assert s.info(tid).game == get_game("nd").id
+    assert s.path.startswith("postgresql://") == backend.pg
     s.close()

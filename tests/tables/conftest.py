@@ -1,0 +1,118 @@
+"""Every test here runs against both backends: a SQLite file, and a schema of its own on a
+real PostgreSQL server (a throwaway cluster per test process, or $BOARDGAMES_TEST_PG)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.tables import TableStore, open_store
+
+
+class Backend:
+    """One store location and what a test needs to reach behind the store's back."""
+
+    def __init__(self, kind: str, location: str, cluster: Any = None, base: str = "") -> None:
+        self.kind, self.location, self.cluster, self.base = kind, location, cluster, base
+
+    @property
+    def pg(self) -> bool:
+        return self.kind == "postgres"
+
+    def open(self, **kw: Any) -> TableStore:
+        return open_store(self.location, **kw)
+
+    def sql(self, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """One statement on a connection of its own (committed), its rows."""
+        if not self.pg:
+            with contextlib.closing(sqlite3.connect(self.location, isolation_level=None)) as c:
+                return c.execute(statement, params).fetchall()
+        import psycopg
+
+        with psycopg.connect(self.base, autocommit=True) as c:
+            c.execute(f"SET search_path TO {self.schema}")
+            cur = c.execute(statement.replace("?", "%s"), params or None)
+            return cur.fetchall() if cur.description else []
+
+    @property
+    def schema(self) -> str:
+        return self.location.rsplit("schema=", 1)[1]
+
+    @contextlib.contextmanager
+    def hold(self, table_id: str) -> Iterator[None]:
+        """Another session holds the table for as long as the block runs."""
+        if not self.pg:
+            c = sqlite3.connect(self.location, isolation_level=None)
+            c.execute("BEGIN EXCLUSIVE")
+            try:
+                yield
+            finally:
+                c.execute("ROLLBACK")
+                c.close()
+            return
+        import psycopg
+
+        with psycopg.connect(self.base) as c:
+            c.execute(
+                f"SELECT 1 FROM {self.schema}.bg_tables WHERE id = %s FOR UPDATE", (table_id,)
+            )
+            yield
+            c.rollback()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """A PostgreSQL server for this test process: $BOARDGAMES_TEST_PG, or a throwaway
+    cluster started here and stopped (no postmaster left) when the session ends."""
+    given = os.environ.get("BOARDGAMES_TEST_PG")
+    if given:
+        yield given
+        return
+    from engine.tables.throwaway import Cluster, ClusterUnavailable, alive
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("PostgreSQL cases: psycopg is not installed (pip install '.[postgres]')")
+    try:
+        cluster = Cluster()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"PostgreSQL cases: no throwaway server could be started ({exc})")
+    yield cluster
+    pid = cluster.pid()
+    cluster.close()
+    assert pid is not None and cluster.pid() is None and not alive(pid)  # no postmaster left
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "sqlite":
+        yield Backend("sqlite", str(tmp_path / "tables.sqlite"))
+        return
+    cluster = request.getfixturevalue("pg_cluster")
+    base = cluster if isinstance(cluster, str) else cluster.url()
+    schema = f"t_{secrets.token_hex(4)}"
+    sep = "&" if "?" in base else "?"
+    b = Backend(
+        "postgres",
+        f"{base}{sep}schema={schema}",
+        None if isinstance(cluster, str) else cluster,
+        base,
+    )
+    yield b
+    with contextlib.suppress(Exception):
+        b.sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[TableStore]:
+    s = backend.open()
+    yield s
+    s.close()
