@@ -19,8 +19,8 @@ from engine.core import saves as saves_mod
 from engine.tables import (
     FINISHED,
     WAITING,
-    StoreError,
     NoStore,
+    StoreError,
     StoreUnavailable,
     TableInfo,
     TableStore,
@@ -290,13 +290,15 @@ def _export(store: TableStore, table_id: str, user: str, path: str) -> int:
 def _copy_store(source: str, target: str) -> int:
     """Every table of SOURCE into TARGET (a file or a postgresql:// URL), each checked to
     replay to the same digest there."""
-    with _closing(open_store(source, create_file=False)) as src:
-        with _closing(open_store(target)) as dst:
-            done = copy_tables(src, dst)
-            print(
-                f"copied {len(done)} table(s) from {src.path} to {dst.path}; each replays to "
-                "the same digest"
-            )
+    with (
+        _closing(open_store(source, create_file=False)) as src,
+        _closing(open_store(target)) as dst,
+    ):
+        done = copy_tables(src, dst)
+        print(
+            f"copied {len(done)} table(s) from {src.path} to {dst.path}; each replays to "
+            "the same digest"
+        )
     return 0
 
 

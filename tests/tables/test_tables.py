@@ -232,7 +232,7 @@ def test_a_store_that_cannot_be_used_says_so_in_one_line(backend: Backend, tmp_p
             backend.open()
         port = backend.base.rsplit(":", 1)[1].split("/")[0]
         closed = backend.location.replace(f":{port}/", ":1/")  # nothing listens on port 1
-        with pytest.raises(StoreUnavailable, match="unreachable.*reconnecting"):
+        with pytest.raises(StoreUnavailable, match=r"unreachable.*reconnecting"):
             open_store(closed)
         with pytest.raises(StoreUnavailable, match="schema name"):
             open_store(backend.location + "x;drop")
@@ -299,7 +299,7 @@ def test_a_read_only_store_is_reported(backend: Backend, tmp_path: Path) -> None
         backend.sql(f"GRANT USAGE ON SCHEMA {backend.schema} TO {role}")
         backend.sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {backend.schema} TO {role}")
         s = open_store(backend.location.replace("//postgres@", f"//{role}@"))
-        with pytest.raises(StoreError, match="may not.*permission denied"):
+        with pytest.raises(StoreError, match=r"may not.*permission denied"):
             s.join(t.id, role)
         assert s.info(t.id).seats[1].is_open
         s.close()
@@ -333,10 +333,7 @@ def run_at(tmp_path: Path, *argv: str, store: str = "") -> subprocess.CompletedP
 def test_command_line_contract(backend: Backend, tmp_path: Path) -> None:
     """new prints the id last; show --json has the contract's fields; play exits 0 or 1 with
     one line; the default store is tables.sqlite in the data folder."""
-    if backend.pg:
-        run = functools.partial(run_at, store=backend.location)
-    else:
-        run = run_at
+    run = functools.partial(run_at, store=backend.location) if backend.pg else run_at
     made = run(tmp_path, "--user", "alice", "table", "new", "nd", "--seats", "alice,bob")
     assert made.returncode == 0, made.stderr
     tid = made.stdout.strip().splitlines()[-1]
