@@ -61,6 +61,10 @@ RETRY_SECONDS = 1.0  # after a failed connection, calls fail at once for this lo
 POLL_SECONDS = 2.0  # the fallback for a missed notification
 DEFAULT_SCHEMA = "boardgames"
 _CACHE: dict[str, dict[str, Match]] = {}
+# `shared_cache` stores of this process hand their connection on (a script calling the
+# command line again and again then connects once), with what `_setup` found: (role, rls)
+_IDLE: dict[str, psycopg.Connection[Any]] = {}
+_READY: dict[str, tuple[str, bool]] = {}
 
 SCHEMA = """
 CREATE TABLE bg_meta (key text PRIMARY KEY, value text NOT NULL);
@@ -178,7 +182,14 @@ class PostgresStore(TableStore):
         self._next_poll = 0.0
         self.role = ""
         self.rls = False  # True when the server holds this role to its own seats
+        self.shared = shared_cache
+        if shared_cache and self.path in _READY:
+            self.conn = _IDLE.pop(self.path, None)
+            self.role, self.rls = _READY[self.path]
+            return
         self._setup(create_file)
+        if shared_cache:
+            _READY[self.path] = (self.role, self.rls)
 
     # ---- plumbing ------------------------------------------------------------------------
     def _connect(self) -> psycopg.Connection[Any]:
@@ -310,7 +321,18 @@ class PostgresStore(TableStore):
             )
 
     def close(self) -> None:
-        self._drop(self.conn)
+        conn = self.conn
+        if (
+            self.shared
+            and conn is not None
+            and not conn.closed
+            and not conn.broken
+            and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            and self.path not in _IDLE
+        ):
+            _IDLE[self.path] = conn
+        else:
+            self._drop(conn)
         self._drop(self._listener)
         self.conn = self._listener = None
 

@@ -6,8 +6,10 @@ player STORE USER OUT SEED: plays every table where it is USER's turn through th
     all its tables are over; writes one JSON line per screen it acted on to OUT.
 watcher STORE USER OUT: a spectator; records `table show --json` of every table until all
     are over.
-racer STORE SEED COUNT OUT: COUNT times, reads a table and appends a legal move for the seat
-    to move at the number it read, racing the other racers; writes its successes to OUT.
+group STORE WRITERS COUNT MODE OUT: forks WRITERS racers (imports done once, each with its own
+    connection to STORE): COUNT times each reads a table and appends a legal move for the seat
+    to move at the number it read, racing the others (MODE `same`: every racer on the first
+    table not over; `different`: racer k on table k); each writes its successes to OUT.k.json.
 writer STORE SEED: plays random games forever (the SIGKILL test kills it).
 """
 
@@ -23,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.tables import Refused, SQLiteStore, StoreError
+from engine.tables import Refused, StoreError, open_store
 
 _parser = None
 
@@ -87,11 +89,16 @@ def watcher(store: str, user: str, out_path: str) -> None:
             time.sleep(0.3)
 
 
-def racer(store_path: str, seed: str, count: str, out_path: str) -> None:
+def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "same") -> None:
     rng = random.Random(int(seed))
-    store = SQLiteStore(store_path)
+    store = open_store(store_path)
     ok = tries = stale = 0
-    ids = sorted(t.id for t in store.tables())
+    ids = sorted(t.id for t in store.tables() if t.creator == mode)
+    if mode == "different":
+        ids = [ids[int(seed) % len(ids)]]
+    start = float(os.environ.get("RACE_START", "0"))
+    while time.time() < start:
+        time.sleep(0.002)
     while tries < int(count):
         tid = ids[0]  # every racer on the same table: the first one not over
         info, match = store.load(tid)
@@ -108,14 +115,37 @@ def racer(store_path: str, seed: str, count: str, out_path: str) -> None:
             ok += 1
         except Refused:
             stale += 1
+    store.close()
     Path(out_path).write_text(json.dumps({"ok": ok, "tries": tries, "stale": stale}))
+
+
+def group(store_path: str, writers: str, count: str, mode: str, out: str) -> None:
+    """One "host": forks WRITERS racers after the imports, waits for them all."""
+    from engine.core import Match, all_games
+
+    for game in all_games():
+        Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
+    pids = []
+    for k in range(int(writers)):
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                racer(store_path, str(k + int(os.environ.get("RACE_SEED", "0"))), count,
+                      f"{out}.{k}.json", mode)  # fmt: skip
+                code = 0
+            finally:
+                os._exit(code)
+        pids.append(pid)
+    failed = sum(os.waitpid(pid, 0)[1] != 0 for pid in pids)
+    sys.exit(1 if failed else 0)
 
 
 def writer(store_path: str, seed: str, ready: int | None = None) -> None:
     from engine.tables import parse_seats
 
     rng = random.Random(int(seed))
-    store = SQLiteStore(store_path)
+    store = open_store(store_path)
     games = ["notre-dame", "rattus-cartus", "1347"]
     if ready is not None:
         os.write(ready, b"w")
@@ -161,6 +191,6 @@ def forker(store_path: str) -> None:
 
 if __name__ == "__main__":
     role, *rest = sys.argv[1:]
-    roles = {"player": player, "watcher": watcher, "racer": racer, "writer": writer}
+    roles = {"player": player, "watcher": watcher, "group": group, "writer": writer}
     roles["forker"] = forker
     roles[role](*rest)
