@@ -351,7 +351,10 @@ class PostgresStore(TableStore):
                 self._version += 1
                 self._next_poll = 0.0
             try:
-                lis.pgconn.consume_input()  # what has arrived, without a round trip
+                # what has arrived, without a round trip (twice: a session cut by the server
+                # reads as its error message first, then as the closed socket)
+                lis.pgconn.consume_input()
+                lis.pgconn.consume_input()
                 while lis.pgconn.notifies() is not None:
                     self._version += 1
                 if lis.pgconn.status != psycopg.pq.ConnStatus.OK:

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.tables import Refused, StoreError, open_store
+from engine.tables import Refused, StoreError, StoreUnavailable, open_store
 
 _parser = None
 
@@ -90,22 +90,30 @@ def watcher(store: str, user: str, out_path: str) -> None:
 
 
 def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "same") -> None:
+    """RACE_RETRY set: the store going away (a server restart) is waited out; an append
+    whose answer was lost counts as `unknown`, never as played."""
     rng = random.Random(int(seed))
+    retry = bool(os.environ.get("RACE_RETRY"))
     store = open_store(store_path)
-    ok = tries = stale = 0
+    ok = tries = stale = unknown = retries = 0
     ids = sorted(t.id for t in store.tables() if t.creator == mode)
     if mode == "different":
         ids = [ids[int(seed) % len(ids)]]
     start = float(os.environ.get("RACE_START", "0"))
     while time.time() < start:
         time.sleep(0.002)
-    while tries < int(count):
+    while tries < int(count) and ids:
         tid = ids[0]  # every racer on the same table: the first one not over
-        info, match = store.load(tid)
+        try:
+            info, match = store.load(tid)
+        except StoreUnavailable:
+            if not retry:
+                raise
+            retries += 1
+            time.sleep(0.05)
+            continue
         if match.prompt is None:
             ids.remove(tid)
-            if not ids:
-                break
             continue
         user = info.seats[match.prompt.seat].user
         move = rng.choice(match.prompt.moves).id
@@ -115,8 +123,13 @@ def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "sa
             ok += 1
         except Refused:
             stale += 1
+        except StoreUnavailable:
+            if not retry:
+                raise
+            unknown += 1
     store.close()
-    Path(out_path).write_text(json.dumps({"ok": ok, "tries": tries, "stale": stale}))
+    out = {"ok": ok, "tries": tries, "stale": stale, "unknown": unknown, "retries": retries}
+    Path(out_path).write_text(json.dumps(out))
 
 
 def group(store_path: str, writers: str, count: str, mode: str, out: str) -> None:
