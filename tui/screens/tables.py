@@ -28,6 +28,7 @@ from engine.core.protocol import Move
 from engine.tables import (
     FINISHED,
     WAITING,
+    Disconnected,
     Refused,
     Stale,
     StoreError,
@@ -366,6 +367,7 @@ class TableScreen(GameScreen):
         self._ring = False
         self._bot_busy = False
         self._bot_delay = 0.0
+        self._offline = False  # the store's server is unreachable: "reconnecting…"
 
     @property
     def spectator(self) -> bool:
@@ -396,6 +398,12 @@ class TableScreen(GameScreen):
     def _poll(self) -> None:
         try:
             v = self.store.version()
+            if self._offline:  # back: whatever happened meanwhile is read afresh
+                self._offline = False
+                self.notify("The table store is back.")
+                self._version = v
+                self.reload(by_others=True)
+                return
             if v == self._version and not self._bot_busy:
                 return
             self._version = v
@@ -423,6 +431,13 @@ class TableScreen(GameScreen):
         self.refresh_game(highlight)
 
     def _store_failed(self, exc: StoreError) -> None:
+        if isinstance(exc, Disconnected):  # a move not acknowledged is not shown as played
+            if not self._offline:
+                self._offline = True
+                self.notify(str(exc), severity="warning")
+                with contextlib.suppress(Exception):
+                    self.render_board(False)
+            return
         if isinstance(exc, StoreUnavailable):
             if not getattr(self, "_store_warned", False):
                 self._store_warned = True
@@ -478,6 +493,8 @@ class TableScreen(GameScreen):
             status.append(" · game over", style="bold")
         who = "watching" if self.spectator else f"you: {self.user}"
         status.append(f" · {who}")
+        if self._offline:
+            status.append(" · reconnecting…", style="bold reverse red")
         st = self.ui.status(view)
         if st:
             status.append(f" · {st}")
@@ -519,7 +536,8 @@ class TableScreen(GameScreen):
             self._store_failed(exc)
             self.reload()
             return
-        self._version = self.store.version()
+        with contextlib.suppress(StoreError):
+            self._version = self.store.version()
         self.reload()
 
     def _drive_computer(self) -> None:
