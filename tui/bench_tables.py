@@ -1,5 +1,8 @@
-"""The "shared tables" rows of `boardgames-tui bench`: append latency, how fast a move shows
-on another player's screen, and appends per second with 2, 4 and 8 writing processes.
+"""The "shared tables" rows of `boardgames-tui bench`, for both stores in one run (a SQLite
+file, and a throwaway PostgreSQL cluster on 127.0.0.1 when the server binaries are there):
+append latency, how fast a move shows on another player's screen (the mover in this process,
+and in a second process group over TCP), and appends per second with 1-16 writing processes
+on one table and on a table each, the writers split between two process groups.
 
 Every row has a reference measured in the same run: a bare SQLite insert-and-commit in the
 same kind of file (latency), the player's own move by a key on that same screen (screen),
@@ -23,7 +26,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
-from engine.tables import SQLiteStore, parse_seats
+from engine.tables import Refused, TableStore, open_store, parse_seats
 
 Row = Callable[..., dict[str, Any]]  # bench's row maker: (name, value, ref, unit, target)
 
@@ -38,7 +41,7 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
 
 
-def _play_one(store: SQLiteStore, tid: str, rng: random.Random) -> bool:
+def _play_one(store: TableStore, tid: str, rng: random.Random) -> bool:
     """The seat to move plays a random legal move; False when the game is over."""
     info, match = store.load(tid)
     if match.prompt is None:
@@ -47,15 +50,16 @@ def _play_one(store: SQLiteStore, tid: str, rng: random.Random) -> bool:
     return True
 
 
-def _new_table(store: SQLiteStore, rng: random.Random) -> str:
+def _new_table(store: TableStore, rng: random.Random) -> str:
     return store.create(
         "notre-dame", parse_seats("ann,bo", "ann"), {}, rng.randrange(999), "ann"
     ).id
 
 
-def append_latency(tmp: str, count: int) -> tuple[list[float], list[float]]:
-    """Seconds per append (the rules check, the insert, the commit) and per bare commit."""
-    store = SQLiteStore(Path(tmp) / "latency.sqlite")
+def append_latency(tmp: str, count: int, where: str = "") -> tuple[list[float], list[float]]:
+    """Seconds per append (the rules check, the insert, the commit) and per bare commit;
+    `where`: the store (default: a SQLite file in `tmp`)."""
+    store = open_store(where or str(Path(tmp) / "latency.sqlite"))
     rng = random.Random(1)
     tid = _new_table(store, rng)
     times = []
@@ -66,7 +70,23 @@ def append_latency(tmp: str, count: int) -> tuple[list[float], list[float]]:
             continue
         times.append(time.perf_counter() - t)
     store.close()
+    return times, _bare_commits(tmp, count, where)
+
+
+def _bare_commits(tmp: str, count: int, where: str) -> list[float]:
+    """Seconds per bare insert-and-commit in the same kind of store."""
     ref = []
+    if where:  # the same server, one row per transaction
+        import psycopg
+
+        with psycopg.connect(where.split("?")[0], autocommit=True) as pc:
+            pc.execute("CREATE TEMP TABLE m (n integer PRIMARY KEY, v text)")
+            for i in range(count):
+                t = time.perf_counter()
+                with pc.transaction():
+                    pc.execute("INSERT INTO m VALUES (%s, %s)", (i, "move"))
+                ref.append(time.perf_counter() - t)
+        return ref
     c = sqlite3.connect(Path(tmp) / "bare.sqlite", isolation_level=None)
     c.execute("PRAGMA journal_mode=WAL")
     c.execute("PRAGMA synchronous=NORMAL")
@@ -78,52 +98,133 @@ def append_latency(tmp: str, count: int) -> tuple[list[float], list[float]]:
         c.execute("COMMIT")
         ref.append(time.perf_counter() - t)
     c.close()
-    return times, ref
+    return ref
 
 
-def writer(path: str, start: str, seconds: str, seed: str) -> None:
-    """A writing process: from `start` (a time.time()), plays its own tables for `seconds`
-    and prints how many appends it made."""
+def writer(path: str, start: str, seconds: str, seed: str, table: str = "") -> None:
+    """A writing process: from `start` (a time.time()), plays its own tables (or, given
+    `table`, that one table, racing the other writers) for `seconds` and prints how many
+    appends it made."""
     rng = random.Random(int(seed))
-    store = SQLiteStore(path)
-    tid = _new_table(store, rng)
+    store = open_store(path)
+    tid = table or _new_table(store, rng)
     while time.time() < float(start):
         time.sleep(0.005)
     end = float(start) + float(seconds)
     n = 0
     while time.time() < end:
-        if _play_one(store, tid, rng):
-            n += 1
-        else:
-            tid = _new_table(store, rng)
+        try:
+            if _play_one(store, tid, rng):
+                n += 1
+            elif table:
+                break
+            else:
+                tid = _new_table(store, rng)
+        except Refused:  # another writer moved first at the shared table
+            pass
+    store.close()
     print(n, flush=True)
 
 
-def appends_per_second(tmp: str, writers: int, seconds: float) -> float:
-    path = str(Path(tmp) / f"w{writers}.sqlite")
-    SQLiteStore(path).close()
-    start = time.time() + 1.5 + 0.25 * writers  # after every writer has started
+def group(path: str, start: str, seconds: str, seed: str, writers: str, table: str = "") -> None:
+    """A process group (a "host"): forks `writers` writers after the imports and prints the
+    sum of their appends."""
+    from engine.core import Match, all_games
+
+    for game in all_games():
+        Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
+    pipes = []
+    for k in range(int(writers)):
+        r, w = os.pipe()
+        if os.fork() == 0:
+            os.close(r)
+            os.dup2(w, 1)
+            try:
+                writer(path, start, seconds, str(int(seed) + k), table)
+            finally:
+                os._exit(0)
+        os.close(w)
+        pipes.append(r)
+    total = 0
+    for r in pipes:
+        with os.fdopen(r) as f:
+            total += int(f.read().strip() or 0)
+    while True:
+        try:
+            os.wait()
+        except ChildProcessError:
+            break
+    print(total, flush=True)
+
+
+def appends_per_second(
+    tmp: str, writers: int, seconds: float, where: str = "", shared: bool = False
+) -> float:
+    """Appends per second of `writers` processes in two process groups (one with one
+    writer); `shared`: all at one table (most of their appends then lose the race)."""
+    path = where or str(Path(tmp) / f"w{writers}{'s' if shared else ''}.sqlite")
+    store = open_store(path)
+    table = _new_table(store, random.Random(writers)) if shared else ""
+    store.close()
+    start = time.time() + 2.0  # after both groups have started and forked
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    split = [writers] if writers == 1 else [writers - writers // 2, writers // 2]
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tui.bench_tables", path, str(start), str(seconds), str(k)],
+            [
+                sys.executable,
+                "-m",
+                "tui.bench_tables",
+                "group",
+                path,
+                str(start),
+                str(seconds),
+                str(100 * g),
+                str(n),
+                table,
+            ],
             stdout=subprocess.PIPE,
             env=env,
             cwd=ROOT,
+            start_new_session=True,
         )
-        for k in range(writers)
+        for g, n in enumerate(split)
     ]
     total = sum(int(p.communicate()[0] or 0) for p in procs)
     return total / seconds
 
 
-def screen_latency(tmp: str, moves: int) -> tuple[list[float], list[float]]:
+def mover(path: str, tid: str, seed: str) -> None:
+    """The other player in a second process group: for each line on stdin plays ann's move
+    (over TCP for PostgreSQL) and answers with a line."""
+    rng = random.Random(int(seed))
+    store = open_store(path)
+    for _line in sys.stdin:
+        _play_one(store, tid, rng)
+        print(store.info(tid).to_move, flush=True)
+
+
+def screen_latency(
+    tmp: str, moves: int, where: str = "", remote: bool = False
+) -> tuple[list[float], list[float]]:
     """Seconds from a move committed by one process to its showing on another player's
-    screen (the app in a pty, polling the store), and from a key to its answer on screen."""
-    path = Path(tmp) / "screen.sqlite"
-    store = SQLiteStore(path)
+    screen (the app in a pty, polling the store), and from a key to its answer on screen;
+    `remote`: the move is made by a process in a second process group."""
+    path = where or str(Path(tmp) / "screen.sqlite")
+    store = open_store(path)
     rng = random.Random(3)
     tid = _new_table(store, rng)
+    other = None
+    if remote:
+        other = subprocess.Popen(
+            [sys.executable, "-m", "tui.bench_tables", "mover", path, tid, "3"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,
+            start_new_session=True,
+        )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update(TERM="xterm-256color", PYTHONPATH=str(ROOT), XDG_DATA_HOME=tmp)
     for name in ("COLORTERM", "COLUMNS", "LINES"):
@@ -167,7 +268,17 @@ def screen_latency(tmp: str, moves: int) -> tuple[list[float], list[float]]:
             if info.finished:
                 break
             if info.to_move == "ann":
-                # ann moves in this process; bo's screen (another process) shows his turn
+                # ann moves in this process (or the second group's); bo's screen (another
+                # process) shows his turn
+                if other is not None:
+                    assert other.stdin is not None and other.stdout is not None
+                    other.stdin.write("move\n")
+                    other.stdin.flush()
+                    t0 = time.perf_counter()
+                    to_move = other.stdout.readline().strip()
+                    if to_move == "bo":
+                        seen.append(wait_for(b"Your turn") + (time.perf_counter() - t0) / 2)
+                    continue
                 _play_one(store, tid, rng)
                 if store.info(tid).to_move == "bo":
                     seen.append(wait_for(b"Your turn"))
@@ -190,43 +301,74 @@ def screen_latency(tmp: str, moves: int) -> tuple[list[float], list[float]]:
         os.waitpid(pid, 0)
         os.close(fd)
         store.close()
+        if other is not None:
+            other.kill()
+            other.wait()
     return seen, keys
 
 
 def bench_tables(quick: bool, _row: Row) -> list[dict[str, Any]]:
-    """The rows; `_row` makes one (bench's own, passed in: this module imports no bench)."""
+    """The rows; `_row` makes one (bench's own, passed in: this module imports no bench).
+    The full bench measures PostgreSQL too, on a throwaway cluster of its own."""
     rows = []
     with TemporaryDirectory() as tmp:
-        times, ref = append_latency(tmp, 40 if quick else 400)
-        med = sorted(ref)[len(ref) // 2]
-        rows.append(_row("table append latency, median", _pct(times, 0.5), med, "s"))
-        rows.append(_row("table append latency, 95th percentile", _pct(times, 0.95), med, "s"))
-        if quick:  # the rows below start processes and take a minute: the full bench only
-            return rows
-        seen, keys = screen_latency(tmp, 20)
+        stores = [("SQLite", "")]
+        cluster = None
+        if not quick:
+            try:
+                from engine.tables.throwaway import Cluster, ClusterUnavailable
+
+                cluster = Cluster()
+                stores.append(("PostgreSQL", cluster.url() + "?schema=bench"))
+            except (ImportError, ClusterUnavailable) as exc:
+                print(f"bench: no PostgreSQL rows ({exc})", file=sys.stderr)
+        try:
+            for name, where in stores:
+                rows += _store_rows(tmp, quick, _row, name, where)
+        finally:
+            if cluster is not None:
+                cluster.close()
+    return rows
+
+
+def _store_rows(tmp: str, quick: bool, _row: Row, name: str, where: str) -> list[dict[str, Any]]:
+    rows = []
+    tag = f" [{name}]"
+    times, ref = append_latency(tmp, 40 if quick else 400, where)
+    med = sorted(ref)[len(ref) // 2]
+    rows.append(_row("table append latency, median" + tag, _pct(times, 0.5), med, "s"))
+    rows.append(_row("table append latency, 95th percentile" + tag, _pct(times, 0.95), med, "s"))
+    if quick:  # the rows below start processes and take minutes: the full bench only
+        return rows
+    for remote in (False, True):
+        seen, keys = screen_latency(tmp, 15, where, remote)
         ref_key = _pct(keys, 0.5)
+        by = ", mover in a second process group" + (" over TCP" if where else "") if remote else ""
         rows.append(
             _row(
-                "move to another player's screen, 95th percentile",
+                f"move to another player's screen{by}, 95th percentile" + tag,
                 _pct(seen, 0.95),
                 ref_key,
                 "s",
                 "<= 0.5 s",
             )
         )
-        rows.append(_row("move to another player's screen, median", _pct(seen, 0.5), ref_key, "s"))
-        one = appends_per_second(tmp, 1, 4.0)
-        for n in (2, 4, 8):
+        rows.append(
+            _row(
+                f"move to another player's screen{by}, median" + tag, _pct(seen, 0.5), ref_key, "s"
+            )
+        )
+    for shared in (False, True):
+        where_to = "one table" if shared else "a table each"
+        one = appends_per_second(tmp, 1, 2.5, where, shared)
+        for n in (1, 2, 4, 8, 16):
+            value = one if n == 1 else appends_per_second(tmp, n, 2.5, where, shared)
             rows.append(
-                _row(
-                    f"appends/s, {n} writing processes (one file)",
-                    appends_per_second(tmp, n, 4.0),
-                    one,
-                    "appends/s",
-                )
+                _row(f"appends/s, {n} writing processes, {where_to}" + tag, value, one, "appends/s")
             )
     return rows
 
 
 if __name__ == "__main__":
-    writer(*sys.argv[1:])
+    role, *rest = sys.argv[1:]
+    {"group": group, "mover": mover}[role](*rest)
