@@ -259,3 +259,54 @@ def test_copy_store_both_ways_replays_to_the_same_digest(
         open_store(str(tmp_path / "none.sqlite"), create_file=False)
     assert main(["table", "copy-store", str(tmp_path / "none.sqlite"), pgb.location]) == 1
     assert "no table store" in capsys.readouterr().err
+
+
+async def test_the_table_screen_says_reconnecting_and_carries_on(
+    pgb: Backend, tmp_path: Path
+) -> None:
+    """The server stops under a player's screen: its status line says "reconnecting…", a
+    move keyed meanwhile is not played (nor shown as played), and once the server is back the
+    screen carries on from what the server has."""
+    from textual.widgets import Static
+
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.tables import TableScreen
+
+    if pgb.cluster is None:
+        pytest.skip("BOARDGAMES_TEST_PG: a server this test may not stop")
+    other = pgb.open()
+    tid = other.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    app = BoardgamesApp(
+        Launch(saves_dir=str(tmp_path), store=pgb.location, table=tid, user="bob", bot_delay=0)
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        async def until(cond: Callable[[], bool]) -> None:
+            for _ in range(100):
+                if cond():
+                    return
+                await pilot.pause(0.05)
+            assert cond()
+
+        def status() -> str:
+            return str(app.screen.query_one("#status", Static).render())
+
+        await until(lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        _, match = other.load(tid)
+        other.append(tid, "alice", match.prompt.moves[0].id, 0)
+        await until(lambda: screen.my_turn() and "your turn" in status())
+        pgb.cluster.stop("fast")
+        try:
+            await until(lambda: "reconnecting…" in status())
+            await pilot.press("1")  # bob's move, while the server is down
+            assert screen.info.moves == 1
+        finally:
+            pgb.cluster.start()
+        await until(lambda: "reconnecting" not in status())
+        assert until_ok(lambda: other.info(tid))[0].moves == 1  # the key played nothing
+        assert screen.info.moves == 1 and screen.my_turn()
+        await pilot.press("1")  # and now it does
+        assert other.info(tid).moves == 2
+    other.close()
