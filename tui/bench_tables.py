@@ -103,11 +103,12 @@ def _bare_commits(tmp: str, count: int, where: str) -> list[float]:
 
 def writer(path: str, start: str, seconds: str, seed: str, table: str = "") -> None:
     """A writing process: from `start` (a time.time()), plays its own tables (or, given
-    `table`, that one table, racing the other writers) for `seconds` and prints how many
-    appends it made."""
+    `table`, those tables one after the other, racing the other writers at each) for
+    `seconds` and prints how many appends it made."""
     rng = random.Random(int(seed))
     store = open_store(path)
-    tid = table or _new_table(store, rng)
+    shared = table.split(",") if table else []  # every writer at the first one not over
+    tid = shared.pop(0) if shared else _new_table(store, rng)
     while time.time() < float(start):
         time.sleep(0.005)
     end = float(start) + float(seconds)
@@ -116,6 +117,8 @@ def writer(path: str, start: str, seconds: str, seed: str, table: str = "") -> N
         try:
             if _play_one(store, tid, rng):
                 n += 1
+            elif shared:
+                tid = shared.pop(0)
             elif table:
                 break
             else:
@@ -164,7 +167,9 @@ def appends_per_second(
     writer); `shared`: all at one table (most of their appends then lose the race)."""
     path = where or str(Path(tmp) / f"w{writers}{'s' if shared else ''}.sqlite")
     store = open_store(path)
-    table = _new_table(store, random.Random(writers)) if shared else ""
+    rng = random.Random(writers)
+    # enough games one after the other for the whole run (a game is ~100 moves)
+    table = ",".join(_new_table(store, rng) for _ in range(150)) if shared else ""
     store.close()
     start = time.time() + 2.0  # after both groups have started and forked
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -15,6 +15,7 @@ service role) is exempt, as PostgreSQL exempts a table's owner.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -382,18 +383,27 @@ class PostgresStore(TableStore):
 
     # ---- reading -------------------------------------------------------------------------
     def _info(self, c: psycopg.Cursor[Any], table_id: str, lock: bool = False) -> TableInfo:
+        """The table's row and its seats (`lock`: the row FOR UPDATE; else one round trip)."""
         tid = normalize_id(table_id)
+        if lock:  # the seats read after the lock is held: a statement of their own
+            c.execute(f"SELECT {_COLUMNS} FROM bg_tables WHERE id = %s FOR UPDATE", (tid,))
+            row = c.fetchone()
+            if row is None:
+                raise UnknownTable(table_id)
+            c.execute(
+                'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = %s ORDER BY seat', (tid,)
+            )
+            return _row_info(row, c.fetchall())
+        cols = ", ".join(f"t.{k.strip()}" for k in _COLUMNS.split(","))
         c.execute(
-            f"SELECT {_COLUMNS} FROM bg_tables WHERE id = %s" + (" FOR UPDATE" if lock else ""),
+            f'SELECT {cols}, s.seat, s.kind, s."user" FROM bg_tables t '
+            "JOIN bg_seats s ON s.table_id = t.id WHERE t.id = %s ORDER BY s.seat",
             (tid,),
         )
-        row = c.fetchone()
-        if row is None:
+        rows = c.fetchall()
+        if not rows:
             raise UnknownTable(table_id)
-        c.execute(
-            'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = %s ORDER BY seat', (tid,)
-        )
-        return _row_info(row, c.fetchall())
+        return _row_info(rows[0][:12], [r[12:] for r in rows])
 
     def info(self, table_id: str) -> TableInfo:
         with self._tx() as c:
@@ -540,7 +550,16 @@ class PostgresStore(TableStore):
                             info.id,
                         ),
                     )
-                    return self._info(c, info.id)
+                    # the row as updated, without reading it back (every round trip counts
+                    # while the row is locked)
+                    return dataclasses.replace(
+                        info,
+                        moves=info.moves + 1,
+                        rev=info.rev + 1,
+                        updated=stamp,
+                        status=FINISHED if prompt is None else info.status,
+                        to_move_seat=None if prompt is None else prompt.seat,
+                    )
                 except BaseException:
                     self._cache.pop(info.id, None)  # rolled back: so is the cache
                     raise

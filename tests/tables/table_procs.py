@@ -23,6 +23,7 @@ import random
 import signal
 import sys
 import time
+import traceback
 from pathlib import Path
 
 from engine.tables import Refused, StoreError, StoreUnavailable, open_store
@@ -94,9 +95,17 @@ def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "sa
     whose answer was lost counts as `unknown`, never as played."""
     rng = random.Random(int(seed))
     retry = bool(os.environ.get("RACE_RETRY"))
-    store = open_store(store_path)
     ok = tries = stale = unknown = retries = 0
-    ids = sorted(t.id for t in store.tables() if t.creator == mode)
+    while True:
+        try:
+            store = open_store(store_path)
+            ids = sorted(t.id for t in store.tables() if t.creator == mode)
+            break
+        except StoreUnavailable:
+            if not retry:
+                raise
+            retries += 1
+            time.sleep(0.05)
     if mode == "different":
         ids = [ids[int(seed) % len(ids)]]
     start = float(os.environ.get("RACE_START", "0"))
@@ -147,6 +156,9 @@ def group(store_path: str, writers: str, count: str, mode: str, out: str) -> Non
                 racer(store_path, str(k + int(os.environ.get("RACE_SEED", "0"))), count,
                       f"{out}.{k}.json", mode)  # fmt: skip
                 code = 0
+            except BaseException:
+                traceback.print_exc()
+                sys.stderr.flush()
             finally:
                 os._exit(code)
         pids.append(pid)
