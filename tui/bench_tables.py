@@ -171,7 +171,7 @@ def appends_per_second(
     # enough games one after the other for the whole run (a game is ~100 moves)
     table = ",".join(_new_table(store, rng) for _ in range(150)) if shared else ""
     store.close()
-    start = time.time() + 2.0  # after both groups have started and forked
+    start = time.time() + 2.0 + 0.3 * writers  # after both groups have forked and connected
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     split = [writers] if writers == 1 else [writers - writers // 2, writers // 2]
     procs = [
