@@ -14,23 +14,19 @@ only reads the head.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar
 
 from .decisions import Decision, DecisionTable
-from .protocol import Event, Game, IllegalMove, Move, Prompt
+from .protocol import Event, Game, IllegalMove, Move, Prompt, S
 
 
-class FlowState(Protocol):
-    """A state the core drives: its pending decisions, the head first."""
-
-    pending: Any  # list of the game's Decision subclass
-
-
-S = TypeVar("S", bound=FlowState)
-D = TypeVar("D", bound=Decision)
+def queue(state: Any) -> list[Any]:
+    """A driven state's pending decisions, the head first (`state.pending`)."""
+    pending: list[Any] = state.pending
+    return pending
 
 
-class FlowGame(Game[S], Generic[S]):
+class FlowGame(Game[S]):
     """A game whose turns the core drives: `prompt`/`play` come from `decisions` and `pending`.
 
     A subclass sets `decisions` and may override the two hooks:
@@ -52,13 +48,13 @@ class FlowGame(Game[S], Generic[S]):
         return False
 
     def prompt(self, state: S) -> Prompt | None:
-        pending = state.pending
+        pending = queue(state)
         if not pending:
             return None
         return self.decisions.prompt(self, state, pending[0])
 
     def play(self, state: S, move: Move) -> list[Event]:
-        pending = state.pending
+        pending = queue(state)
         if not pending:
             raise IllegalMove("the game is over: no move can be played")
         events = opening_events(state)
@@ -95,4 +91,4 @@ def drive(game: FlowGame[Any], state: Any, events: list[Event]) -> None:
             table.run(game, state, d, events)
 
 
-__all__ = ["FlowGame", "FlowState", "drive", "opening_events"]
+__all__ = ["FlowGame", "drive", "opening_events", "queue"]
