@@ -14,7 +14,7 @@ only reads the head.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .decisions import Decision, DecisionTable
 from .protocol import Event, Game, IllegalMove, Move, Prompt, S
@@ -26,8 +26,11 @@ def queue(state: Any) -> list[Any]:
     return pending
 
 
-class FlowGame(Game[S]):
-    """A game whose turns the core drives: `prompt`/`play` come from `decisions` and `pending`.
+D = TypeVar("D", bound=Decision)  # the game's decision type
+
+
+class FlowGame(Game[S], Generic[S, D]):
+    """A game whose turns the core drives (`FlowGame[MyState, MyDecision]`): `prompt`/`play` come from `decisions` and `pending`.
 
     A subclass sets `decisions` and may override the two hooks:
 
@@ -43,7 +46,7 @@ class FlowGame(Game[S]):
         """The queue is empty: queue what comes next (True), or the game is over (False)."""
         return False
 
-    def before(self, state: S, head: Decision, events: list[Event]) -> bool:
+    def before(self, state: S, head: D, events: list[Event]) -> bool:
         """A rule that fires before `head` is taken up; True when it changed `pending`."""
         return False
 
@@ -72,7 +75,7 @@ def opening_events(state: Any) -> list[Event]:
     return [Event(line) if isinstance(line, str) else line for line in opening]
 
 
-def drive(game: FlowGame[Any], state: Any, events: list[Event]) -> None:
+def drive(game: FlowGame[Any, Any], state: Any, events: list[Event]) -> None:
     """Run the flow on until a choice waits for its seat or the game is over."""
     table = game.decisions
     while True:

@@ -113,7 +113,7 @@ def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
     return cards
 
 
-class RattusCartus(FlowGame[RattusState]):
+class RattusCartus(FlowGame[RattusState, Task]):
     """Rattus Cartus: enter buildings with population cards, gain influence, beware the rats."""
 
     meta = TITLE
