@@ -78,6 +78,8 @@ def opening_events(state: Any) -> list[Event]:
 def drive(game: FlowGame[Any, Any], state: Any, events: list[Event]) -> None:
     """Run the flow on until a choice waits for its seat or the game is over."""
     table = game.decisions
+    choices = table.choices
+    before = game.before if type(game).before is not FlowGame.before else None
     while True:
         pending = state.pending  # a handler may replace the list
         if not pending:
@@ -85,9 +87,9 @@ def drive(game: FlowGame[Any, Any], state: Any, events: list[Event]) -> None:
                 return
             continue
         d = pending[0]
-        if game.before(state, d, events):
+        if before is not None and before(state, d, events):
             continue
-        if table.is_choice(d):
+        if d.kind in choices:
             if not table.settle(game, state, d, events):
                 return
         else:
