@@ -99,9 +99,48 @@ def take_path_token(s: CathedralState, ci: int, slot: int) -> None:
 
 
 def queue_rewards(s: CathedralState, rewards: Sequence[str], source: str) -> None:
-    """Rewards to be received (in order, after those already waiting)."""
-    s.rewards.extend(rewards)
-    s.reward_sources.extend([source] * len(rewards))
+    """Rewards to be received (in order, after those already waiting): automatic tasks
+    before the step of the turn under way (the last task)."""
+    s.pending[-1:-1] = [Task("reward", source=source, reward=r) for r in rewards]
+
+
+# ---- rewards: received one at a time, before the turn goes on ----------------------------------
+def run_reward(game: TheGame, s: CathedralState, d: Task, ev: list[Event]) -> None:
+    """A cathedral section, a blueprint (flipped: its reward comes first), a stained glass
+    (offered) or a monk into a bag."""
+    s.pending.pop(0)
+    reward, source = d.reward, d.source
+    if reward == "section":
+        s.sections += 1
+        s.section_log.append(source)
+        ev.append(Event(f"Cathedral section {s.sections} is attached ({source})"))
+        if s.sections >= data.SECTIONS:
+            s.won = True
+            s.over = True
+            s.unreceived = [t for t in s.pending if t.kind == "reward"]
+            s.pending = []
+            ev.append(Event("The roof is on: the Cathedral of Orléans is built — all win!"))
+    elif reward == "blueprint":
+        if not s.blueprints:
+            ev.append(Event(f"No blueprint is left to flip ({source})"))
+            return
+        bp = s.blueprints.pop()
+        s.blueprints_flipped.append(bp)
+        ev.append(Event(f"Blueprint flipped ({source}): {data.REWARD_NAMES[bp]}", reveal=True))
+        s.pending.insert(0, Task("reward", source="blueprint", reward=bp))
+    elif reward == "glass":
+        if not s.glass_supply:
+            ev.append(Event(f"No stained glass is left in the supply ({source})"))
+            return
+        offer_glass(s, source, ev)
+    else:  # monk_red / monk_blue
+        bag = reward.split("_")[1]
+        if not s.monk_supply:
+            ev.append(Event(f"No monk is left in the supply ({source})"))
+            return
+        s.monk_supply -= 1
+        s.bags[bag]["monk"] += 1
+        ev.append(Event(f"A monk goes into the {bag} bag ({source})"))
 
 
 # ---- the rest stop (on offer at most steps of a turn) -----------------------------------------
@@ -817,5 +856,6 @@ _KINDS: dict[str, Kind[TheGame, CathedralState, Task]] = {
     "end_turn": choice(prompt_end_turn, play_end_turn),
     "done": automatic(run_done),
     "round_end": automatic(run_round_end),
+    "reward": automatic(run_reward),
 }
 DECISIONS: DecisionTable[TheGame, CathedralState, Task] = DecisionTable(_KINDS)

@@ -14,14 +14,14 @@ from typing import ClassVar
 
 from ..core import chance
 from ..core.decisions import DecisionTable
-from ..core.protocol import Event, Game, Move, Option, Prompt, Result
+from ..core.flow import FlowGame
+from ..core.protocol import Event, Move, Option, Result
 from . import data, hidden, invariants, scoring, view
 from .decisions import (
     DECISIONS,
     TheGame,
     draw_good,
     items_text,
-    offer_glass,
     queue_rewards,
 )
 from .state import Builder, CathedralState, Task, WorkshopSlot, empty_items, label, seat_of
@@ -29,7 +29,7 @@ from .title import TITLE
 from .view import CathedralView
 
 
-class Cathedral(Game[CathedralState]):
+class Cathedral(FlowGame[CathedralState, Task]):
     """The co-operative game: build all 8 cathedral sections within 3 rounds."""
 
     meta = TITLE
@@ -141,45 +141,22 @@ class Cathedral(Game[CathedralState]):
         ]
         return s
 
-    # ---- prompts and play: through the table ------------------------------------------
-    def prompt(self, s: CathedralState) -> Prompt | None:
-        if s.over:
-            return None
-        return DECISIONS.prompt(self, s, s.pending[0])
-
+    # ---- the flow: the core drives `pending`; an order met comes before the next step -----
     def play(self, s: CathedralState, move: Move) -> list[Event]:
-        ev = [Event(line) for line in s.opening]  # round 1 opens the first move's log
-        s.opening = []
         s.step += 1
-        DECISIONS.play(self, s, s.pending[0], move.id, ev)
-        self._settle(s, ev)
-        return ev
+        return super().play(s, move)
 
-    # ---- automatic flow ---------------------------------------------------------------
-    def _settle(self, s: CathedralState, ev: list[Event]) -> None:
-        """Carry out everything that needs no decision, up to the next decision: rewards
-        first, then an order met, then the steps of the turn that offer no choice."""
-        while not s.over:
-            d = s.pending[0]
-            if d.kind == "glass":
-                return
-            if s.rewards:
-                reward = s.rewards.pop(0)
-                source = s.reward_sources.pop(0)
-                self._reward(s, reward, source, ev)
-                continue
-            if s.order and self._order_met(s):
-                e = data.EVENT_BY_KEY[s.order]
-                ev.append(Event(f"{e.name} is met ({e.text}): a blueprint"))
-                s.event_discard.append(s.order)
-                s.order = ""
-                queue_rewards(s, ("blueprint",), e.name)
-                continue
-            if d.kind in DECISIONS.choices:
-                if not DECISIONS.settle(self, s, d, ev):
-                    return
-                continue
-            DECISIONS.run(self, s, d, ev)
+    def before(self, s: CathedralState, head: Task, ev: list[Event]) -> bool:
+        """The active order event, once met, flips a blueprint: checked before every step of
+        the turn (not while a reward or a stained glass waits)."""
+        if head.kind in ("glass", "reward") or not s.order or not self._order_met(s):
+            return False
+        e = data.EVENT_BY_KEY[s.order]
+        ev.append(Event(f"{e.name} is met ({e.text}): a blueprint"))
+        s.event_discard.append(s.order)
+        s.order = ""
+        queue_rewards(s, ("blueprint",), e.name)
+        return True
 
     @staticmethod
     def _order_met(s: CathedralState) -> bool:
@@ -191,52 +168,22 @@ class Cathedral(Game[CathedralState]):
             return any(b.pack["glass"] >= 2 for b in s.builders)
         return any(b.city == param for b in s.builders)
 
-    def _reward(self, s: CathedralState, reward: str, source: str, ev: list[Event]) -> None:
-        if reward == "section":
-            s.sections += 1
-            s.section_log.append(source)
-            ev.append(Event(f"Cathedral section {s.sections} is attached ({source})"))
-            if s.sections >= data.SECTIONS:
-                s.won = True
-                s.over = True
-                s.pending = []
-                ev.append(Event("The roof is on: the Cathedral of Orléans is built — all win!"))
-        elif reward == "blueprint":
-            if not s.blueprints:
-                ev.append(Event(f"No blueprint is left to flip ({source})"))
-                return
-            bp = s.blueprints.pop()
-            s.blueprints_flipped.append(bp)
-            ev.append(Event(f"Blueprint flipped ({source}): {data.REWARD_NAMES[bp]}", reveal=True))
-            s.rewards.insert(0, bp)
-            s.reward_sources.insert(0, "blueprint")
-        elif reward == "glass":
-            if not s.glass_supply:
-                ev.append(Event(f"No stained glass is left in the supply ({source})"))
-                return
-            offer_glass(s, source, ev)
-        else:  # monk_red / monk_blue
-            bag = reward.split("_")[1]
-            if not s.monk_supply:
-                ev.append(Event(f"No monk is left in the supply ({source})"))
-                return
-            s.monk_supply -= 1
-            s.bags[bag]["monk"] += 1
-            ev.append(Event(f"A monk goes into the {bag} bag ({source})"))
-
     # ---- digests: the state as layout 1 held it ---------------------------------------
     def digest_data(self, s: CathedralState) -> object:
-        """Layout 1 named the turn's step `stage`, the rewards `pending`/`pending_source`
-        and held a glass offer's source in `glass_offer`, and had no map option (every game was
-        on the full map): rendered so, digests are unchanged."""
+        """Layout 1 named the turn's step `stage`, held the rewards to receive (now reward
+        tasks in `pending`) as `pending`/`pending_source` and a glass offer's source in
+        `glass_offer`, and had no map option (every game was on the full map): rendered so,
+        digests are unchanged."""
         out = dataclasses.asdict(s)
         if out["options"].get("map") == "full":
             del out["options"]["map"]
         del out["pending"]
         out["stage"] = s.stage
         out["glass_offer"] = s.glass_offer
-        out["pending"] = out.pop("rewards")
-        out["pending_source"] = out.pop("reward_sources")
+        del out["unreceived"]
+        rewards = [t for t in s.pending + s.unreceived if t.kind == "reward"]
+        out["pending"] = [t.reward for t in rewards]
+        out["pending_source"] = [t.source for t in rewards]
         return out
 
     # ---- results, views, reference ----------------------------------------------------

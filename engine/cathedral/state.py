@@ -41,22 +41,25 @@ def pack_size(b: Builder) -> int:
 class Task(Decision):
     """A pending step of the current master builder's turn (see `CathedralState.pending`).
 
-    The steps of a turn: "bag" (choose a bag), "place" (place the drawn token), then the
-    action of the space: "move" (choose the destination), "pickup" (take or leave each token
-    on the path), "market", "glassworks", "glassshop"; then "done" (resolved automatically) or
-    "end_turn" (a full backpack may rest). "round_end" is resolved automatically. "glass"
-    (who receives a stained glass reward, from `source`) goes before the step it interrupts.
+        The steps of a turn: "bag" (choose a bag), "place" (place the drawn token), then the
+        action of the space: "move" (choose the destination), "pickup" (take or leave each token
+        on the path), "market", "glassworks", "glassshop"; then "done" (resolved automatically) or
+        "end_turn" (a full backpack may rest). "round_end" is resolved automatically. "glass"
+        (who receives a stained glass reward, from `source`) goes before the step it interrupts, and so
+    does "reward" (automatic: a `reward` to receive, from `source`), in the order won.
     """
 
-    source: str = ""  # glass: where the stained glass comes from
+    source: str = ""  # glass, reward: where the stained glass or the reward comes from
+    reward: str = ""  # reward: what is received (data.REWARD_NAMES)
 
 
 @dataclass
 class CathedralState(BaseState):
     """Everything needed to continue a game.
 
-    `pending` holds the step of the turn under way (the last task), with a stained glass
-    reward waiting for its recipient before it; it is empty once the game is over.
+    `pending` holds the step of the turn under way (the last task), with the rewards to
+    receive and a stained glass waiting for its recipient before it; it is empty once the game
+    is over.
     """
 
     builders: list[Builder] = field(default_factory=list)
@@ -89,8 +92,8 @@ class CathedralState(BaseState):
     blueprints_flipped: list[str] = field(default_factory=list)
     sections: int = 0
     section_log: list[str] = field(default_factory=list)  # where each section came from
-    rewards: list[str] = field(default_factory=list)  # rewards still to be received
-    reward_sources: list[str] = field(default_factory=list)  # where each reward is from
+    # the rewards still waiting when the last section won the game (kept for the digest)
+    unreceived: list[Task] = field(default_factory=list)
     drawn: str = ""  # the drawn subject not yet placed
     drawn_bag: str = ""
     space: str = ""  # the space whose action is being carried out

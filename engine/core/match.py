@@ -114,6 +114,17 @@ class Match:
     def __post_init__(self) -> None:
         self._live: tuple[int, Any] | None = None
         self._recent: OrderedDict[int, Any] = OrderedDict()
+        # one position per move: the prompt and the views at the cursor, computed once and
+        # shared by every reader (cleared when the cursor moves or the history changes)
+        self._at: int = -1
+        self._prompt: tuple[Prompt | None] | None = None
+        self._views: dict[int | None, Any] = {}
+
+    def _here(self) -> None:
+        if self._at != self.cursor:
+            self._at = self.cursor
+            self._prompt = None
+            self._views = {}
 
     # ---- reading -----------------------------------------------------------------------
     @property
@@ -125,7 +136,19 @@ class Match:
 
     @property
     def prompt(self) -> Prompt | None:
-        return self.game.prompt(self.state)
+        """The decision at the cursor (computed once per position)."""
+        self._here()
+        if self._prompt is None:
+            self._prompt = (self.game.prompt(self.state),)
+        return self._prompt[0]
+
+    def view(self, viewer: int | None) -> Any:
+        """What `viewer` sees at the cursor (computed once per position and viewer; treat it
+        as read-only)."""
+        self._here()
+        if viewer not in self._views:
+            self._views[viewer] = self.game.view(self.state, viewer)
+        return self._views[viewer]
 
     @property
     def over(self) -> bool:
@@ -211,6 +234,7 @@ class Match:
         self.steps.append(step)
         self.cursor += 1
         self._live = (self.cursor, state)
+        self._at = -1  # a new position (even where a dropped branch was)
         return step
 
     def can_undo(self) -> bool:
@@ -242,6 +266,7 @@ class Match:
         del self.snaps[self.cursor + 1 :]
         del self.steps[self.cursor :]
         self._recent.clear()
+        self._at = -1
         self.hints = {n for n in self.hints if n <= self.cursor}
 
     def undo_warning(self, viewer: int | None) -> str | None:

@@ -1,8 +1,9 @@
 """Every decision of Notre Dame, one prompt and one play per kind, and `DECISIONS`, the table.
 
-The turn kinds come from the phase: `draft` (keep a card), `action` (play an action card),
-`hire` (hire a person). The parts of an action under way wait in `NotreDameState.pending`,
-the head first: an empty supply's `source`, the Notre Dame `donate`, the trusted `friend`,
+The turn kinds are queued by the flow of the round when a seat's turn comes (rules.py,
+`next_decisions`): `draft` (keep a card), `action` (play an action card), `hire` (hire a
+person). The parts of an action under way wait before them in `NotreDameState.pending`, the
+head first: an empty supply's `source`, the Notre Dame `donate`, the trusted `friend`,
 the `carriage`, the `message` it reaches, a Hotel or Hostess `bonus`; the persons'
 `minstrel_from`/`minstrel_to`/`minstrel_n`, `fool_from`/`fool_to` and `bishop`; and the
 plague's `overflow` tie. A play pushes the next part (`push`) when the action goes on.
@@ -12,6 +13,7 @@ previews the moves show.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..core.decisions import DecisionTable, choice
@@ -923,23 +925,43 @@ def _plus(n: int, what: str) -> str:
 
 
 # ========================================================================== table ======
+_Play = Callable[[NotreDameGame, NotreDameState, NotreDameDecision, str, list[Event]], None]
+
+
+def _taken(play: _Play) -> _Play:
+    """A decision leaves the queue before its play, which pushes the parts it leads to; a
+    part that follows counts as a step of the turn (an empty queue: the turn is over)."""
+
+    def taken(
+        game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, mid: str, ev: list[Event]
+    ) -> None:
+        s.pending.pop(0)
+        play(game, s, d, mid, ev)
+        if s.pending:
+            s.step += 1
+
+    return taken
+
+
+# what each kind asks and does (the play without the queue's bookkeeping)
+_PAIRS: dict[str, tuple[Callable[..., Prompt], _Play]] = {
+    "draft": (prompt_draft, play_draft),
+    "action": (prompt_action, play_action),
+    "hire": (prompt_hire, play_hire),
+    "source": (prompt_source, play_source),
+    "donate": (prompt_donate, play_donate),
+    "friend": (prompt_friend, play_friend),
+    "carriage": (prompt_carriage, play_carriage),
+    "message": (prompt_message, play_message),
+    "bonus": (prompt_bonus, play_bonus),
+    "minstrel_from": (prompt_minstrel_from, play_minstrel_from),
+    "minstrel_to": (prompt_minstrel_to, play_minstrel_to),
+    "minstrel_n": (prompt_minstrel_n, play_minstrel_n),
+    "fool_from": (prompt_fool_from, play_fool_from),
+    "fool_to": (prompt_fool_to, play_fool_to),
+    "bishop": (prompt_bishop, play_bishop),
+    "overflow": (prompt_overflow, play_overflow),
+}
 DECISIONS: Decisions = DecisionTable(
-    {
-        "draft": choice(prompt_draft, play_draft),
-        "action": choice(prompt_action, play_action),
-        "hire": choice(prompt_hire, play_hire),
-        "source": choice(prompt_source, play_source),
-        "donate": choice(prompt_donate, play_donate),
-        "friend": choice(prompt_friend, play_friend),
-        "carriage": choice(prompt_carriage, play_carriage),
-        "message": choice(prompt_message, play_message),
-        "bonus": choice(prompt_bonus, play_bonus),
-        "minstrel_from": choice(prompt_minstrel_from, play_minstrel_from),
-        "minstrel_to": choice(prompt_minstrel_to, play_minstrel_to),
-        "minstrel_n": choice(prompt_minstrel_n, play_minstrel_n),
-        "fool_from": choice(prompt_fool_from, play_fool_from),
-        "fool_to": choice(prompt_fool_to, play_fool_to),
-        "bishop": choice(prompt_bishop, play_bishop),
-        "overflow": choice(prompt_overflow, play_overflow),
-    }
+    {kind: choice(prompt, _taken(play)) for kind, (prompt, play) in _PAIRS.items()}
 )

@@ -3,8 +3,9 @@ decisions (`decisions.DECISIONS`), and the game's own evaluation.
 
 A round is Persons (automatic) → Draft → Actions → Hire → Plague; rounds 3, 6 and 9 end with
 the Notre Dame scoring. Simultaneous choices (the draft) are consecutive hidden decisions in
-seat order from the bell-ringer. The decision to take is the head of `state.pending` (the
-parts of a multi-part action, a stack), else the turn of the phase's seat.
+seat order from the bell-ringer. The core's flow driver (engine/core/flow.py) takes the head of
+`state.pending`: the parts of a multi-part action (a stack), before them the turn of the
+phase's seat, which `next_decisions` queues when the queue runs empty.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from ..core import chance
-from ..core.protocol import Event, Game, Move, Option, Prompt, Result
+from ..core.flow import FlowGame
+from ..core.protocol import Event, Option, Result
 from . import data, hidden, invariants, scoring, view
 from .decisions import DECISIONS, Decisions, gain, push, say
 from .queries import SECTOR_RANGE, count, park_bonus, plague_value, rat_after_plague, sector_counts
@@ -25,6 +27,8 @@ from .state import (
     HIRE,
     OVER,
     PLAGUE,
+    TURN_KINDS,
+    TURNS,
     NotreDameDecision,
     NotreDameState,
     layout_1_pending,
@@ -33,11 +37,17 @@ from .title import TITLE
 from .view import NotreDameView
 
 _PERSONS = data.PERSON_BY_KEY
-# the decision kind of each phase's turns (the plague asks only on an overflow tie)
-TURNS = {DRAFT: "draft", ACTIONS: "action", HIRE: "hire"}
 
 
-class NotreDame(Game[NotreDameState]):
+def queue_turn(s: NotreDameState) -> None:
+    """With nothing pending, the turn of the phase's seat comes next (the plague asks only on
+    an overflow tie, which its flow queues itself)."""
+    kind = TURNS.get(s.phase)
+    if kind is not None and not s.pending:
+        s.pending.append(NotreDameDecision(kind, (s.start + s.pos) % s.n))
+
+
+class NotreDame(FlowGame[NotreDameState, NotreDameDecision]):
     """Notre Dame (Stefan Feld, 2007) for 2-5 players."""
 
     meta = TITLE
@@ -120,6 +130,7 @@ class NotreDame(Game[NotreDameState]):
             s.gray_deck.extend(stack)
         header: list[Event] = []
         self._begin_round(s, header)
+        queue_turn(s)
         s.opening = [e.text for e in header]  # public: persons and plague value
         return s
 
@@ -156,39 +167,15 @@ class NotreDame(Game[NotreDameState]):
             )
         )
 
-    # ================================================================== decisions ========
-    def decision(self, s: NotreDameState) -> NotreDameDecision | None:
-        """The decision to take now: the head of `pending`, else the turn of the seat whose
-        turn it is in the phase (None: the game is over)."""
-        if s.pending:
-            return s.pending[0]
-        kind = TURNS.get(s.phase)
-        if kind is None:
-            return None
-        return NotreDameDecision(kind, (s.start + s.pos) % s.n)
-
-    def prompt(self, state: NotreDameState) -> Prompt | None:
-        d = self.decision(state)
-        return None if d is None else self.decisions.prompt(self, state, d)
-
-    def play(self, state: NotreDameState, move: Move) -> list[Event]:
-        s = state
-        ev = [Event(line) for line in s.opening]  # round 1 opens the first move's log
-        s.opening = []
-        d = self.decision(s)
-        if d is None:
-            raise AssertionError("no decision to take")
-        if s.pending:
-            s.pending.pop(0)  # taken: what it leads to is pushed by its play
-        self.decisions.play(self, s, d, move.id, ev)
-        if s.pending:
-            s.step += 1
-        else:
-            s.step = 0
-            self._turn_done(s, ev)
-        return ev
-
     # ================================================================== the round ========
+    def next_decisions(self, s: NotreDameState, ev: list[Event]) -> bool:
+        """The queue is empty: a seat's decision (and every part it led to) is over; the next
+        seat, phase or round follows, and the turn it brings is queued (False: game over)."""
+        s.step = 0
+        self._turn_done(s, ev)
+        queue_turn(s)
+        return s.phase != OVER
+
     def _turn_done(self, s: NotreDameState, ev: list[Event]) -> None:
         """A seat finished its decision: move on to the next seat, phase or round."""
         n = s.n
@@ -349,7 +336,12 @@ class NotreDame(Game[NotreDameState]):
         playing the card without effect.
         """
         s = state
-        if s.pending and s.pending[0].seat == seat and depth < 4:
+        if (
+            s.pending
+            and s.pending[0].kind not in TURN_KINDS
+            and s.pending[0].seat == seat
+            and depth < 4
+        ):
             prompt = self.prompt(s)
             if prompt is not None:
                 best = float("-inf")

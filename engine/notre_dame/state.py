@@ -20,12 +20,16 @@ ACTIONS = "actions"
 HIRE = "hire"
 PLAGUE = "plague"
 OVER = "over"
+# the decision kind of each phase's turns (the plague asks only on an overflow tie)
+TURNS = {DRAFT: "draft", ACTIONS: "action", HIRE: "hire"}
+TURN_KINDS = frozenset(TURNS.values())
 
 
 @dataclass(slots=True)
 class NotreDameDecision(Decision):
-    """A decision of Notre Dame. The turn of a phase (`draft`, `action`, `hire`) is made from
-    the phase and the seat order, never stored; the parts of a multi-part action or person
+    """A decision of Notre Dame. The turn of a phase (`draft`, `action`, `hire`) is queued
+    when the seat's turn comes and goes last (the first layout made it from the phase: the
+    digest leaves it out); the parts of a multi-part action or person
     (`source`, `donate`, `friend`, `carriage`, `message`, `bonus`, `minstrel_from`,
     `minstrel_to`, `minstrel_n`, `fool_from`, `fool_to`, `bishop`) and the plague's
     `overflow` wait in `NotreDameState.pending`. Each kind uses the fields named for it."""
@@ -64,10 +68,12 @@ LAYOUT_1_KEYS: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 def layout_1_pending(pending: list[NotreDameDecision]) -> list[dict[str, object]]:
-    """`pending` as the first state layout held it: dicts, the head of the stack last."""
+    """`pending` as the first state layout held it: dicts, the head of the stack last, and
+    no turn (the first layout made it from the phase)."""
     return [
         {"k": d.kind, "s": d.seat, **{key: getattr(d, name) for key, name in LAYOUT_1_KEYS[d.kind]}}
         for d in reversed(pending)
+        if d.kind not in TURN_KINDS
     ]
 
 

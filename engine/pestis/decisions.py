@@ -1,4 +1,4 @@
-"""The decisions of 1347, one prompt and one play per kind, and `DECISIONS` (the table).
+"""The decisions of 1347, one prompt and one play per kind, and `CHOICES` (the table's choices).
 
 Kinds: the steps of an investment turn (`invest`, then `token` + `reinforce`, `law`, or the
 card played: `spreader` + `spreader_area`, `seal` + `seal_area`, `leeches`, `quarantine`,
@@ -12,18 +12,19 @@ Move ids are stable strings: `token:3`, `token:gd`, `play:leeches`, `area:burgus
 `steal:gd`, `steal:res`, `steal:coins:3`, `convert:coins`, `convert:gd`,
 `heal:hangman:leeches` (upkeep), `keep:hangman`, `discard:hangman`, `pass`, `done`.
 
-A play applies the move and hands back to the flow of the round through the game object
-(`Flow`, implemented by the Game class in rules.py), so that this module stays below the flow.
+A play applies the move and hands back to the flow of the round with an automatic kind in
+`pending` (`hand_back`), which the core's driver runs through rules.py: this module stays
+below the flow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from engine.core import chance
-from engine.core.decisions import DecisionTable, choice
-from engine.core.protocol import Event, IllegalMove, Move, Prompt
+from engine.core.decisions import Kind, choice
+from engine.core.protocol import Event, Game, IllegalMove, Move, Prompt
 
 from . import data, logic
 from .logic import area_name, law_option, name, plural
@@ -48,23 +49,18 @@ AREA_INDEX = {k: i for i, k in enumerate(data.AREAS)}
 PHASES = {"invest": "Investments", "action": "Actions", "upkeep": "Upkeep", "event": "Event"}
 
 
-class Flow(Protocol):
-    """The flow of the round that a play hands back to (the Game class in rules.py)."""
+# The game object goes to every handler, as the shared pattern has it; these handlers need
+# only the state.
+TheGame = Game[PestisState]
 
-    def end_turn(self, s: PestisState, out: Out) -> None:
-        """The investing seat's turn is over."""
+# What a play hands back to: the flow of the round goes on through these automatic kinds,
+# which rules.py runs (this module stays below the flow).
+HAND_BACKS = ("end_turn", "finish_action", "after_conversion", "upkeep_pay", "after_wave")
 
-    def finish_action(self, s: PestisState, out: Out) -> None:
-        """The active player of the area is done."""
 
-    def after_conversion(self, s: PestisState, out: Out) -> None:
-        """A loser converted a token."""
-
-    def upkeep_pay(self, s: PestisState, out: Out) -> None:
-        """The seat in upkeep is done healing (or kept a subject): it pays."""
-
-    def after_wave(self, s: PestisState, out: Out) -> None:
-        """A seat discarded a subject to the Wave of deaths."""
+def hand_back(s: PestisState, kind: str) -> None:
+    """The decision is taken: the flow of the round goes on with `kind` (in HAND_BACKS)."""
+    s.pending = [PestisDecision(kind)]
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -260,7 +256,7 @@ def _target(d: PestisDecision) -> int:
 
 
 # ---- invest: a token, the law grave-digger, a resource card, or stop ---------------------------
-def prompt_invest(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_invest(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     seat = d.seat
     moves = [_token_move(v) for v in _distinct(s.hand[seat])]
     law = law_option(s, seat)
@@ -281,7 +277,7 @@ def prompt_invest(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _invest_prompt(s, d, "invest a token or play a resource card", tuple(moves), 0)
 
 
-def play_invest(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_invest(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat = d.seat
     head, _, arg = mid.partition(":")
     if head == "token":
@@ -294,33 +290,33 @@ def play_invest(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
             _step(s, PestisDecision(arg, seat))
         else:
             resolve_simple_resource(s, seat, arg, out)
-            game.end_turn(s, out)
+            hand_back(s, "end_turn")
     elif head == "pass":
         s.gd_passed[seat] = True
         out.append(Event(f"{name(s, seat)} stops investing."))
-        game.end_turn(s, out)
+        hand_back(s, "end_turn")
     else:
         raise IllegalMove(mid)
 
 
 # ---- token: where the token goes; reinforce: how many grave-diggers with it ---------------------
-def prompt_token(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_token(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     v = _value(d)
     text = f"where do you invest your {v}-point token?"
     return _invest_prompt(s, d, text, tuple(_area_moves(s, d.seat, v)), 1)
 
 
-def play_token(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_token(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat, v = d.seat, _value(d)
     a = _area_id(mid)
     if s.reserve[seat] > 0 and not s.quarantined[a]:
         _step(s, PestisDecision("reinforce", seat, value=v, area=a))
         return
     place_token(s, seat, v, a, 0, out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
-def prompt_reinforce(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_reinforce(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     seat, v, a = d.seat, _value(d), _area(d.area)
     if logic.has_tokens(s, a, seat):
         base = logic.total(s, a, seat) + v
@@ -330,24 +326,24 @@ def prompt_reinforce(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _invest_prompt(s, d, text, _reinf_moves(a, base, s.reserve[seat]), 2)
 
 
-def play_reinforce(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_reinforce(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     place_token(s, d.seat, _value(d), _area(d.area), int(_arg(mid)), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
 # ---- law: the area of the grave-digger token (agrarian law) -----------------------------------
-def prompt_law(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_law(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     text = "where do you invest the grave-digger token?"
     return _invest_prompt(s, d, text, tuple(_area_moves(s, d.seat, 1)), 1)
 
 
-def play_law(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_law(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     place_gd_token(s, d.seat, _area_id(mid), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
 # ---- Plague spreader for hire: a player, then the area closed to them ---------------------------
-def prompt_spreader(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_spreader(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     seat = d.seat
     moves = tuple(
         Move(f"target:{q}", f"Name {s.names[q]}", "then choose the area closed to them")
@@ -357,11 +353,11 @@ def prompt_spreader(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _invest_prompt(s, d, f"{_card('spreader')} — which player?", moves, 1)
 
 
-def play_spreader(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_spreader(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     _step(s, PestisDecision("spreader_area", d.seat, target=int(_arg(mid))))
 
 
-def prompt_spreader_area(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_spreader_area(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     q = _target(d)
     moves = _open_area_moves(
         s, lambda a: f"{s.names[q]} may not invest here this round", lambda a: a in s.blocked[q]
@@ -370,24 +366,26 @@ def prompt_spreader_area(game: Flow, s: PestisState, d: PestisDecision) -> Promp
     return _invest_prompt(s, d, text, moves, 2)
 
 
-def play_spreader_area(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_spreader_area(
+    game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out
+) -> None:
     resolve_spreader(s, d.seat, _target(d), _area_id(mid), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
 # ---- Leeches, Quarantine, Informer: an area; Theriac: a subject --------------------------------
-def prompt_leeches(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_leeches(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     bonus = data.LEECHES_BONUS
     moves = _open_area_moves(s, lambda a: f"+{bonus} to your total here (with a token)")
     return _invest_prompt(s, d, f"{_card('leeches')} — which area gets +{bonus}?", moves, 1)
 
 
-def play_leeches(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_leeches(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     resolve_leeches(s, d.seat, _area_id(mid), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
-def prompt_quarantine(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_quarantine(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     moves = _open_area_moves(
         s, lambda a: "no more reinforcements here this round", lambda a: s.quarantined[a]
     )
@@ -395,12 +393,12 @@ def prompt_quarantine(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _invest_prompt(s, d, text, moves, 1)
 
 
-def play_quarantine(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_quarantine(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     resolve_quarantine(s, d.seat, _area_id(mid), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
-def prompt_informer(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_informer(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     seat = d.seat
     moves = _open_area_moves(
         s, lambda a: f"{plural(_others_tokens(s, a, seat), 'token')} of others here"
@@ -410,12 +408,12 @@ def prompt_informer(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     )
 
 
-def play_informer(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_informer(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     resolve_informer(s, d.seat, _area_id(mid), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
-def prompt_theriac(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_theriac(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     moves = tuple(
         Move(
             f"heal:{k}",
@@ -428,13 +426,13 @@ def prompt_theriac(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _invest_prompt(s, d, f"{_card('theriac')} — heal which subject?", moves, 1)
 
 
-def play_theriac(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_theriac(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     resolve_theriac(s, d.seat, _arg(mid), out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
 # ---- Forged seal: one of the seat's tokens, then the area it moves to ---------------------------
-def prompt_seal(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_seal(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     moves = []
     for a, k in enumerate(data.AREAS):
         for v in _distinct(sorted(s.invest[a][d.seat], reverse=True)):
@@ -448,20 +446,20 @@ def prompt_seal(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
     return _invest_prompt(s, d, f"{_card('seal')} — which token?", tuple(moves), 1)
 
 
-def play_seal(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_seal(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     area, _, v = _arg(mid).partition(":")
     _step(s, PestisDecision("seal_area", d.seat, value=int(v), source=AREA_INDEX[area]))
 
 
-def prompt_seal_area(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_seal_area(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     moves = _area_moves(s, d.seat, _value(d), exclude=_area(d.source))
     return _invest_prompt(s, d, f"{_card('seal')} — move it to which area?", tuple(moves), 2)
 
 
-def play_seal_area(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_seal_area(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     area = _area_id(mid)
     resolve_seal(s, d.seat, _area(d.source), _value(d), area, out)
-    game.end_turn(s, out)
+    hand_back(s, "end_turn")
 
 
 # =============================================================================================
@@ -759,14 +757,14 @@ def _stage_prompt(s: PestisState, d: PestisDecision, moves: list[Move]) -> Promp
     )
 
 
-def _stop(game: Flow, s: PestisState, d: PestisDecision, out: Out) -> None:
+def _stop(game: TheGame, s: PestisState, d: PestisDecision, out: Out) -> None:
     """The active player passes or is done: the action is over."""
     if not s.acts:
         out.append(Event(f"{name(s, d.seat)} does nothing in {area_name(s.area)}."))
-    game.finish_action(s, out)
+    hand_back(s, "finish_action")
 
 
-def _stops(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> bool:
+def _stops(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> bool:
     """Whether `mid` passes or is done (the action is then over); else it is an action."""
     if mid.partition(":")[0] not in ("pass", "done"):
         return False
@@ -774,23 +772,23 @@ def _stops(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) ->
     return True
 
 
-def _go_on(game: Flow, s: PestisState, out: Out) -> None:
+def _go_on(game: TheGame, s: PestisState, out: Out) -> None:
     """The action goes on while the active player could still do something."""
     if not has_options(s):
-        game.finish_action(s, out)
+        hand_back(s, "finish_action")
 
 
-def _did(game: Flow, s: PestisState, act: str, out: Out) -> None:
+def _did(game: TheGame, s: PestisState, act: str, out: Out) -> None:
     """The active player did `act`; the action goes on while they could still do something."""
     s.acts.append(act)
     _go_on(game, s, out)
 
 
-def prompt_schola(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_schola(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, schola_moves(s, d.seat))
 
 
-def play_schola(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_schola(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat = d.seat
     if _stops(game, s, d, mid, out):
         return
@@ -807,16 +805,16 @@ def play_schola(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
         s.acts.append("agrus")
     limit = 2 if logic.ev(s, seat) == "procession" else 1
     if len(s.acts) >= limit:
-        game.finish_action(s, out)
+        hand_back(s, "finish_action")
     else:
         _go_on(game, s, out)
 
 
-def prompt_burgus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_burgus(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, burgus_moves(s, d.seat))
 
 
-def play_burgus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_burgus(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if _stops(game, s, d, mid, out):
         return
     arg = _arg(mid)
@@ -824,11 +822,11 @@ def play_burgus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
     _did(game, s, arg, out)
 
 
-def prompt_mercatus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_mercatus(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, mercatus_moves(s, d.seat))
 
 
-def play_mercatus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_mercatus(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if _stops(game, s, d, mid, out):
         return
     head, _, arg = mid.partition(":")
@@ -840,23 +838,23 @@ def play_mercatus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: 
     _did(game, s, mid, out)
 
 
-def prompt_agrus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_agrus(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, agrus_moves(s, d.seat))
 
 
-def play_agrus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_agrus(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if _stops(game, s, d, mid, out):
         return
     send_to_agrus(s, d.seat, out)
     s.acts.append("agrus")
-    game.finish_action(s, out)
+    hand_back(s, "finish_action")
 
 
-def prompt_portus(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_portus(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, portus_moves(s, d.seat))
 
 
-def play_portus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_portus(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if _stops(game, s, d, mid, out):
         return
     dev, _, pay = _arg(mid).partition(":")
@@ -864,22 +862,22 @@ def play_portus(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Ou
     _did(game, s, dev, out)
 
 
-def prompt_victim(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_victim(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, victim_moves(s, d.seat))
 
 
-def play_victim(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_victim(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if _stops(game, s, d, mid, out):
         return
     if not set_victim(s, int(_arg(mid)), out):
-        game.finish_action(s, out)
+        hand_back(s, "finish_action")
 
 
-def prompt_rob(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_rob(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, rob_moves(s, d.seat))
 
 
-def play_rob(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_rob(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if _stops(game, s, d, mid, out):
         return
     what, _, k = _arg(mid).partition(":")
@@ -927,18 +925,18 @@ def convert_moves(s: PestisState, seat: int) -> list[Move]:
     ]
 
 
-def prompt_convert(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_convert(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, convert_moves(s, d.seat))
 
 
-def play_convert(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_convert(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat = d.seat
     _, v, _g = s.conv.pop(0)
     if _arg(mid) == "coins":
         convert_to_coins(s, seat, v, logic.convert_coins(s, seat, v) or 0, out)
     else:
         convert_to_gd(s, seat, v, logic.convert_gd(s, seat), out)
-    game.after_conversion(s, out)
+    hand_back(s, "after_conversion")
 
 
 # =============================================================================================
@@ -1026,18 +1024,18 @@ def heal_in_upkeep(s: PestisState, seat: int, key: str, how: str, out: Out) -> N
     )
 
 
-def prompt_heal(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_heal(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, heal_moves(s, d.seat))
 
 
-def play_heal(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_heal(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     if mid == "done":
-        game.upkeep_pay(s, out)
+        hand_back(s, "upkeep_pay")
         return
     _, key, how = mid.split(":")
     heal_in_upkeep(s, d.seat, key, how, out)
     if not has_options(s):
-        game.upkeep_pay(s, out)
+        hand_back(s, "upkeep_pay")
 
 
 def keep_moves(s: PestisState, seat: int) -> list[Move]:
@@ -1057,11 +1055,11 @@ def keep_moves(s: PestisState, seat: int) -> list[Move]:
     return moves
 
 
-def prompt_keep(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_keep(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, keep_moves(s, d.seat))
 
 
-def play_keep(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_keep(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     seat, key = d.seat, _arg(mid)
     c = logic.upkeep_cost(s, seat, key)
     logic.pay(s, seat, c)
@@ -1071,7 +1069,7 @@ def play_keep(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out)
             f"{name(s, seat)} pays {plural(c, 'coin')} of upkeep for the {data.SUBJECTS[key].name}."
         )
     )
-    game.upkeep_pay(s, out)
+    hand_back(s, "upkeep_pay")
 
 
 # =============================================================================================
@@ -1094,13 +1092,13 @@ def wave_moves(s: PestisState, seat: int) -> list[Move]:
     ]
 
 
-def prompt_wave(game: Flow, s: PestisState, d: PestisDecision) -> Prompt:
+def prompt_wave(game: TheGame, s: PestisState, d: PestisDecision) -> Prompt:
     return _stage_prompt(s, d, wave_moves(s, d.seat))
 
 
-def play_wave(game: Flow, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
+def play_wave(game: TheGame, s: PestisState, d: PestisDecision, mid: str, out: Out) -> None:
     discard_subject(s, d.seat, _arg(mid), out)
-    game.after_wave(s, out)
+    hand_back(s, "after_wave")
 
 
 # =============================================================================================
@@ -1128,30 +1126,29 @@ def has_options(s: PestisState) -> bool:
     return any(m.id not in ("pass", "done") for m in STAGE_MOVES[d.kind](s, d.seat))
 
 
-DECISIONS: DecisionTable[Flow, PestisState, PestisDecision] = DecisionTable(
-    {
-        "invest": choice(prompt_invest, play_invest),
-        "token": choice(prompt_token, play_token),
-        "reinforce": choice(prompt_reinforce, play_reinforce),
-        "law": choice(prompt_law, play_law),
-        "spreader": choice(prompt_spreader, play_spreader),
-        "spreader_area": choice(prompt_spreader_area, play_spreader_area),
-        "seal": choice(prompt_seal, play_seal),
-        "seal_area": choice(prompt_seal_area, play_seal_area),
-        "leeches": choice(prompt_leeches, play_leeches),
-        "quarantine": choice(prompt_quarantine, play_quarantine),
-        "informer": choice(prompt_informer, play_informer),
-        "theriac": choice(prompt_theriac, play_theriac),
-        "schola": choice(prompt_schola, play_schola),
-        "burgus": choice(prompt_burgus, play_burgus),
-        "mercatus": choice(prompt_mercatus, play_mercatus),
-        "agrus": choice(prompt_agrus, play_agrus),
-        "portus": choice(prompt_portus, play_portus),
-        "victim": choice(prompt_victim, play_victim),
-        "rob": choice(prompt_rob, play_rob),
-        "convert": choice(prompt_convert, play_convert),
-        "heal": choice(prompt_heal, play_heal),
-        "keep": choice(prompt_keep, play_keep),
-        "wave": choice(prompt_wave, play_wave),
-    }
-)
+# the kinds a seat decides; rules.py adds the automatic HAND_BACKS and makes the table
+CHOICES: dict[str, Kind[TheGame, PestisState, PestisDecision]] = {
+    "invest": choice(prompt_invest, play_invest),
+    "token": choice(prompt_token, play_token),
+    "reinforce": choice(prompt_reinforce, play_reinforce),
+    "law": choice(prompt_law, play_law),
+    "spreader": choice(prompt_spreader, play_spreader),
+    "spreader_area": choice(prompt_spreader_area, play_spreader_area),
+    "seal": choice(prompt_seal, play_seal),
+    "seal_area": choice(prompt_seal_area, play_seal_area),
+    "leeches": choice(prompt_leeches, play_leeches),
+    "quarantine": choice(prompt_quarantine, play_quarantine),
+    "informer": choice(prompt_informer, play_informer),
+    "theriac": choice(prompt_theriac, play_theriac),
+    "schola": choice(prompt_schola, play_schola),
+    "burgus": choice(prompt_burgus, play_burgus),
+    "mercatus": choice(prompt_mercatus, play_mercatus),
+    "agrus": choice(prompt_agrus, play_agrus),
+    "portus": choice(prompt_portus, play_portus),
+    "victim": choice(prompt_victim, play_victim),
+    "rob": choice(prompt_rob, play_rob),
+    "convert": choice(prompt_convert, play_convert),
+    "heal": choice(prompt_heal, play_heal),
+    "keep": choice(prompt_keep, play_keep),
+    "wave": choice(prompt_wave, play_wave),
+}

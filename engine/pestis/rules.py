@@ -2,25 +2,27 @@
 prompt and play through the decision table, and the result.
 
 Each flow function mutates the state, appends log events, and runs on until a seat has to
-decide (it then leaves a decision in `s.pending`) or the game is over.
+decide (it then leaves a decision in `s.pending`) or the game is over. A play hands back to
+them through an automatic kind in `pending` (`HAND_BACKS`), which the core's driver runs.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from engine.core import chance
-from engine.core.decisions import DecisionTable
-from engine.core.protocol import Event, Game, Move, Prompt, Result
+from engine.core.decisions import DecisionTable, Kind, automatic
+from engine.core.flow import FlowGame
+from engine.core.protocol import Event, Result
 
 from . import data, evaluation, hidden, invariants, logic, scoring, view
 from .decisions import (
-    DECISIONS,
-    Flow,
+    CHOICES,
     Out,
+    TheGame,
     convert_to_coins,
     convert_to_gd,
     decide,
@@ -35,7 +37,7 @@ from .title import TITLE
 from .view import PestisView
 
 
-class Pestis(Game[PestisState]):
+class Pestis(FlowGame[PestisState, PestisDecision]):
     """1347: De Nigrae Pestis Ludo — plague doctors invest influence in six town areas."""
 
     meta = TITLE
@@ -44,7 +46,7 @@ class Pestis(Game[PestisState]):
         "gather and heal subjects over 9 rounds of plague."
     )
     options = ()
-    decisions: ClassVar[DecisionTable[Flow, PestisState, PestisDecision]] = DECISIONS
+    decisions: ClassVar[DecisionTable[TheGame, PestisState, PestisDecision]]
 
     # ---- lifecycle -------------------------------------------------------------------------
     def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> PestisState:
@@ -56,17 +58,6 @@ class Pestis(Game[PestisState]):
         s.opening = [e.text for e in out]  # all public
         return s
 
-    def prompt(self, state: PestisState) -> Prompt | None:
-        if state.phase == "over":
-            return None
-        return self.decisions.prompt(self, state, state.pending[0])
-
-    def play(self, state: PestisState, move: Move) -> list[Event]:
-        out = [Event(line) for line in state.opening]  # the setup's lines open the first log
-        state.opening = []
-        self.decisions.play(self, state, state.pending[0], move.id, out)
-        return out
-
     def result(self, state: PestisState) -> Result:
         return scoring.result(state)
 
@@ -76,22 +67,6 @@ class Pestis(Game[PestisState]):
     def view(self, state: PestisState, seat: int | None) -> PestisView:
         prompt = self.prompt(state)
         return view.view(state, seat, self.id, prompt.seat if prompt else None)
-
-    # ---- the flow after a decision (decisions.py hands back through these) -----------------
-    def end_turn(self, s: PestisState, out: Out) -> None:
-        end_turn(s, out)
-
-    def finish_action(self, s: PestisState, out: Out) -> None:
-        finish_action(s, out)
-
-    def after_conversion(self, s: PestisState, out: Out) -> None:
-        after_conversion(s, out)
-
-    def upkeep_pay(self, s: PestisState, out: Out) -> None:
-        upkeep_pay(s, out)
-
-    def after_wave(self, s: PestisState, out: Out) -> None:
-        after_wave(s, out)
 
     # ---- computer players, tests, saves ----------------------------------------------------
     def determinize(self, state: PestisState, seat: int, rng: random.Random) -> PestisState:
@@ -614,4 +589,30 @@ def event_stage(s: PestisState, out: Out) -> None:
     new_round(s, out)
 
 
+# =============================================================================================
+# The table: the choices (decisions.py) and the hand-backs, which the core's driver runs
+# =============================================================================================
+def _goes_on(
+    step: Callable[[PestisState, Out], None],
+) -> Kind[TheGame, PestisState, PestisDecision]:
+    """An automatic kind: the flow of the round goes on with `step` (it decides who next)."""
+
+    def run(game: TheGame, s: PestisState, d: PestisDecision, out: Out) -> None:
+        s.pending.pop(0)
+        step(s, out)
+
+    return automatic(run)
+
+
+DECISIONS: DecisionTable[TheGame, PestisState, PestisDecision] = DecisionTable(
+    {
+        **CHOICES,
+        "end_turn": _goes_on(end_turn),
+        "finish_action": _goes_on(finish_action),
+        "after_conversion": _goes_on(after_conversion),
+        "upkeep_pay": _goes_on(upkeep_pay),
+        "after_wave": _goes_on(after_wave),
+    }
+)
+Pestis.decisions = DECISIONS
 GAME = Pestis()

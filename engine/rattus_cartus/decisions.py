@@ -71,6 +71,12 @@ def _illegal(mid: str) -> IllegalMove:
     return IllegalMove(f"{mid!r} is not a legal move here")
 
 
+def _resolved(s: RattusState) -> bool:
+    """A decision settled without asking leaves the queue (True, for `settle`)."""
+    s.pending.pop(0)
+    return True
+
+
 def _others(s: RattusState, t: Task) -> list[int]:
     """The other seats with a disc in the row of `t` (whom a Sword or Flute can reach)."""
     return [o for o in s.discs[t.row] if o != t.seat]
@@ -280,7 +286,7 @@ def settle_look(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) ->
     if len(s.players[t.seat].seen) < NUN_ROW_SIZE:
         return False
     ev.append(Event(f"{s.names[t.seat]} has seen the whole Nun-row: the look is lost"))
-    return True
+    return _resolved(s)
 
 
 # ---- C. enter a building -------------------------------------------------------------------
@@ -386,7 +392,7 @@ def settle_commit(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) 
     if s.players[t.seat].hand_size():
         return False
     commit_done(s, t, ev)
-    return True
+    return _resolved(s)
 
 
 # ---- D.a Swords and Flutes ---------------------------------------------------------------
@@ -415,8 +421,8 @@ def settle_sword(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -
         return False
     if others:
         sword_takes(s, t.seat, others[0], ev)
-        return True
-    return _nobody_else(s, t, "sword", ev)
+        return _resolved(s)
+    return _nobody_else(s, t, "sword", ev) and _resolved(s)
 
 
 def prompt_flute(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
@@ -458,7 +464,7 @@ def settle_flute(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -
     # With somebody else there it always asks (even with 0 rats: rats are secret).
     if len(s.discs[t.row]) > 1:
         return False
-    return _nobody_else(s, t, "flute", ev)
+    return _nobody_else(s, t, "flute", ev) and _resolved(s)
 
 
 # ---- D.b actions that ask: Hospital, Guard Tower --------------------------------------------
@@ -515,7 +521,7 @@ def play_hospital(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: lis
 
 def settle_hospital(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
     # Asks even with 0 rats (then only "stop"): rats are secret.
-    return _no_card_left(s, t)
+    return _no_card_left(s, t) and _resolved(s)
 
 
 def prompt_give(game: RattusCartus, s: RattusState, t: Task) -> Prompt:
@@ -543,11 +549,12 @@ def play_give(game: RattusCartus, s: RattusState, t: Task, mid: str, ev: list[Ev
 
 
 def settle_give(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> bool:
-    return _no_card_left(s, t)
+    return _no_card_left(s, t) and _resolved(s)
 
 
 # ---- D.a reveal: influence, rats, then Swords and Flutes --------------------------------------
 def run_reveal(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> None:
+    s.pending.pop(0)
     i = t.row
     own = CLASS_OF_KIND[building_of(s.row[i]).cls]
     follow: list[Task] = []
@@ -594,6 +601,7 @@ def reveal_cards(s: RattusState, i: int, seat: int, own: int, ev: list[Event]) -
 
 # ---- D.b actions: premium to the most population cards + Jokers (tie: lowest disc) ------------
 def run_actions(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> None:
+    s.pending.pop(0)
     i = t.row
     b = building_of(s.row[i])
     best, premium = 0, -1
@@ -610,6 +618,7 @@ def run_actions(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) ->
 
 def run_act(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> None:
     """One seat's action in a building (`n` = 1: the premium action)."""
+    s.pending.pop(0)
     b = building_of(s.row[t.row])
     premium = t.n == 1
     amount = b.premium if premium else b.standard
@@ -723,6 +732,7 @@ BUILDING_ACTIONS: dict[str, BuildingAction] = {
 # ---- D.c cleanup, E. end of the round ----------------------------------------------------------
 def run_cleanup(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> None:
     """Played population cards to the discard pile, Jokers back to the supply."""
+    s.pending.pop(0)
     for seat in s.discs[t.row]:
         p = s.players[seat]
         s.discard.extend(p.c_pop)
@@ -736,6 +746,7 @@ def run_cleanup(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) ->
 
 
 def run_end_round(game: RattusCartus, s: RattusState, t: Task, ev: list[Event]) -> None:
+    s.pending.pop(0)
     game.end_round(s, ev)
 
 

@@ -1,9 +1,10 @@
 """Rattus Cartus rules: setup, the flow of a round (phases A-E) and of the game, and the end.
 
-The round is a queue of `Task`s (`RattusState.pending`); what each kind of task does is in
-`decisions.py` (`DECISIONS`). Automatic tasks (revealing a building, handing out the actions,
-the end of the round) run at once; a decision task at the head of the queue is the current
-prompt.
+The round is a queue of `Task`s (`RattusState.pending`) that the core's flow driver
+(`engine/core/flow.py`) runs; what each kind of task does is in `decisions.py` (`DECISIONS`).
+Automatic tasks (revealing a building, handing out the actions, the end of the round) run at
+once; a decision task at the head of the queue is the current prompt; `next_decisions` opens
+the next phase when the queue runs empty.
 """
 
 from __future__ import annotations
@@ -14,14 +15,11 @@ from typing import Any, ClassVar
 
 from ..core import chance
 from ..core.decisions import DecisionTable
+from ..core.flow import FlowGame
 from ..core.protocol import (
     PICK_VALUE,
     Event,
-    Game,
-    IllegalMove,
-    Move,
     Option,
-    Prompt,
     Result,
     SetupError,
 )
@@ -115,7 +113,7 @@ def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
     return cards
 
 
-class RattusCartus(Game[RattusState]):
+class RattusCartus(FlowGame[RattusState, Task]):
     """Rattus Cartus: enter buildings with population cards, gain influence, beware the rats."""
 
     meta = TITLE
@@ -187,46 +185,19 @@ class RattusCartus(Game[RattusState]):
         s.opening = [e.text for e in header]  # public: the building row and its supplies
         return s
 
-    # ---- prompt and play: the table's, for the task at the head ----------------------------
-    def prompt(self, s: RattusState) -> Prompt | None:
-        if not s.pending:
-            return None
-        return self.decisions.prompt(self, s, s.pending[0])
-
-    def play(self, s: RattusState, move: Move) -> list[Event]:
-        if not s.pending:
-            raise IllegalMove("the game is over: no move can be played")
-        t = s.pending[0]
-        events = [Event(line) for line in s.opening]  # round 1 opens the first move's log
-        s.opening = []
-        self.decisions.play(self, s, t, move.id, events)
-        self._advance(s, events)
-        return events
-
-    # ---- the flow of the round -----------------------------------------------------------
-    def _advance(self, s: RattusState, ev: list[Event]) -> None:
-        """Run automatic tasks (and decisions without a choice) until a decision waits."""
-        table = self.decisions
-        while True:
-            pending = s.pending  # phase changes replace the list
-            if not pending:
-                if s.phase == "supply":
-                    self._begin_enter(s)
-                elif s.phase == "enter":
-                    s.phase = "resolve"
-                    pending.extend(Task("reveal", row=i) for i in range(len(s.row)))
-                    pending.append(Task("end_round"))
-                else:
-                    return  # the game is over
-                continue
-            t = pending[0]
-            if table.is_choice(t):
-                if not table.settle(self, s, t, ev):
-                    return
-                s.pending.pop(0)  # a decision with nothing to choose, resolved
-                continue
-            pending.pop(0)
-            table.run(self, s, t, ev)
+    # ---- the flow of the round: the core drives `pending`; between the phases -----------
+    def next_decisions(self, s: RattusState, ev: list[Event]) -> bool:
+        """The queue is empty: phase B gives way to C (enter), C to D (resolve every building
+        of the row, then the end of the round); after the last round the game is over."""
+        if s.phase == "supply":
+            self._begin_enter(s)
+        elif s.phase == "enter":
+            s.phase = "resolve"
+            s.pending.extend(Task("reveal", row=i) for i in range(len(s.row)))
+            s.pending.append(Task("end_round"))
+        else:
+            return False
+        return True
 
     # Phase A: draw new building cards.
     def _begin_round(self, s: RattusState, ev: list[Event]) -> None:

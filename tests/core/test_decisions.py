@@ -102,3 +102,111 @@ def test_a_save_from_another_state_layout_replays_without_the_digest(tmp_path, m
     monkeypatch.setattr(type(m.game), "state_layout", 2)
     assert saves.load(path).length == 5
     assert saves.to_dict(m)["layout"] == 2
+
+
+# ---- the core's flow driver (engine/core/flow.py) ---------------------------------------------
+@dataclass
+class RaceState:
+    names: list[str]
+    seed: int
+    options: dict[str, str]
+    draws: int = 0
+    pending: list[Pick] | None = None
+    rounds: int = 0
+    log: list[str] | None = None
+
+
+def _take(s: RaceState, d: Pick, mid: str, ev: list[Event]) -> None:
+    assert s.pending is not None and s.log is not None
+    s.pending.pop(0)  # a handler owns the queue
+    s.log.append(f"{d.seat}:{mid}")
+    if mid == "b":
+        s.pending.insert(0, Pick("bonus"))  # an automatic follow-up, run at once
+        s.pending.insert(1, Pick("pick", d.seat, left=0))  # nothing to choose: settled
+
+
+def _bonus(s: RaceState, d: Pick, ev: list[Event]) -> None:
+    assert s.pending is not None and s.log is not None
+    s.pending.pop(0)
+    s.log.append("bonus")
+
+
+def _empty(s: RaceState, d: Pick, ev: list[Event]) -> bool:
+    assert s.pending is not None and s.log is not None
+    if d.left:
+        return False
+    s.pending.pop(0)
+    s.log.append(f"{d.seat}:settled")
+    return True
+
+
+def test_the_core_drives_turns_from_the_table_and_one_hook() -> None:
+    """The driver runs automatic kinds, settles empty choices and, with the queue empty,
+    asks `next_decisions` (a new round, or the end); `before` fires ahead of any step."""
+    from engine.core.flow import FlowGame
+
+    def ask(g: object, s: RaceState, d: Pick) -> Prompt:
+        return Prompt(d.seat, "pick", (Move("a", "A"), Move("b", "B")))
+
+    class Race(FlowGame[RaceState, Pick]):  # type: ignore[type-var]
+        id, title, min_players, max_players = "race", "Race", 2, 2
+        decisions = DecisionTable(
+            {
+                "pick": choice(
+                    ask,
+                    lambda g, s, d, m, ev: _take(s, d, m, ev),
+                    lambda g, s, d, ev: _empty(s, d, ev),
+                ),
+                "bonus": automatic(lambda g, s, d, ev: _bonus(s, d, ev)),
+            }
+        )
+
+        def new_state(self, names, options, seed):  # type: ignore[no-untyped-def]
+            s = RaceState(list(names), seed, dict(options), pending=[], log=[])
+            self.next_decisions(s, [])
+            return s
+
+        def next_decisions(self, s: RaceState, events: list[Event]) -> bool:
+            assert s.pending is not None
+            if s.rounds == 2:
+                return False  # the game is over
+            s.rounds += 1
+            s.pending.extend(Pick("pick", seat, left=1) for seat in (0, 1))
+            return True
+
+        def before(self, s: RaceState, head: Pick, events: list[Event]) -> bool:
+            assert s.log is not None and s.pending is not None
+            if head.kind == "pick" and s.rounds == 2 and "round 2" not in s.log:
+                s.log.append("round 2")
+                s.pending.insert(0, Pick("bonus"))  # it changed the queue: the driver rereads it
+                return True
+            return False
+
+        def result(self, s):  # type: ignore[no-untyped-def]
+            raise NotImplementedError
+
+        def view(self, s, seat):  # type: ignore[no-untyped-def]
+            return {}
+
+        def rules_reference(self, options=None):  # type: ignore[no-untyped-def]
+            return ""
+
+    game = Race()
+    s = game.new_state(["A", "B"], {}, 0)
+    for mid in ("a", "b", "b", "a"):
+        p = game.prompt(s)
+        assert p is not None
+        game.play(s, p.move(mid))
+    assert game.prompt(s) is None and s.pending == []
+    assert s.log == [
+        "0:a",
+        "1:b",
+        "bonus",
+        "1:settled",
+        "round 2",
+        "bonus",
+        "0:b",
+        "bonus",
+        "0:settled",
+        "1:a",
+    ]

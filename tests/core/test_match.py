@@ -132,3 +132,35 @@ def test_catalog_agrees_with_the_games() -> None:
     for t in titles:
         g = get_game(t.id)
         assert (t.title, t.min_players, t.max_players) == (g.title, g.min_players, g.max_players)
+
+
+def test_one_prompt_and_view_per_position_shared_by_every_reader() -> None:
+    """Item 3 of issue 33: the prompt and each seat's view are computed once per cursor
+    position; a move, undo, redo, jump or a new branch gives the new position's own."""
+    from engine.rattus_cartus.rules import RattusCartus
+
+    calls = {"prompt": 0, "view": 0}
+
+    class Counting(RattusCartus):  # the real game, counting what it is asked
+        def prompt(self, s):  # type: ignore[no-untyped-def]
+            calls["prompt"] += 1
+            return super().prompt(s)
+
+        def view(self, s, seat):  # type: ignore[no-untyped-def]
+            calls["view"] += 1
+            return super().view(s, seat)
+
+    game = Counting()
+    m = Match.new(game, ["A", "B", "C"], seed=4)
+    first = [m.prompt for _ in range(5)]
+    views = [m.view(0) for _ in range(3)]
+    assert calls == {"prompt": 1, "view": 1} and first[0] is first[4] and views[0] is views[2]
+    m.play(first[0].moves[0].id)
+    after = m.prompt
+    assert calls["prompt"] == 2 and after == game.prompt(m.state)
+    m.undo()
+    assert m.prompt == first[0] and m.view(0) == views[0]
+    m.play(first[0].moves[-1].id)  # another branch at the same cursor: not the old position's
+    assert m.prompt == game.prompt(m.state) and m.view(0) == game.view(m.state, 0)
+    m.goto(0)
+    assert m.prompt == first[0]

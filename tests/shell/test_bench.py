@@ -9,7 +9,8 @@ from pathlib import Path
 from tui.cli import main
 
 
-def test_bench_quick_smoke(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_bench_quick_smoke(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("BENCH_SMOKE", "1")  # one launch per row: the figures are not judged
     out = tmp_path / "bench.json"
     assert main(["bench", "--quick", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
@@ -24,5 +25,7 @@ def test_bench_quick_smoke(tmp_path: Path, capsys) -> None:  # type: ignore[no-u
     for row in data["rows"]:
         assert row["unit"] and isinstance(row["value"], float | int)
         assert not math.isnan(row["reference"])
+    judged = [row for row in data["rows"] if "spread" in row]
+    assert judged and all(row["noisy"] for row in judged)  # one repeat cannot be judged
     printed = capsys.readouterr().out
-    assert "ratio" in printed and "start-up" in printed
+    assert "ratio" in printed and "start-up" in printed and "TOO NOISY TO JUDGE" in printed

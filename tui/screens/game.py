@@ -213,12 +213,14 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HandoverScreen(seat, name, what), done)
 
     def current_view(self, index: int | None = None) -> dict[str, Any]:
-        state = self.match.state if index is None else self.match.state_at(index)
-        return self.match.game.view(state, self.viewer)
+        if index is None or index == self.match.cursor:
+            view: dict[str, Any] = self.match.view(self.viewer)  # shared at the cursor
+            return view
+        return self.match.game.view(self.match.state_at(index), self.viewer)
 
     def render_board(self, highlight: bool = True) -> None:
         match, game = self.match, self.match.game
-        view = game.view(match.state, self.viewer)
+        view = match.view(self.viewer)
         prompt = match.prompt
         board = self.query_one(BoardView)
         board.show(view, self.viewer, self.compact, highlight=highlight)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.core.protocol import Event
 from engine.notre_dame import GAME
 from engine.notre_dame import data as D
+from engine.notre_dame.rules import queue_turn
 from engine.notre_dame.state import ACTIONS, HIRE, NotreDameState
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
@@ -46,6 +47,16 @@ def to_actions(st: NotreDameState, hands: dict[int, list[str]] | None = None) ->
     st.phase = ACTIONS
     st.draft_step = 1
     st.pos = st.lap = st.step = 0
+    st.pending = []
+    queue_turn(st)  # the first seat's action
+    return st
+
+
+def begin_with(st: NotreDameState, start: int) -> NotreDameState:
+    """The phase under way begins with the bell-ringer `start` (its first turn re-queued)."""
+    st.start = start
+    st.pending = []
+    queue_turn(st)
     return st
 
 
@@ -68,6 +79,8 @@ def to_hire(st: NotreDameState, persons: list[str]) -> NotreDameState:
     st.persons = list(persons)
     st.phase = HIRE
     st.pos = st.lap = st.step = 0
+    st.pending = []
+    queue_turn(st)  # the first seat's hire
     return st
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.notre_dame import GAME
 from engine.notre_dame import data as D
 from engine.notre_dame.state import PLAGUE, NotreDameState
-from tests.games.notre_dame.support import ids, new, place, play, to_hire
+from tests.games.notre_dame.support import begin_with, ids, new, place, play, to_hire
 
 
 def hire(persons: list[str], n: int = 3) -> NotreDameState:
@@ -57,7 +57,7 @@ def test_hire_needs_gold() -> None:
 def test_hire_order_from_start_player_then_plague() -> None:
     """Spec: Hire — from the start player clockwise, then phase 5."""
     st = hire(["moneylender", "monk", "cityguard"])
-    st.start = 1
+    begin_with(st, 1)
     seats = []
     for _ in range(3):
         seats.append(GAME.prompt(st).seat)

@@ -10,6 +10,7 @@ from engine.notre_dame import data as D
 from engine.notre_dame.queries import count, may_take_message, park_bonus
 from engine.notre_dame.state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameState
 from tests.games.notre_dame.support import (
+    begin_with,
     code,
     empty_supply,
     ids,
@@ -135,7 +136,7 @@ def test_draft_decisions_private_in_seat_order_from_start_player() -> None:
     """Spec: Draft — a simultaneous hidden decision: each decides in seat order from the
     start player behind a hand-over screen (private prompts)."""
     st = new(3)
-    st.start = 1
+    begin_with(st, 1)
     seen = []
     while st.phase == DRAFT:
         p = GAME.prompt(st)
@@ -563,7 +564,7 @@ def test_play_without_effect_changes_nothing_but_the_card() -> None:
 def test_two_laps_then_hire() -> None:
     """Spec: Actions — from the start player clockwise one card each, then a second lap."""
     st = to_actions(new(3))
-    st.start = 2
+    begin_with(st, 2)
     order = []
     while st.phase == ACTIONS:
         p = GAME.prompt(st)
