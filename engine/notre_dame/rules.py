@@ -37,7 +37,7 @@ _PERSONS = data.PERSON_BY_KEY
 TURNS = {DRAFT: "draft", ACTIONS: "action", HIRE: "hire"}
 
 
-class NotreDame(Game[NotreDameState]):
+class NotreDame(Game[NotreDameState, NotreDameView]):
     """Notre Dame (Stefan Feld, 2007) for 2-5 players."""
 
     meta = TITLE
@@ -339,6 +339,9 @@ class NotreDame(Game[NotreDameState]):
 
     def determinize(self, state: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
         return hidden.determinize(self, state, seat, rng)
+
+    def twin(self, state: NotreDameState, seat: int, rng: random.Random) -> NotreDameState | None:
+        return hidden.twin(self, state, seat, rng)
 
     def evaluate(self, state: NotreDameState, seat: int, depth: int = 0) -> float:
         """Prestige plus a rough value of resources, position and threats (for the greedy bot).

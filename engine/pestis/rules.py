@@ -35,7 +35,7 @@ from .title import TITLE
 from .view import PestisView
 
 
-class Pestis(Game[PestisState]):
+class Pestis(Game[PestisState, PestisView]):
     """1347: De Nigrae Pestis Ludo — plague doctors invest influence in six town areas."""
 
     meta = TITLE
@@ -101,6 +101,9 @@ class Pestis(Game[PestisState]):
         if head is not None and head.kind in INVEST_STEPS and head.seat != seat:
             clear_pending(s)  # another seat's half-made investment is hidden
         return hidden.determinize(s, seat, rng)
+
+    def twin(self, state: PestisState, seat: int, rng: random.Random) -> PestisState | None:
+        return hidden.twin(self, state, seat, rng)
 
     def evaluate(self, state: PestisState, seat: int) -> float:
         return evaluation.evaluate(state, seat)
