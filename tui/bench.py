@@ -19,10 +19,10 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Match, Seat, game_ids, get_game, get_title, saves
 from engine.core.playout import random_playout
@@ -52,8 +52,11 @@ EMPTY_APP = textwrap.dedent(
     """
 )
 
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
 
-def _median(xs: list[float]) -> float:
+
+def _median(xs: Sequence[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
@@ -248,7 +251,7 @@ async def _latency_ref(presses: int) -> tuple[float, float, float, float]:
     class Empty(App[None]):
         BINDINGS = [("1", "bump", "Bump")]
 
-        def compose(self):  # type: ignore[no-untyped-def]
+        def compose(self) -> ComposeResult:
             yield Header()
             yield Label("0", id="n")
             yield Footer()
@@ -463,7 +466,7 @@ def bench_bots(quick: bool) -> list[dict[str, Any]]:
         n = get_title(gid).players
         m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=9)
         rng = random.Random(9)
-        positions = []
+        positions: list[Any] = []
         while m.prompt is not None and len(positions) < (1 if quick else 12):
             p = m.prompt
             if len(p.moves) > 1 and rng.random() < 0.3:

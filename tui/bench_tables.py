@@ -159,7 +159,8 @@ def screen_latency(tmp: str, moves: int) -> tuple[list[float], list[float]]:
                     return time.perf_counter() - t0
         return float("inf")
 
-    seen, keys = [], []
+    seen: list[float] = []
+    keys: list[float] = []
     try:
         wait_for(b"ann to move", 60)
         while len(seen) < moves:

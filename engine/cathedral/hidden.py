@@ -34,7 +34,9 @@ def determinize(
     return s
 
 
-def twin(game: Game, s: CathedralState, seat: int, rng: random.Random) -> CathedralState:
+def twin(
+    game: Game[CathedralState], s: CathedralState, seat: int, rng: random.Random
+) -> CathedralState:
     """Another order of the face-down events and blueprints (nobody sees them)."""
     t = game.clone(s)
     t.events.reverse()

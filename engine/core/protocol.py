@@ -252,7 +252,8 @@ class Game(ABC, Generic[S, V]):
 
     def clone(self, state: S) -> S:
         """A deep copy (pickle is several times faster than copy.deepcopy)."""
-        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        new: S = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        return new
 
     def apply(self, state: S, move_id: str) -> tuple[S, list[Event]]:
         """A new state with `move_id` applied; IllegalMove (state untouched) if not legal."""

@@ -12,7 +12,9 @@ from .state import NotreDameState
 _CPC = data.CARDS_PER_COLOUR
 
 
-def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
+def determinize(
+    game: Game[NotreDameState], s: NotreDameState, seat: int, rng: random.Random
+) -> NotreDameState:
     """A clone whose cards unseen by `seat` (and the person decks) are resampled with `rng`.
 
     Card backs show their owner, so unseen cards are pooled per owner. What `seat` passed is
@@ -68,7 +70,9 @@ def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) ->
     return new
 
 
-def twin(game: Game, s: NotreDameState, seat: int, rng: random.Random) -> NotreDameState | None:
+def twin(
+    game: Game[NotreDameState], s: NotreDameState, seat: int, rng: random.Random
+) -> NotreDameState | None:
     """A card of another seat's hand swapped with one of its face-down deck (card backs show
     their owner: only a card of that seat's own colour, one `seat` has not been passed), and
     the brown deck reversed; None when no hand allows it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -198,7 +199,7 @@ class GameScreen(Screen[None]):
         name = self.match.seats[seat].name
         self.app.push_screen(HandoverScreen(seat, name, what), done)
 
-    def current_view(self, index: int | None = None) -> dict[str, Any]:
+    def current_view(self, index: int | None = None) -> Mapping[str, Any]:
         state = self.match.state if index is None else self.match.state_at(index)
         return self.match.game.view(state, self.viewer)
 
