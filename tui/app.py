@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual.app import App
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -75,7 +75,7 @@ class TooSmallScreen(Screen[None]):
         super().__init__()
         self.w, self.h = w, h
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         with Vertical(id="too-small"):
             yield Static(self._text(), id="too-small-text")
 

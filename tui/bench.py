@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import pty
@@ -19,10 +20,10 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from tempfile import TemporaryDirectory
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Match, Seat, game_ids, get_game, get_title, saves
 from engine.core.playout import random_playout
@@ -52,8 +53,11 @@ EMPTY_APP = textwrap.dedent(
     """
 )
 
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
 
-def _median(xs: list[float]) -> float:
+
+def _median(xs: Sequence[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
@@ -281,7 +285,7 @@ async def _latency_ref(presses: int) -> tuple[float, float, float, float]:
     class Empty(App[None]):
         BINDINGS = [("1", "bump", "Bump")]
 
-        def compose(self):  # type: ignore[no-untyped-def]
+        def compose(self) -> ComposeResult:
             yield Header()
             yield Label("0", id="n")
             yield Footer()
@@ -293,6 +297,10 @@ async def _latency_ref(presses: int) -> tuple[float, float, float, float]:
     move, move_cpu = await _press_times(Empty(), "1", presses)
     idle, idle_cpu = await _press_times(Empty(), "f9", presses)
     return _median(move), _median(idle), _median(move_cpu), _median(idle_cpu)
+
+
+def _run_latency(gid: str, presses: int) -> tuple[float, float, float, float]:
+    return asyncio.run(_latency(gid, presses))
 
 
 def _launches(
@@ -313,7 +321,7 @@ def bench_latency(quick: bool) -> list[dict[str, Any]]:
     ref_work = _median([r[2] - r[3] for r in refs])
     rows = []
     for gid in game_ids():
-        runs = _launches(lambda gid=gid: asyncio.run(_latency(gid, presses)), launches)
+        runs = _launches(functools.partial(_run_latency, gid, presses), launches)
         moves = [r[0] for r in runs]
         walls = [max(0.0, r[0] - r[1]) for r in runs]
         works = [max(0.0, r[2] - r[3]) for r in runs]
@@ -521,7 +529,7 @@ def bench_bots(quick: bool) -> list[dict[str, Any]]:
         n = get_title(gid).players
         m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=9)
         rng = random.Random(9)
-        positions = []
+        positions: list[Any] = []
         while m.prompt is not None and len(positions) < (1 if quick else 12):
             p = m.prompt
             if len(p.moves) > 1 and rng.random() < 0.3:

@@ -265,7 +265,8 @@ def screen_latency(
                     return time.perf_counter() - t0
         return float("inf")
 
-    seen, keys = [], []
+    seen: list[float] = []
+    keys: list[float] = []
     try:
         wait_for(b"ann to move", 60)
         while len(seen) < moves:
@@ -376,4 +377,5 @@ def _store_rows(tmp: str, quick: bool, _row: Row, name: str, where: str) -> list
 
 if __name__ == "__main__":
     role, *rest = sys.argv[1:]
-    {"group": group, "mover": mover}[role](*rest)
+    roles: dict[str, Callable[..., object]] = {"group": group, "mover": mover}
+    roles[role](*rest)

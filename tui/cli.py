@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine import __version__
 from engine.core import (
@@ -36,7 +36,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, exit 2
+    def error(self, message: str) -> NoReturn:  # one clear line, exit 2
         self.exit(EXIT_USAGE, f"{self.prog}: {message}\n(see {self.prog} --help)\n")
 
 
@@ -517,14 +517,14 @@ def _run(args: argparse.Namespace) -> int:
         launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
         launch.review = cmd == "review"
     elif cmd == "continue":
-        path = saves_mod.latest(args.saves, unfinished=True)
-        if path is None:
+        latest = saves_mod.latest(args.saves, unfinished=True)
+        if latest is None:
             print(
                 "boardgames-tui: no unfinished game to continue (load or review a finished one)",
                 file=sys.stderr,
             )
             return EXIT_BAD_FILE
-        launch.match = saves_mod.load(path)
+        launch.match = saves_mod.load(latest)
     app = BoardgamesApp(launch)
     app.run()
     return app.return_code or 0

@@ -52,7 +52,7 @@ def sample_match(
     for mid in probe.move_ids(target):
         m.play(mid)
     if players == "greedy":  # pictures: stop where the seat to move has a real choice
-        while m.cursor < probe.length and len(m.prompt.moves) < 3:
+        while m.cursor < probe.length and m.prompt is not None and len(m.prompt.moves) < 3:
             m.play(probe.steps[m.cursor].move_id)
     return m
 

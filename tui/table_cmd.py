@@ -139,7 +139,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
     infos = store.tables()
     order = {"yours": 0, "open": 1, "others": 2}
     infos.sort(key=lambda i: (order[_group(i, user)], not i.your_turn(user), i.finished))
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": i.id,
             "game": i.game,

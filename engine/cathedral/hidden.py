@@ -32,3 +32,13 @@ def determinize(
     s.hourglass_box = sorted(unseen_hg[k:])
     s.seed = rng.randrange(2**31)
     return s
+
+
+def twin(
+    game: Game[CathedralState], s: CathedralState, seat: int, rng: random.Random
+) -> CathedralState:
+    """Another order of the face-down events and blueprints (nobody sees them)."""
+    t = game.clone(s)
+    t.events.reverse()
+    t.blueprints.reverse()
+    return t

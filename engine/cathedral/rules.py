@@ -29,7 +29,7 @@ from .title import TITLE
 from .view import CathedralView
 
 
-class Cathedral(FlowGame[CathedralState, Task]):
+class Cathedral(FlowGame[CathedralState, Task, CathedralView]):
     """The co-operative game: build all 8 cathedral sections within 3 rounds."""
 
     meta = TITLE
@@ -202,6 +202,9 @@ class Cathedral(FlowGame[CathedralState, Task]):
     def determinize(self, s: CathedralState, seat: int, rng: random.Random) -> CathedralState:
         """Resample the face-down tiles; bag contents are public (only their order is not)."""
         return hidden.determinize(self, s, seat, rng)
+
+    def twin(self, s: CathedralState, seat: int, rng: random.Random) -> CathedralState | None:
+        return hidden.twin(self, s, seat, rng)
 
     def evaluate(self, s: CathedralState, seat: int) -> float:
         """Team progress: sections, filled order spaces, useful carried tokens, time left.

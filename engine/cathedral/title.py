@@ -13,5 +13,4 @@ TITLE = Title(
     picture_players=2,
     order=3,
     ai="engine.cathedral.evaluation:AI",
-    ui="tui.games.cathedral",
 )

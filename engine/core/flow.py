@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .decisions import Decision, DecisionTable
-from .protocol import Event, Game, IllegalMove, Move, Prompt, S
+from .protocol import Event, Game, IllegalMove, Move, Prompt, S, V
 
 
 def queue(state: Any) -> list[Any]:
@@ -29,8 +29,8 @@ def queue(state: Any) -> list[Any]:
 D = TypeVar("D", bound=Decision)  # the game's decision type
 
 
-class FlowGame(Game[S], Generic[S, D]):
-    """A game whose turns the core drives (`FlowGame[MyState, MyDecision]`): `prompt`/`play` come from `decisions` and `pending`.
+class FlowGame(Game[S, V], Generic[S, D, V]):
+    """A game whose turns the core drives (`FlowGame[MyState, MyDecision, MyView]`): `prompt`/`play` come from `decisions` and `pending`.
 
     A subclass sets `decisions` and may override the two hooks:
 
@@ -75,7 +75,7 @@ def opening_events(state: Any) -> list[Event]:
     return [Event(line) if isinstance(line, str) else line for line in opening]
 
 
-def drive(game: FlowGame[Any, Any], state: Any, events: list[Event]) -> None:
+def drive(game: FlowGame[Any, Any, Any], state: Any, events: list[Event]) -> None:
     """Run the flow on until a choice waits for its seat or the game is over."""
     table = game.decisions
     choices = table.choices

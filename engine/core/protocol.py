@@ -14,7 +14,9 @@ import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
+
+from typing_extensions import TypeVar  # with a default (PEP 696): `Game[S]` stays valid
 
 from .titles import Title
 
@@ -156,12 +158,15 @@ class BaseState:
 
 
 S = TypeVar("S", bound=BaseState)  # a game's state type
+# a game's view type (a TypedDict): what `view` returns and its board reads
+V = TypeVar("V", bound=Mapping[str, Any], default=Mapping[str, Any], covariant=True)
 
 
-class Game(ABC, Generic[S]):
+class Game(ABC, Generic[S, V]):
     """A title: setup, prompts, rules, views and scoring. Stateless; one instance per title.
 
-    `Game[MyState]` names the state type its methods take (plain `Game` takes any state).
+    `Game[MyState, MyView]` names the state type its methods take and the view type its
+    `view` returns (plain `Game` takes any state; `Game[MyState]` returns a Mapping view).
     """
 
     id: ClassVar[str]
@@ -205,7 +210,7 @@ class Game(ABC, Generic[S]):
         """Final (or, during play, provisional) scores with breakdowns."""
 
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> Mapping[str, Any]:
+    def view(self, state: S, seat: int | None) -> V:
         """Everything `seat` may see, as plain data (None: an omniscient observer; PUBLIC:
         what every seat may see, nobody's hand)."""
 
@@ -247,7 +252,8 @@ class Game(ABC, Generic[S]):
 
     def clone(self, state: S) -> S:
         """A deep copy (pickle is several times faster than copy.deepcopy)."""
-        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        new: S = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        return new
 
     def apply(self, state: S, move_id: str) -> tuple[S, list[Event]]:
         """A new state with `move_id` applied; IllegalMove (state untouched) if not legal."""
@@ -286,6 +292,17 @@ class Game(ABC, Generic[S]):
         new = self.clone(state)
         new.seed = rng.randrange(2**31)
         return new
+
+    def twin(self, state: S, seat: int, rng: Any) -> S | None:
+        """A state that `seat` cannot tell from `state` but differs in something another seat
+        sees and `seat` does not (a card of another hand swapped with one of the deck), or
+        None when there is none here.
+
+        Written by hand, apart from `determinize`, for the conformance tests: the computer
+        players, the hint and `determinize` itself must treat both states alike. (The tests
+        also make twins by playing another seat's private move differently.)
+        """
+        return None
 
     def evaluate(self, state: S, seat: int) -> float:
         """A heuristic value of `state` for `seat` (higher is better), for computer players."""

@@ -7,16 +7,16 @@ module) is a `Title`: the entry point's module may define it as `TITLE` without 
 rules (the menu then starts without loading any game); otherwise the Game is loaded and its
 `meta` (or its id, title and player counts) is read.
 
-The built-in titles are listed as entry points in this project's `pyproject.toml`. An editable
-install made before they were listed does not carry them in its metadata, so a source checkout
-also reads them from that file; installed entry points of other distributions are merged in.
+Entry points are read with `importlib.metadata`. The built-in titles are listed in this
+project's `pyproject.toml`; an editable install made before they were listed does not carry
+them in its metadata, so a source checkout also reads them from that file (its entries first);
+installed entry points of other distributions are merged in. The TUI finds each title's board
+the same way, in its own group (`tui.games.BOARDS`).
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +34,7 @@ __all__ = [
     "ai_hints",
     "all_games",
     "catalog",
+    "entry_points",
     "game_ids",
     "get_game",
     "get_title",
@@ -58,12 +59,14 @@ class _Entry:
 
 
 _entries: dict[str, _Entry] | None = None
-_extra: dict[str, str] = {}  # titles added at run time (`register`), kept across rescans
+# entry points added at run time (`register`), group -> name -> target, kept across rescans
+_extra: dict[str, dict[str, str]] = {}
 
 
-def _checkout_entry_points() -> dict[str, str]:
-    """The entry points this project's own `pyproject.toml` declares, when the engine runs
-    from a source checkout (an editable install whose metadata predates them, a test run)."""
+def checkout_entry_points(group: str = GROUP) -> dict[str, str]:
+    """The entry points of `group` this project's own `pyproject.toml` declares, when the
+    engine runs from a source checkout (an editable install whose metadata predates them, a
+    test run in a worktree)."""
     path = Path(__file__).resolve().parents[2] / "pyproject.toml"
     if not path.is_file():
         return {}
@@ -76,83 +79,70 @@ def _checkout_entry_points() -> dict[str, str]:
     project = doc.get("project", {})
     if project.get("name") != PROJECT:
         return {}
-    found = project.get("entry-points", {}).get(GROUP, {})
+    found = project.get("entry-points", {}).get(group, {})
     return {str(k): str(v) for k, v in found.items()}
 
 
-def _installed_entry_points() -> dict[str, str]:
-    """The group's entry points of the distributions installed on `sys.path`.
+def installed_entry_points(group: str = GROUP) -> dict[str, str]:
+    """The entry points of `group` in the distributions installed on `sys.path` (the first
+    distribution of a name, and the first entry of a name, wins)."""
+    import importlib.metadata  # ~13 ms of start-up, paid once: read only when discovering
 
-    What `importlib.metadata.entry_points(group=GROUP)` returns for ordinary installs (one
-    `*.dist-info` or `*.egg-info` folder per distribution, the first on the path wins), read
-    directly: importing importlib.metadata costs a tenth of a second of start-up.
-    """
     found: dict[str, str] = {}
-    seen: set[str] = set()
-    for folder in sys.path:
-        try:
-            names = sorted(os.listdir(folder or "."))
-        except OSError:
-            continue
-        for name in names:
-            stem, dot, kind = name.rpartition(".")
-            if not dot or kind not in ("dist-info", "egg-info"):
-                continue
-            dist = stem.split("-")[0].lower().replace("_", "-").replace(".", "-")
-            if dist in seen:
-                continue
-            seen.add(dist)
-            path = os.path.join(folder or ".", name, "entry_points.txt")
-            try:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
-                continue
-            for gid, target in _group_entries(text):
-                found.setdefault(gid, target)
+    for ep in importlib.metadata.entry_points(group=group):
+        found.setdefault(ep.name, ep.value)
     return found
 
 
-def _group_entries(text: str) -> list[tuple[str, str]]:
-    """(name, value) pairs of GROUP in an `entry_points.txt` (an INI file)."""
-    out = []
-    inside = False
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            inside = line[1:-1].strip() == GROUP
-        elif inside and "=" in line:
-            name, _, value = line.partition("=")
-            out.append((name.strip(), value.strip()))
-    return out
+def entry_points(group: str = GROUP) -> dict[str, str]:
+    """Name -> "module:ATTR" of `group`: the checkout's own first, then installed ones."""
+    found = checkout_entry_points(group)
+    for name, target in installed_entry_points(group).items():
+        found.setdefault(name, target)
+    return found
 
 
 def _discover() -> dict[str, _Entry]:
     global _entries
     if _entries is None:
-        found = dict(_checkout_entry_points())
-        for gid, target in _installed_entry_points().items():
-            found.setdefault(gid, target)
-        found.update(_extra)
-        _entries = {gid: _Entry(target) for gid, target in found.items()}
+        _entries = {gid: _Entry(target) for gid, target in targets(GROUP).items()}
     return _entries
 
 
-def register(game_id: str, target: str) -> None:
-    """Add a title at run time (`module:ATTR`, or a module that defines `GAME`); for tests and
-    for trying a game before it is packaged."""
-    if ":" not in target:
+_targets: dict[str, dict[str, str]] = {}  # group -> name -> "module:ATTR", once read
+
+
+def targets(group: str) -> dict[str, str]:
+    """The entry points of `group` (`entry_points`) and those added by `register`, read once
+    per group (until `rescan`)."""
+    found = _targets.get(group)
+    if found is None:
+        found = _targets[group] = entry_points(group) | _extra.get(group, {})
+    return found
+
+
+def register(game_id: str, target: str, group: str = GROUP) -> None:
+    """Add a title (or, with another `group`, a title's board) at run time: `module:ATTR`, or
+    a module that defines `GAME`; for tests and for trying a game before it is packaged."""
+    if ":" not in target and group == GROUP:
         target += ":GAME"
-    _extra[game_id] = target
-    _discover()[game_id] = _Entry(target)
+    _extra.setdefault(group, {})[game_id] = target
+    targets(group)[game_id] = target
+    if group == GROUP:
+        _discover()[game_id] = _Entry(target)
+
+
+def unregister(game_id: str, group: str = GROUP) -> None:
+    """Undo `register` (and forget what was discovered)."""
+    _extra.get(group, {}).pop(game_id, None)
+    rescan()
 
 
 def rescan() -> None:
     """Forget what was discovered (after installing a plug-in into a running interpreter)."""
     global _entries
     _entries = None
+    _targets.clear()
 
 
 def _module(entry: _Entry) -> ModuleType | None:

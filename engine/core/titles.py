@@ -27,9 +27,6 @@ class Title:
     typical_players: int = 0
     # the table of the screenshots and screen snapshots (0: the typical one)
     picture_players: int = 0
-    # module with the title's board rendering (`UI`, a tui.games.base.GameUI); "" draws the
-    # generic view tree. A name, not an import: the engine never imports the TUI.
-    ui: str = ""
     # "module:ATTR" of the title's AIHints (its evaluations, search settings and policy for
     # the computer players), loaded when a computer player first needs it; "" for none
     ai: str = ""

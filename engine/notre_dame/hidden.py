@@ -12,7 +12,9 @@ from .state import NotreDameState
 _CPC = data.CARDS_PER_COLOUR
 
 
-def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
+def determinize(
+    game: Game[NotreDameState], s: NotreDameState, seat: int, rng: random.Random
+) -> NotreDameState:
     """A clone whose cards unseen by `seat` (and the person decks) are resampled with `rng`.
 
     Card backs show their owner, so unseen cards are pooled per owner. What `seat` passed is
@@ -31,6 +33,8 @@ def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) ->
         conts = [new.incoming[o]]
         if o != seat:
             conts += [new.drawn[o], new.hands[o], new.thirds[o]]
+        for cont in conts:  # where in a hidden stack a card lies tells nothing: by back colour
+            cont.sort(key=lambda c: (c // _CPC, c in pair, c in fixed))
         for cont in conts:
             for i, c in enumerate(cont):
                 if c in fixed:
@@ -39,12 +43,20 @@ def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) ->
         deck_key = ("deck", seat) if o == seat else ("owner", o)
         for i in range(len(new.decks[o])):
             put(deck_key, new.decks[o], i)
+    moved: dict[int, int] = {}  # card -> the card dealt to its place
     for key in sorted(groups):
         places = groups[key]
         codes = sorted(cont[i] for cont, i in places)
         rng.shuffle(codes)
         for (cont, i), c in zip(places, codes, strict=True):
+            moved[cont[i]] = c
             cont[i] = c
+    # what the others passed is the cards now where theirs went (else the world would tell
+    # what they really passed)
+    for o in range(new.n):
+        if o != seat:
+            new.passed1[o] = sorted(moved.get(c, c) for c in new.passed1[o])
+            new.passed2[o] = sorted(moved.get(c, c) for c in new.passed2[o])
     brown = sorted(new.brown_deck)
     rng.shuffle(brown)
     new.brown_deck = brown
@@ -56,3 +68,23 @@ def determinize(game: Game, s: NotreDameState, seat: int, rng: random.Random) ->
             new.gray_deck[i] = k
     new.seed = rng.randrange(2**31)
     return new
+
+
+def twin(
+    game: Game[NotreDameState], s: NotreDameState, seat: int, rng: random.Random
+) -> NotreDameState | None:
+    """A card of another seat's hand swapped with one of its face-down deck (card backs show
+    their owner: only a card of that seat's own colour, one `seat` has not been passed), and
+    the brown deck reversed; None when no hand allows it."""
+    t = game.clone(s)
+    known = set(s.passed1[seat]) | set(s.passed2[seat])
+    for o in rng.sample(range(t.n), t.n):
+        if o == seat:
+            continue
+        hand = [i for i, c in enumerate(t.hands[o]) if c not in known and c // 9 == o]
+        if hand and t.decks[o]:
+            i, j = rng.choice(hand), rng.randrange(len(t.decks[o]))
+            t.hands[o][i], t.decks[o][j] = t.decks[o][j], t.hands[o][i]
+            t.brown_deck.reverse()
+            return t
+    return None

@@ -47,7 +47,7 @@ def queue_turn(s: NotreDameState) -> None:
         s.pending.append(NotreDameDecision(kind, (s.start + s.pos) % s.n))
 
 
-class NotreDame(FlowGame[NotreDameState, NotreDameDecision]):
+class NotreDame(FlowGame[NotreDameState, NotreDameDecision, NotreDameView]):
     """Notre Dame (Stefan Feld, 2007) for 2-5 players."""
 
     meta = TITLE
@@ -326,6 +326,9 @@ class NotreDame(FlowGame[NotreDameState, NotreDameDecision]):
 
     def determinize(self, state: NotreDameState, seat: int, rng: random.Random) -> NotreDameState:
         return hidden.determinize(self, state, seat, rng)
+
+    def twin(self, state: NotreDameState, seat: int, rng: random.Random) -> NotreDameState | None:
+        return hidden.twin(self, state, seat, rng)
 
     def evaluate(self, state: NotreDameState, seat: int, depth: int = 0) -> float:
         """Prestige plus a rough value of resources, position and threats (for the greedy bot).

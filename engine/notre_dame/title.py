@@ -13,5 +13,4 @@ TITLE = Title(
     picture_players=4,
     order=1,
     ai="engine.notre_dame.evaluation:AI",
-    ui="tui.games.notre_dame",
 )

@@ -52,6 +52,9 @@ class PlayerView(TypedDict):
     cards_held: int
     deck: int  # cards left in the player's face-down stack
     played: list[str]  # cards played this round
+    # card backs show their owner (by seat): those of the cards held, drawn, passed to the
+    # player and kept for later, sorted, and of the cards played
+    backs: dict[str, list[int]]
     hired: str | None  # person hired this round
     doctor: bool  # the Doctor protects this round
 
@@ -136,6 +139,7 @@ class NotreDameView(TypedDict):
     notre_dame: NotreDameBoxView
     players: list[PlayerView]
     played_this_period: list[str]
+    played_backs: list[int]  # the owners of the cards played this period
     hands: NotRequired[list[CardsView]]
     you: NotRequired[CardsView]
 
@@ -198,6 +202,7 @@ def view(game: Game[NotreDameState], s: NotreDameState, viewer: int | None) -> N
         },
         "players": players,
         "played_this_period": [_card(c) for c in s.discard],
+        "played_backs": [c // _CPC for c in s.discard],
     }
     if viewer is None:
         out["hands"] = [_private(s, seat) for seat in range(s.n)]
@@ -237,6 +242,13 @@ def _player(s: NotreDameState, seat: int, sees_prestige: bool) -> PlayerView:
         "cards_held": len(s.hands[seat]) + len(s.drawn[seat]) + len(s.incoming[seat]),
         "deck": len(s.decks[seat]),
         "played": [_card(c) for c in s.played[seat]],
+        "backs": {
+            "hand": sorted(c // _CPC for c in s.hands[seat]),
+            "choosing": sorted(c // _CPC for c in s.drawn[seat]),
+            "received": sorted(c // _CPC for c in s.incoming[seat]),
+            "set_aside": sorted(c // _CPC for c in s.thirds[seat]),
+            "played": [c // _CPC for c in s.played[seat]],
+        },
         "hired": s.hired[seat] or None,
         "doctor": s.doctor[seat],
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from ..core.protocol import Game
 from . import data
 from .state import PestisState
 
@@ -94,3 +95,27 @@ def _resample_resources(s: PestisState, seat: int, rng: random.Random) -> None:
             pool = pool[k:]
     if s.res_deck:
         s.res_deck = pool + s.res_deck[-1:]
+
+
+def twin(
+    game: Game[PestisState], s: PestisState, seat: int, rng: random.Random
+) -> PestisState | None:
+    """A token in another seat's hand swapped with one of its face-down investments (tokens
+    back from a revealed area were seen: they stay), and the resource deck reordered; None
+    when no other seat allows it."""
+    t = game.clone(s)
+    for q in rng.sample(range(t.n), t.n):
+        if q == seat or not t.hand[q]:
+            continue
+        spots = [(a, i) for a in range(6) if not t.revealed[a] for i in range(len(t.invest[a][q]))]
+        spots = [(a, i) for a, i in spots if t.invest[a][q][i] not in t.hand[q]]
+        hand = [h for h, v in enumerate(t.hand[q]) if v not in t.returned[q]]
+        if spots and hand:
+            a, i = rng.choice(spots)
+            h = rng.choice(hand)
+            t.hand[q][h], t.invest[a][q][i] = t.invest[a][q][i], t.hand[q][h]
+            t.hand[q].sort(reverse=True)
+            if len(t.res_deck) > 2:
+                t.res_deck[:-1] = t.res_deck[-2::-1]
+            return t
+    return None

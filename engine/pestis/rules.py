@@ -37,7 +37,7 @@ from .title import TITLE
 from .view import PestisView
 
 
-class Pestis(FlowGame[PestisState, PestisDecision]):
+class Pestis(FlowGame[PestisState, PestisDecision, PestisView]):
     """1347: De Nigrae Pestis Ludo — plague doctors invest influence in six town areas."""
 
     meta = TITLE
@@ -76,6 +76,9 @@ class Pestis(FlowGame[PestisState, PestisDecision]):
         if head is not None and head.kind in INVEST_STEPS and head.seat != seat:
             clear_pending(s)  # another seat's half-made investment is hidden
         return hidden.determinize(s, seat, rng)
+
+    def twin(self, state: PestisState, seat: int, rng: random.Random) -> PestisState | None:
+        return hidden.twin(self, state, seat, rng)
 
     def evaluate(self, state: PestisState, seat: int) -> float:
         return evaluation.evaluate(state, seat)

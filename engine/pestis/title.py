@@ -13,5 +13,4 @@ TITLE = Title(
     picture_players=4,
     order=4,
     ai="engine.pestis.evaluation:AI",
-    ui="tui.games.pestis",
 )

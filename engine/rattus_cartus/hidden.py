@@ -95,3 +95,17 @@ def _deal(new: RattusState, slots: list[Slot], order: list[int], pop_pool: list[
             setattr(p, fld, getattr(p, fld) + 1)
         else:
             p.commit(item)
+
+
+def twin(game: Game[RattusState], s: RattusState, seat: int, rng: Any) -> RattusState | None:
+    """A card of another player's hand swapped with a deck card, and the deck reversed; None
+    when no other hand allows it."""
+    t = game.clone(s)
+    for o in rng.sample(range(len(t.players)), len(t.players)):
+        p = t.players[o]
+        if o != seat and p.pop and t.deck:
+            i, j = rng.randrange(len(p.pop)), rng.randrange(len(t.deck))
+            p.pop[i], t.deck[j] = t.deck[j], p.pop[i]
+            t.deck.reverse()
+            return t
+    return None

@@ -113,7 +113,7 @@ def choose_buildings(s: RattusState, method: str, players: int) -> list[int]:
     return cards
 
 
-class RattusCartus(FlowGame[RattusState, Task]):
+class RattusCartus(FlowGame[RattusState, Task, RattusView]):
     """Rattus Cartus: enter buildings with population cards, gain influence, beware the rats."""
 
     meta = TITLE
@@ -297,6 +297,9 @@ class RattusCartus(FlowGame[RattusState, Task]):
 
     def determinize(self, s: RattusState, seat: int, rng: Any) -> RattusState:
         return hidden.determinize(self, s, seat, rng)
+
+    def twin(self, s: RattusState, seat: int, rng: Any) -> RattusState | None:
+        return hidden.twin(self, s, seat, rng)
 
     def evaluate(self, s: RattusState, seat: int) -> float:
         return evaluation.game_evaluate(s, seat)

@@ -13,5 +13,4 @@ TITLE = Title(
     picture_players=3,
     order=2,
     ai="engine.rattus_cartus.evaluation:AI",
-    ui="tui.games.rattus_cartus",
 )

@@ -30,7 +30,8 @@ def choose(info: TableInfo, match: Match, think: float | None = None) -> str:
         kind, match.game, seed=info.seed * 31 + prompt.seat + match.cursor, think=think
     )
     try:
-        return bot.choose(match.game.clone(match.state), prompt)
+        move_id: str = bot.choose(match.game.clone(match.state), prompt)
+        return move_id
     except Exception:  # a bot bug must not stop the table
         return random.Random(match.cursor).choice(prompt.moves).id
 

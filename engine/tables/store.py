@@ -317,7 +317,8 @@ def public_view(match: Match, state: Any = None) -> dict[str, Any]:
     game = match.game
     state = match.state if state is None else state
     views = [game.view(state, s) for s in range(len(match.seats))]
-    return _common(views)
+    common: dict[str, Any] = _common(views)
+    return common
 
 
 def _common(values: list[Any]) -> Any:

@@ -1,4 +1,4 @@
-"""Every built-in title keeps its pending decisions the one way (engine/core/decisions.py):
+"""Every installed title (a plug-in too) keeps its pending decisions the one way (engine/core/decisions.py):
 a list of typed `Decision`s in `state.pending`, head first, each kind in the game's table; when
 one waits at the head, the prompt is its: a choice kind, the same seat deciding. (A turn that
 the phase implies, such as Notre Dame's card play, need not be stored.)"""
@@ -10,10 +10,10 @@ import random
 import pytest
 
 from engine.core import Decision, DecisionTable, get_game, get_title
-from tests.conftest import BUILTIN
+from tests.conftest import TITLES
 
 
-@pytest.mark.parametrize("game_id", BUILTIN)
+@pytest.mark.parametrize("game_id", TITLES)
 def test_pending_decisions_are_typed_and_in_the_table(game_id: str) -> None:
     game = get_game(game_id)
     table = getattr(type(game), "decisions", None)
@@ -34,4 +34,5 @@ def test_pending_decisions_are_typed_and_in_the_table(game_id: str) -> None:
                 assert head.seat in (-1, prompt.seat), (head, prompt.seat)
                 seen.add(head.kind)
             game.play(state, prompt.moves[rng.randrange(len(prompt.moves))])
-    assert len(seen) >= 3, f"random play met too few kinds of decision: {sorted(seen)}"
+    enough = min(3, len(table.choices))
+    assert len(seen) >= enough, f"random play met too few kinds of decision: {sorted(seen)}"

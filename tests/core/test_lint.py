@@ -1,4 +1,4 @@
-"""The checks of the founders' rules that tools make: style (ruff), types (mypy on engine/ and the boards, which read the typed views)
+"""The checks of the founders' rules that tools make: style (ruff), types (mypy, strict but for bare generics, on engine/, tui/ and the example plug-in)
 and layering (import-linter contracts in pyproject.toml). They run with the test command so
 that CI runs them; the versions are pinned in the `test` extra."""
 

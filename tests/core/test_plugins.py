@@ -57,16 +57,17 @@ def _run(site: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 
 DISCOVER = """
-import importlib.metadata, json, sys
+import json, sys
 from engine.core import catalog, get_game, registry
 titles = catalog()
-eps = importlib.metadata.entry_points(group=registry.GROUP)  # what the registry reads directly
-assert registry._installed_entry_points() == {e.name: e.value for e in eps}, eps
+assert registry.installed_entry_points()["toy"] == "boardgames_toy:GAME"  # from its metadata
 loaded = "boardgames_toy.game" in sys.modules  # the catalog must not load the rules
 game = get_game("toy-game")  # an alias from its Title
+rules = any(m.endswith(".rules") for m in sys.modules)
+from tui.games import ui_for  # its board, from its own entry point group
 print(json.dumps({"ids": [t.id for t in titles], "loaded": loaded,
                   "module": type(game).__module__, "file": sys.modules["boardgames_toy"].__file__,
-                  "rules": any(m.endswith(".rules") for m in sys.modules)}))
+                  "rules": rules, "board": type(ui_for("toy")).__module__}))
 """
 
 
@@ -78,6 +79,7 @@ def test_installed_plugin_is_in_the_catalog_without_loading_rules(site: Path) ->
     assert "toy" in doc["ids"]
     assert not doc["loaded"] and not doc["rules"]
     assert doc["module"] == "boardgames_toy.game"
+    assert doc["board"] == "boardgames_toy.board"
     assert doc["file"].startswith(str(site))
 
 
@@ -116,8 +118,7 @@ def test_register_and_unknown_titles() -> None:
         with pytest.raises(registry.UnknownGame, match="known: notre-dame"):
             registry.get_game("broken-example")
     finally:
-        registry._extra.pop("broken-example")
-        registry.rescan()
+        registry.unregister("broken-example")
     assert registry.get_title("ND").id == "notre-dame"
 
 
@@ -133,8 +134,7 @@ def test_an_entry_whose_game_has_another_id_is_left_out_with_the_reason() -> Non
         with pytest.raises(registry.UnknownGame):
             registry.get_game("not-the-toy")
     finally:
-        registry._extra.pop("not-the-toy")
-        registry.rescan()
+        registry.unregister("not-the-toy")
     assert "toy" in registry.game_ids()
 
 
@@ -143,10 +143,12 @@ def test_installed_metadata_order_does_not_reorder_the_menu(
 ) -> None:
     """An installed wheel lists entry points alphabetically ("1347" first); the menu keeps the
     titles' own order, plug-ins after the built-ins."""
-    builtin = registry._checkout_entry_points()
-    monkeypatch.setattr(registry, "_checkout_entry_points", dict)
-    monkeypatch.setattr(registry, "_installed_entry_points", lambda: dict(sorted(builtin.items())))
-    monkeypatch.setattr(registry, "_entries", None)
+    builtin = registry.checkout_entry_points()
+    monkeypatch.setattr(registry, "checkout_entry_points", lambda group: {})
+    monkeypatch.setattr(
+        registry, "installed_entry_points", lambda group: dict(sorted(builtin.items()))
+    )
+    registry.rescan()
     try:
         ids = registry.game_ids()
     finally:

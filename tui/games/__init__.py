@@ -1,4 +1,5 @@
-"""Per-game rendering modules (named by each Title's `ui`); a game without one is drawn by the
+"""Per-game boards, each found through the entry point group `boardgames_tui.boards` (the
+title's id naming the `module:ATTR` of its `GameUI`); a game without one is drawn by the
 generic fallback."""
 
 from __future__ import annotations
@@ -7,9 +8,11 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import UnknownGame, get_title
+from engine.core import registry
 
 from .base import GameUI, Panel
+
+BOARDS = "boardgames_tui.boards"
 
 
 class GenericUI:
@@ -27,18 +30,20 @@ class GenericUI:
         return [Panel("view", "Board", Pretty(view, max_length=12, max_string=60))]
 
 
-def ui_for(game_id: str) -> GameUI:
-    """The title's own rendering (its Title's `ui` module), else the generic one."""
+def ui_for(game_id: str) -> GameUI[Any]:
+    """The title's own board (its entry point in BOARDS), else the generic one."""
+    target = registry.targets(BOARDS).get(game_id, "")
+    return _load(target) if target else GenericUI()
+
+
+def _load(target: str) -> GameUI[Any]:
+    """The GameUI a board entry point names (`module:ATTR`, ATTR by default `UI`)."""
+    name, _, attr = target.partition(":")
     try:
-        name = get_title(game_id).ui
-    except UnknownGame:
-        name = ""
-    if name:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-        else:
-            return module.UI
-    return GenericUI()
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not name.startswith(exc.name):
+            raise
+        return GenericUI()  # the board's distribution is not installed: the generic view
+    ui: GameUI[Any] = getattr(module, attr or "UI")
+    return ui

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rich.console import RenderableType
+from typing_extensions import TypeVar  # a default (PEP 696), so that plain `GameUI` reads Mappings
 
 # One colour and one letter per seat: colour is never the only carrier of information.
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
@@ -29,15 +30,20 @@ class Panel:
     area: str = "board"
 
 
-class GameUI(Protocol):
-    """The per-game rendering module (tui/games/<module>.py defines `UI`)."""
+V_contra = TypeVar("V_contra", contravariant=True, default=Mapping[str, Any])
+
+
+class GameUI(Protocol[V_contra]):
+    """A title's board (tui/games/<module>.py defines `UI`; a plug-in's names its own in the
+    entry point group `boardgames_tui.boards`). `GameUI[MyView]` reads the game's typed view:
+    `status(view: MyView)`, no cast."""
 
     game_id: str
 
-    def status(self, view: Mapping[str, Any]) -> str:
+    def status(self, view: V_contra) -> str:
         """Period/round/phase for the status line, e.g. "Period B · Round 5/9 · Actions"."""
 
-    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: V_contra, viewer: int | None, compact: bool) -> list[Panel]:
         """The board as panels, drawn from what `viewer` may see (`compact`: 80x24)."""
 
 

@@ -6,14 +6,13 @@ show what the viewer may not see (the face-down stacks are only counts in the vi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Fit, counted
 
 if TYPE_CHECKING:
@@ -397,17 +396,11 @@ class CathedralUI:
 
     game_id = "cathedral-of-orleans"
 
-    def status(self, view: Mapping[str, Any]) -> str:
-        return self._status(cast("CathedralView", view))
-
-    def _status(self, view: CathedralView) -> str:
+    def status(self, view: CathedralView) -> str:
         base = f"Round {view['round']}/{view['rounds']} · {view['phase']}"
         return f"{base} · cathedral {view['sections']}/{view['sections_total']}"
 
-    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        return self._panels(cast("CathedralView", view), viewer, compact)
-
-    def _panels(self, view: CathedralView, viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: CathedralView, viewer: int | None, compact: bool) -> list[Panel]:
         if compact:
             map_body = Group(map_text(view, short=True), _legend())
         else:
@@ -439,4 +432,4 @@ class CathedralUI:
         ]
 
 
-UI = CathedralUI()
+UI: GameUI[CathedralView] = CathedralUI()  # its entry point in `boardgames_tui.boards`

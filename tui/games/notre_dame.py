@@ -6,8 +6,7 @@ show what the viewer may not see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -15,7 +14,7 @@ from rich.text import Text
 
 from engine.notre_dame.data import CARD_NAMES
 
-from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Column, Fit, counted, first, player_table, track, track_header
 
 if TYPE_CHECKING:
@@ -84,10 +83,7 @@ class NotreDameUI:
 
     game_id = "notre-dame"
 
-    def status(self, view: Mapping[str, Any]) -> str:
-        return self._status(cast("NotreDameView", view))
-
-    def _status(self, view: NotreDameView) -> str:
+    def status(self, view: NotreDameView) -> str:
         phase = PHASE_TITLES.get(view["phase"], view["phase"])
         bell = view["names"][view["bell_ringer"]]
         head = f"Period {view['period']} · Round {view['round']}/{view['rounds']}"
@@ -100,10 +96,7 @@ class NotreDameUI:
             extra = f" ({'keep 1 of 3' if view['draft_step'] == 0 else 'keep 1 of 2'})"
         return f"{head} · {phase}{extra} · bell-ringer {bell}"
 
-    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        return self._panels(cast("NotreDameView", view), viewer, compact)
-
-    def _panels(self, view: NotreDameView, viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: NotreDameView, viewer: int | None, compact: bool) -> list[Panel]:
         nd = view["notre_dame"]
         total = nd["total"]
         share = nd["pool"] // total if total else nd["pool"]
@@ -327,4 +320,4 @@ class NotreDameUI:
         return table
 
 
-UI = NotreDameUI()
+UI: GameUI[NotreDameView] = NotreDameUI()  # its entry point in `boardgames_tui.boards`

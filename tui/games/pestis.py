@@ -7,14 +7,13 @@ in the view).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Column, Fit, Packed, first, player_table
 
 if TYPE_CHECKING:
@@ -130,10 +129,7 @@ class PestisUI:
 
     game_id = "1347"
 
-    def status(self, view: Mapping[str, Any]) -> str:
-        return self._status(cast("PestisView", view))
-
-    def _status(self, view: PestisView) -> str:
+    def status(self, view: PestisView) -> str:
         first = view["names"][view["first_player"]]
         head = f"Period {ROMAN[view['period']]} · Round {view['round']}/{view['rounds']}"
         phase = view["phase"]
@@ -144,10 +140,7 @@ class PestisUI:
         # the last part goes first where the line is short (the event is on the board too)
         return f"{head} · {phase} · first player {first} · event: {view['event']['name']}"
 
-    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        return self._panels(cast("PestisView", view), viewer, compact)
-
-    def _panels(self, view: PestisView, viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: PestisView, viewer: int | None, compact: bool) -> list[Panel]:
         out = [
             Panel(
                 "areas",
@@ -401,4 +394,4 @@ class PestisUI:
         return Group(*lines)
 
 
-UI = PestisUI()
+UI: GameUI[PestisView] = PestisUI()  # its entry point in `boardgames_tui.boards`

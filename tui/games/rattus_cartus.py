@@ -6,15 +6,14 @@ show what the viewer may not see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from .base import SEAT_LETTERS, SEAT_STYLES, Panel
+from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Column, Fit, Packed, counted, first, player_table
 
 if TYPE_CHECKING:
@@ -82,10 +81,7 @@ class RattusCartusUI:
 
     game_id = "rattus-cartus"
 
-    def status(self, view: Mapping[str, Any]) -> str:
-        return self._status(cast("RattusView", view))
-
-    def _status(self, view: RattusView) -> str:
+    def status(self, view: RattusView) -> str:
         phase = PHASE_TITLES.get(view["phase"], view["phase"])
         start = view["names"][view["start"]]
         if view["phase"] == "over":
@@ -93,10 +89,7 @@ class RattusCartusUI:
         return f"Round {view['round']}/{view['rounds']} · {phase} · start: {start}"
 
     # ---- panels ----------------------------------------------------------------------
-    def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
-        return self._panels(cast("RattusView", view), viewer, compact)
-
-    def _panels(self, view: RattusView, viewer: int | None, compact: bool) -> list[Panel]:
+    def panels(self, view: RattusView, viewer: int | None, compact: bool) -> list[Panel]:
         title = f"Buildings · round {view['round']}/{view['rounds']}"
         # at 80x24 what the buildings do is a tab of its own: a long premium fills the screen
         buildings = self._buildings(view, effects=not compact)
@@ -352,4 +345,4 @@ class RattusCartusUI:
         return Group(Text(f"Nun-row: {final['nuns']} nuns"), table)
 
 
-UI = RattusCartusUI()
+UI: GameUI[RattusView] = RattusCartusUI()  # its entry point in `boardgames_tui.boards`

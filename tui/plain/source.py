@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.bots import make_bot
 from engine.core import PUBLIC, Match, saves
 
 from ..autosave import Autosaver
 from ..errors import bot_error_message, write_error
+
+if TYPE_CHECKING:
+    from engine.tables.store import TableStore
 
 
 class SourceError(Exception):
@@ -115,7 +118,9 @@ class TableSource:
 
     table = True
 
-    def __init__(self, store: Any, table_id: str, user: str, think: float | None = None) -> None:
+    def __init__(
+        self, store: TableStore, table_id: str, user: str, think: float | None = None
+    ) -> None:
         from engine.tables.computer import lease_owner
 
         self.store = store

@@ -90,7 +90,11 @@ async def _local(env: dict[str, str], argv: list[str]) -> tuple[float, _Screen, 
             loop.remove_reader(master)
 
     loop.add_reader(master, readable)
-    screen = _Screen(queue.get, lambda b: os.write(master, b) and None)
+
+    def write(data: bytes) -> None:
+        os.write(master, data)
+
+    screen = _Screen(queue.get, write)
     await screen.until("welcome")
     return time.monotonic() - t0, screen, proc, master
 

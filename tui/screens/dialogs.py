@@ -27,7 +27,8 @@ class DismissOnce:
         if self._dismissed:
             return AwaitComplete(_nothing())
         self._dismissed = True
-        return super().dismiss(result)  # type: ignore[misc]
+        done: AwaitComplete = super().dismiss(result)  # type: ignore[misc]
+        return done
 
 
 async def _nothing() -> None:
@@ -163,7 +164,7 @@ def keys_table(rows: list[tuple[str, str]] = KEY_ROWS) -> Table:
     return t
 
 
-def binding_rows(bindings: list) -> list[tuple[str, str]]:  # type: ignore[type-arg]
+def binding_rows(bindings: list[Any]) -> list[tuple[str, str]]:
     """(keys, what) rows from a screen's BINDINGS, for its help."""
     names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space",
              "left_square_bracket": "[", "right_square_bracket": "]", "slash": "/",

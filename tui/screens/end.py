@@ -110,8 +110,8 @@ def result_renderable(match: Match) -> Group:
         for cat in cats:
             row_cells: list[Text] = []
             for r in cells:
-                v, detail = r.get(cat, ("", ""))
-                cell = Text(_fmt(v) if v != "" else "–")
+                value, detail = r.get(cat, ("", ""))
+                cell = Text(_fmt(value) if value != "" else "–")
                 if detail:
                     cell.append(f" ({detail})", style="dim")
                 row_cells.append(cell)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,9 +213,9 @@ class GameScreen(Screen[None]):
         name = self.match.seats[seat].name
         self.app.push_screen(HandoverScreen(seat, name, what), done)
 
-    def current_view(self, index: int | None = None) -> dict[str, Any]:
+    def current_view(self, index: int | None = None) -> Mapping[str, Any]:
         if index is None or index == self.match.cursor:
-            view: dict[str, Any] = self.match.view(self.viewer)  # shared at the cursor
+            view: Mapping[str, Any] = self.match.view(self.viewer)  # shared at the cursor
             return view
         return self.match.game.view(self.match.state_at(index), self.viewer)
 

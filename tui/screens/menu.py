@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -51,9 +51,10 @@ ROOM_TABLE_ROWS = 6  # the player's own tables listed in the menu itself
 
 
 class MenuScreen(Screen[None]):
-    BINDINGS = [
-        Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ROOM_ITEMS
-    ] + [Binding("question_mark", "help", "Help")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ROOM_ITEMS),
+        Binding("question_mark", "help", "Help"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu"):

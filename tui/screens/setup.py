@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from engine.bots.search import DEFAULT_THINK, default_think
@@ -178,7 +179,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
             except Exception:
                 break
         await seats.remove_children()
-        rows = []
+        rows: list[Widget] = []
         for i in range(self.count):
             default = self.remembered[i] if i < len(self.remembered) else (DEFAULT_NAMES[i], HUMAN)
             name, kind = old.get(i, default)
@@ -267,7 +268,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
     async def _count_changed(self, event: Select.Changed) -> None:
         if event.value is Select.BLANK or event.value == self.count:
             return
-        self.count = int(event.value)  # type: ignore[arg-type]
+        self.count = int(str(event.value))
         await self._rebuild()
 
     @on(Switch.Changed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+from collections.abc import Mapping
 from typing import Any, ClassVar
 from weakref import WeakKeyDictionary
 
@@ -172,7 +173,7 @@ class BoardView(Horizontal):
         yield VerticalScroll(id="board-side")
 
     def show(
-        self, view: dict[str, Any], viewer: int | None, compact: bool, highlight: bool = True
+        self, view: Mapping[str, Any], viewer: int | None, compact: bool, highlight: bool = True
     ) -> list[Panel]:
         """Draw `view`; panels whose text changed since the last draw are highlighted."""
         self.compact = compact

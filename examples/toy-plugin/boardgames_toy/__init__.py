@@ -1,8 +1,9 @@
 """Toy: a worked example of a game shipped as a plug-in from its own distribution.
 
-The entry point (see pyproject.toml) names `boardgames_toy:GAME`. The package defines its
-catalog entry `TITLE` right here and loads the rules (`game.py`) on the first use of `GAME`,
-so that the menu lists the title without importing its rules.
+The entry points (see pyproject.toml) name `boardgames_toy:GAME` and its board
+`boardgames_toy.board:UI`. The package defines its catalog entry `TITLE` right here and loads
+the rules (`game.py`) on the first use of `GAME`, so that the menu lists the title without
+importing its rules.
 """
 
 from typing import Any
@@ -16,7 +17,6 @@ TITLE = Title(
     max_players=4,
     aliases=("toy-game",),
     typical_players=2,
-    # no `ui`: the app draws the view with its generic board
     ai="boardgames_toy.ai:AI",  # what the computer players know of the game
 )
 

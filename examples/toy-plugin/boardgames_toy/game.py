@@ -1,91 +1,175 @@
-"""The rules of Toy: a tiny game with hidden hands and a two-step move (the core and the TUI
-shell are tested on it)."""
+"""The rules of Toy: hidden hands, a face-down discard and a two-step move, in the engine's one
+decision pattern (a `DecisionTable`) with a typed view that shows nobody another seat's cards.
+
+Players in turn choose a card of their hand (1-3), then take that many stones from the pile
+(the card is shown) or discard it face down and take nothing; a new card is drawn. The game
+ends when the pile is empty or a hand runs out; most stones wins.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from engine.core import chance
-from engine.core.protocol import BaseState, Event, Game, Move, Option, Prompt, Result, ScoreLine
+from engine.core.decisions import Decision, DecisionTable, choice
+from engine.core.protocol import (
+    BaseState,
+    Event,
+    Game,
+    IllegalMove,
+    Move,
+    Option,
+    Prompt,
+    Result,
+    ScoreLine,
+)
 
 from . import TITLE
+
+CARDS = [1, 2, 3] * 10  # the deck
+HAND = 2  # cards in a hand
+
+
+@dataclass(slots=True)
+class Turn(Decision):
+    """A seat's turn: kind "card" (choose one), then "confirm" (take or discard `card`)."""
+
+    card: int = 0
 
 
 @dataclass
 class ToyState(BaseState):
     pile: int = 15
-    hands: list[list[int]] = field(default_factory=list)
-    deck: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)  # private to their seat
+    deck: list[int] = field(default_factory=list)  # face down
+    discards: list[list[int]] = field(default_factory=list)  # face down, known to their seat
+    played: list[int] = field(default_factory=list)  # face up
     scores: list[int] = field(default_factory=list)
-    turn: int = 0
-    chosen: int | None = None
+    turn: int = 0  # turns played
+    pending: list[Turn] = field(default_factory=list)
 
 
-class ToyGame(Game[ToyState]):
-    """Players in turn play a hidden card (1-3) and take that many stones; most stones wins."""
+class ToyView(TypedDict):
+    """What a seat sees: everything public, and its own hand and face-down cards."""
+
+    names: list[str]
+    pile: int
+    scores: list[int]
+    played: list[int]
+    deck: int  # cards left, not which
+    hand_sizes: list[int]
+    discards: list[int]  # how many each seat has discarded, not which
+    to_move: int | None
+    hand: list[int] | None  # the viewer's own hand (None: the public, who holds none)
+    my_discards: list[int] | None
+    chosen: int | None  # the card the viewer chose and has still to confirm
+
+
+def prompt_card(game: ToyGame, s: ToyState, d: Turn) -> Prompt:
+    moves = tuple(
+        Move(f"card:{v}", f"Card {v}", f"→ take {min(v, s.pile)}")
+        for v in sorted(set(s.hands[d.seat]))
+    )
+    return Prompt(d.seat, "Choose a card", moves, private=True, phase="Play")
+
+
+def play_card(game: ToyGame, s: ToyState, d: Turn, move_id: str, events: list[Event]) -> None:
+    v = int(move_id.split(":")[1])
+    s.pending[0] = Turn("confirm", d.seat, card=v)
+    events.append(Event(f"{s.names[d.seat]} picks card {v}", seat=d.seat, public=None))
+
+
+def prompt_confirm(game: ToyGame, s: ToyState, d: Turn) -> Prompt:
+    take = Move("take", f"Take {min(d.card, s.pile)}")
+    return Prompt(
+        d.seat,
+        f"Confirm card {d.card}",
+        (take, Move("pass", "Take nothing")),
+        private=True,
+        step=1,
+        phase="Play",
+    )
+
+
+def play_confirm(game: ToyGame, s: ToyState, d: Turn, move_id: str, events: list[Event]) -> None:
+    seat, v, name = d.seat, d.card, s.names[d.seat]
+    s.hands[seat].remove(v)
+    if move_id == "take":
+        n = min(v, s.pile)
+        s.pile -= n
+        s.scores[seat] += n
+        s.played.append(v)
+        events.append(Event(f"{name} plays card {v} and takes {n}", reveal=True))
+    else:
+        s.discards[seat].append(v)
+        events.append(
+            Event(
+                f"{name} discards card {v} face down",
+                seat=seat,
+                public=f"{name} discards a card face down",
+            )
+        )
+    if s.deck:
+        s.hands[seat].append(s.deck.pop())
+    s.turn += 1
+    s.pending.pop(0)
+    if s.pile > 0 and s.hands[seat]:  # the queue is empty: the next seat's turn
+        s.pending.append(Turn("card", s.turn % len(s.names)))
+
+
+DECISIONS: DecisionTable[ToyGame, ToyState, Turn] = DecisionTable(
+    {"card": choice(prompt_card, play_card), "confirm": choice(prompt_confirm, play_confirm)}
+)
+
+
+class ToyGame(Game[ToyState, ToyView]):
+    """Toy for 2-4 players."""
 
     meta = TITLE  # id, title and player counts come from the catalog entry
     summary = "A test game."
     options = (Option("speed", "Speed", (("slow", "Slow"), ("fast", "Fast")), "slow"),)
+    decisions = DECISIONS
 
     def new_state(self, names: Sequence[str], options: Mapping[str, str], seed: int) -> ToyState:
         self.check_players(len(names))
         s = ToyState(names=list(names), seed=seed, options=dict(options))
-        s.deck = [1, 2, 3] * 10
+        s.deck = list(CARDS)
         chance.shuffle(s, s.deck)
-        s.hands = [[s.deck.pop() for _ in range(2)] for _ in names]
+        s.hands = [[s.deck.pop() for _ in range(HAND)] for _ in names]
+        s.discards = [[] for _ in names]
         s.scores = [0] * len(names)
-        if options.get("speed") == "fast":
-            s.pile = 6
+        s.pile = 6 if options.get("speed") == "fast" else 15
+        s.pending = [Turn("card", 0)]
         return s
 
     def prompt(self, s: ToyState) -> Prompt | None:
-        if s.pile <= 0:
-            return None
-        seat = s.turn % len(s.names)
-        if s.chosen is None:
-            moves = tuple(
-                Move(f"card:{v}", f"Card {v}", f"→ take {min(v, s.pile)}")
-                for v in sorted(set(s.hands[seat]))
-            )
-            return Prompt(seat, "Choose a card", moves, private=True, phase="Play")
-        return Prompt(
-            seat,
-            f"Confirm card {s.chosen}",
-            (Move("take", f"Take {min(s.chosen, s.pile)}"), Move("pass", "Take nothing")),
-            private=True,
-            step=1,
-            phase="Play",
-        )
+        return DECISIONS.prompt(self, s, s.pending[0]) if s.pending else None
 
     def play(self, s: ToyState, move: Move) -> list[Event]:
-        seat = s.turn % len(s.names)
-        name = s.names[seat]
-        if move.id.startswith("card:"):
-            s.chosen = int(move.id.split(":")[1])
-            return [Event(f"{name} picks card {s.chosen}", seat=seat, public=None)]
-        v = s.chosen or 0
-        s.hands[seat].remove(v)
-        s.chosen = None
-        n = min(v, s.pile) if move.id == "take" else 0
-        s.pile -= n
-        s.scores[seat] += n
-        if s.deck:
-            s.hands[seat].append(s.deck.pop())
-        if not s.hands[seat]:
-            s.pile = 0
-        s.turn += 1
-        return [Event(f"{name} takes {n}", reveal=True)]
+        if not s.pending:
+            raise IllegalMove("the game is over")
+        events: list[Event] = []
+        DECISIONS.play(self, s, s.pending[0], move.id, events)
+        return events
 
-    def view(self, s: ToyState, seat: int | None) -> dict[str, Any]:
+    def view(self, s: ToyState, seat: int | None) -> ToyView:
+        mine = seat is not None and 0 <= seat < len(s.names)  # PUBLIC (-1) holds nothing
+        head = s.pending[0] if s.pending else None
         return {
+            "names": list(s.names),
             "pile": s.pile,
             "scores": list(s.scores),
-            "names": list(s.names),
-            "hand": list(s.hands[seat]) if seat is not None else None,
+            "played": list(s.played),
+            "deck": len(s.deck),
             "hand_sizes": [len(h) for h in s.hands],
+            "discards": [len(d) for d in s.discards],
+            "to_move": head.seat if head else None,
+            "hand": sorted(s.hands[seat]) if mine and seat is not None else None,
+            "my_discards": list(s.discards[seat]) if mine and seat is not None else None,
+            "chosen": head.card if head and head.kind == "confirm" and head.seat == seat else None,
         }
 
     def result(self, s: ToyState) -> Result:
@@ -95,7 +179,48 @@ class ToyGame(Game[ToyState]):
         return Result(winners, lines, "most stones wins")
 
     def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
-        return "# Toy\n\nPlay a card, take stones.\n\n## Table rules of this edition\n\n- none\n"
+        return (
+            "# Toy\n\nChoose a card, then take that many stones or discard it face down.\n\n"
+            "## Table rules of this edition\n\n- none\n"
+        )
+
+    def invariants(self, s: ToyState) -> list[str]:
+        cards = s.deck + s.played + [c for h in s.hands + s.discards for c in h]
+        return [] if sorted(cards) == sorted(CARDS) else ["the cards are not the deck's"]
+
+    def determinize(self, s: ToyState, seat: int, rng: random.Random) -> ToyState:
+        """Every card `seat` cannot see (the deck, the others' hands and discards) dealt anew."""
+        new = self.clone(s)
+        others = [o for o in range(len(s.names)) if o != seat]
+        pool = sorted(new.deck + [c for o in others for c in new.hands[o] + new.discards[o]])
+        rng.shuffle(pool)  # from a sorted pool: where each card really is tells nothing
+        for o in others:
+            new.hands[o] = [pool.pop() for _ in s.hands[o]]
+            new.discards[o] = [pool.pop() for _ in s.discards[o]]
+        new.deck = pool
+        head = new.pending[0] if new.pending else None
+        if head and head.kind == "confirm" and head.seat != seat:  # another seat's chosen card
+            head.card = rng.choice(new.hands[head.seat])
+        new.seed = rng.randrange(2**31)  # future chance is hidden too
+        return new
+
+    def twin(self, s: ToyState, seat: int, rng: random.Random) -> ToyState | None:
+        """Another seat's hand card swapped with a deck card of another value."""
+        for o in rng.sample(range(len(s.names)), len(s.names)):
+            head = s.pending[0] if s.pending else None
+            chosen = head.card if head and head.kind == "confirm" and head.seat == o else None
+            spots = [
+                (i, j)
+                for i, c in enumerate(s.hands[o])
+                for j, x in enumerate(s.deck)
+                if o != seat and c != x and c != chosen
+            ]
+            if spots:
+                t = self.clone(s)
+                i, j = rng.choice(spots)
+                t.hands[o][i], t.deck[j] = t.deck[j], t.hands[o][i]
+                return t
+        return None
 
 
 GAME = ToyGame()

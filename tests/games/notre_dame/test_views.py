@@ -34,11 +34,14 @@ def _scramble(st: NotreDameState, seat: int, rng: random.Random) -> NotreDameSta
     for o in range(st.n):
         if o != seat:
             conts += [new_st.drawn[o], new_st.hands[o], new_st.incoming[o], new_st.thirds[o]]
-    pool = [c for cont in conts for c in cont]
-    rng.shuffle(pool)
+    pools: dict[int, list[int]] = {}  # card backs show their owner: shuffled per owner
+    for c in sorted(c for cont in conts for c in cont):
+        pools.setdefault(c // 9, []).append(c)
+    for pool in pools.values():
+        rng.shuffle(pool)
     for cont in conts:
         for i in range(len(cont)):
-            cont[i] = pool.pop()
+            cont[i] = pools[cont[i] // 9].pop()
     rng.shuffle(new_st.brown_deck)
     new_st.seed = rng.randrange(2**31)
     if not st.open_scores:
@@ -151,8 +154,15 @@ def test_determinize_hides_own_card_of_another_player() -> None:
     st = new(3)
     while st.phase == "draft":
         play(st, GAME.prompt(st).moves[0].id)
-    outcomes = {GAME.determinize(st, 0, random.Random(k)).hands[1][0] for k in range(30)}
-    assert len(outcomes) > 1 and all(c // 9 == 1 for c in outcomes)
+    own = [c for c in st.hands[1] if c // 9 == 1]
+    assert len(own) == 1
+    outcomes = {
+        c
+        for k in range(30)
+        for c in GAME.determinize(st, 0, random.Random(k)).hands[1]
+        if c // 9 == 1
+    }
+    assert len(outcomes) > 1
 
 
 def test_evaluate_prefers_more_prestige() -> None:
