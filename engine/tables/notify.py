@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from typing import Any
 
 from .store import Notice, StoreError, TableStore
@@ -17,10 +18,15 @@ from .store import Notice, StoreError, TableStore
 SEND_TIMEOUT = 4.0  # seconds to connect, and to wait for an answer, per target
 
 
-def _instantiate(url: str) -> Any:
-    import apprise
+def _apprise() -> Any:
+    with warnings.catch_warnings():  # one of its plugins imports a deprecated module
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import apprise
+    return apprise
 
-    return apprise.Apprise.instantiate(url)
+
+def _instantiate(url: str) -> Any:
+    return _apprise().Apprise.instantiate(url)
 
 
 def check_target(url: str) -> str:
@@ -43,7 +49,7 @@ def shown_url(url: str) -> str:
 
 def send(url: str, title: str, body: str, timeout: float = SEND_TIMEOUT) -> str | None:
     """Send one message; None when the target took it, else what went wrong (one line)."""
-    import apprise
+    apprise = _apprise()
 
     obj = _instantiate(url)
     if obj is None:
