@@ -1,6 +1,6 @@
 """`boardgames-tui table …`: shared tables from the command line (scriptable).
 
-new, list, show, play, undo, join, export, copy-store. Exit codes: 0 done; 1 refused (not your seat, not
+new, list, show, play, undo, join, export, copy-store, notify, wait. Exit codes: 0 done; 1 refused (not your seat, not
 your turn, an illegal move, the table is over, an unknown table) or a store that cannot be
 used; 2 bad usage.
 """
@@ -12,6 +12,7 @@ import io
 import json
 import os
 import sys
+import time
 from typing import Any
 
 from engine.core import get_game
@@ -59,6 +60,11 @@ def _run(args: argparse.Namespace, user: str) -> int:
     action = args.action
     if action == "new":
         return _new(args, user)
+    if action == "notify":
+        with _closing(open_store(args.store, shared_cache=True)) as store:
+            code = _notify(store, args, user)
+            _after(store, user)
+            return code
     if action == "copy-store":
         return _copy_store(args.source, args.target)
     if action == "list":
@@ -75,23 +81,129 @@ def _run(args: argparse.Namespace, user: str) -> int:
                 print("No tables yet: create one with `boardgames-tui table new GAME --seats …`.")
             return 0
         with _closing(store):
-            return _list(store, user, args.json)
+            code = _list(store, user, args.json)
+            _after(store, user)
+            return code
     store = open_store(args.store, create_file=False, shared_cache=True)
     with _closing(store):
-        if action == "show":
-            return _show(store, args.id, user, args.json)
-        if action == "play":
-            return _play(store, args.id, user, args.move, args.expect)
-        if action == "undo":
-            info, _ = store.load(args.id)
-            info = store.undo(args.id, user, info.moves)
-            print(f"took back move {info.moves + 1} at table {info.id}")
-            return 0
-        if action == "export":
-            return _export(store, args.id, user, args.file)
-        if action == "join":
-            return _join(store, args, user)
+        code = _act(store, args, user)
+        if action != "wait":  # `wait` has sent what was owed while waiting: it returns at once
+            _after(store, user)
+        return code
+
+
+def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    action = args.action
+    if action == "show":
+        return _show(store, args.id, user, args.json)
+    if action == "play":
+        return _play(store, args.id, user, args.move, args.expect)
+    if action == "undo":
+        info, _ = store.load(args.id)
+        info = store.undo(args.id, user, info.moves)
+        print(f"took back move {info.moves + 1} at table {info.id}")
+        return 0
+    if action == "export":
+        return _export(store, args.id, user, args.file)
+    if action == "join":
+        return _join(store, args, user)
+    if action == "wait":
+        return _wait(store, user, args.id, args.timeout)
     raise TableUsage(f"unknown table action {action!r}")
+
+
+def _after(store: TableStore, user: str) -> None:
+    """After the command's own work is committed: send the turn notifications due (this
+    process's or anyone's), and tell `user` once about a target of theirs that fails."""
+    from engine.tables.notify import deliver
+
+    try:
+        deliver(store)
+        failing = store.take_failures(user)
+    except StoreError:  # the command itself is done; the next reader sends what is owed
+        return
+    for n, error in failing:
+        print(
+            f"boardgames-tui: notification target {n} failed ({error}); it is tried again "
+            "later (see `table notify list`)",
+            file=sys.stderr,
+        )
+
+
+def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    from engine.tables.notify import check_target, send, shown_url
+
+    what = args.notify_action
+    if what == "add":
+        try:
+            url = check_target(args.url)
+        except StoreError as exc:
+            raise TableUsage(str(exc)) from None
+        n = store.add_target(user, url)
+        print(f"target {n} for {user}: {shown_url(url)}")
+        return 0
+    targets = store.targets(user)
+    if what == "remove":
+        if not store.remove_target(user, args.n):
+            raise StoreError(
+                f"{user} has no notification target {args.n} (see `table notify list`)"
+            )
+        print(f"removed target {args.n}")
+        return 0
+    if not targets:
+        print(
+            f"No notification targets for {user}: add one with `boardgames-tui table notify add URL`."
+        )
+        return 0 if what == "list" else EXIT_REFUSED
+    if what == "list":
+        for t in targets:
+            state = f"  (failing: {t.error})" if t.error else ""
+            print(f"  {t.n}  {shown_url(t.url)}{state}")
+        return 0
+    bad = 0
+    for t in targets:
+        error = send(t.url, "boardgames-tui: a test", f"A test notification for {user}.")
+        print(f"  {t.n}  {'sent' if error is None else f'FAILED: {error}'}")
+        bad += error is not None
+    return EXIT_REFUSED if bad else 0
+
+
+WAIT_POLL = 0.1
+WAIT_RESEND = 5.0  # while waiting, messages due later (retries) are sent this often
+
+
+def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | None) -> int:
+    """Until it is `user`'s turn at `table_id` (or at any table): print that table's id."""
+    if timeout is not None and timeout < 0:
+        raise TableUsage(f"--timeout {timeout:g}: give seconds, 0 or more")
+    if table_id is not None:
+        table_id = store.info(table_id).id
+    start = time.monotonic()
+    seen: int | None = None
+    resend = start + WAIT_RESEND
+    while True:
+        version = store.version()
+        now = time.monotonic()
+        if version != seen:
+            seen = version
+            infos = [store.info(table_id)] if table_id else store.tables()
+            mine = sorted((i for i in infos if i.your_turn(user)), key=lambda i: i.updated)
+            if mine:
+                print(mine[0].id, flush=True)  # the one waiting longest
+                return 0
+            _after(store, user)  # a reader sends what the change owes (or a retry due)
+            resend = now + WAIT_RESEND
+        elif now >= resend:
+            resend = now + WAIT_RESEND
+            _after(store, user)
+        if timeout is not None and now - start >= timeout:
+            where = f"at table {table_id}" if table_id else "at any table"
+            print(
+                f"boardgames-tui: not {user}'s turn {where} within {timeout:g} s",
+                file=sys.stderr,
+            )
+            return EXIT_REFUSED
+        time.sleep(WAIT_POLL)
 
 
 class _closing:
@@ -124,6 +236,7 @@ def _new(args: argparse.Namespace, user: str) -> int:
         seats_text = ", ".join(s.label for s in info.seats)
         print(f"{game.title} for {seats_text} (seed {seed})")
         print(info.id)
+        _after(store, user)
     return 0
 
 

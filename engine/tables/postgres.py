@@ -32,12 +32,14 @@ from .store import (
     FINISHED,
     FORMAT,
     LEASE_SECONDS,
+    NOTICE_TABLES,
     PLAYING,
     WAITING,
     Disconnected,
     MoveRow,
     NoStore,
     Refused,
+    Run,
     SeatInfo,
     Stale,
     StoreError,
@@ -52,6 +54,7 @@ from .store import (
     new_table_id,
     new_table_probe,
     normalize_id,
+    queue_turn_notice,
     table_digest,
     upgrade_steps,
 )
@@ -130,7 +133,7 @@ CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
             AND ((s.kind = 'human' AND s."user" = current_user AND bg_moves."user" = current_user)
                  OR (s.kind <> 'human' AND bg_moves."user" = s.kind))));
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-"""
+""" + ";\n".join(NOTICE_TABLES)
 
 _COLUMNS = (
     "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
@@ -273,6 +276,11 @@ class PostgresStore(TableStore):
             conn = self._conn()
             with conn.transaction(), conn.cursor() as cur:
                 yield cur
+
+    @contextlib.contextmanager
+    def _session(self) -> Iterator[Run]:
+        with self._tx() as c:
+            yield _run(c)
 
     def _setup(self, create: bool) -> None:
         with self._tx() as c:
@@ -480,7 +488,10 @@ class PostgresStore(TableStore):
                 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (%s,%s,%s,%s)',
                 [(tid, s.seat, s.kind, s.user) for s in p.seats],
             )
-            return self._info(c, tid)
+            made = self._info(c, tid)
+            if made.status == PLAYING:
+                queue_turn_notice(_run(c), made, self._match(c, made), creator)
+            return made
 
     def join(self, table_id: str, user: str) -> int | None:
         self._as(user)
@@ -504,6 +515,9 @@ class PostgresStore(TableStore):
                 "UPDATE bg_tables SET status = %s, rev = rev + 1, updated = %s WHERE id = %s",
                 (WAITING if still_open else PLAYING, now_iso(), info.id),
             )
+            if not still_open:
+                now = self._info(c, info.id)
+                queue_turn_notice(_run(c), now, self._match(c, now), user)
             return seat
 
     def append(
@@ -552,7 +566,7 @@ class PostgresStore(TableStore):
                     )
                     # the row as updated, without reading it back (every round trip counts
                     # while the row is locked)
-                    return dataclasses.replace(
+                    done = dataclasses.replace(
                         info,
                         moves=info.moves + 1,
                         rev=info.rev + 1,
@@ -560,6 +574,8 @@ class PostgresStore(TableStore):
                         status=FINISHED if prompt is None else info.status,
                         to_move_seat=None if prompt is None else prompt.seat,
                     )
+                    queue_turn_notice(_run(c), done, match, user)
+                    return done
                 except BaseException:
                     self._cache.pop(info.id, None)  # rolled back: so is the cache
                     raise
@@ -649,6 +665,16 @@ class PostgresStore(TableStore):
             stored = self._info(c, info.id)
             if table_digest(stored, self._move_ids(c, info.id)) != digest:
                 raise StoreError(f"table {info.id} does not replay the same in {self.path}")
+
+
+def _run(c: psycopg.Cursor[Any]) -> Run:
+    """Statements with `?` placeholders (the shared SQL) on this cursor."""
+
+    def run(q: str, p: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        c.execute(q.replace("?", "%s").encode(), p or None)
+        return c.fetchall() if c.description else []
+
+    return run
 
 
 def _one(c: psycopg.Cursor[Any]) -> Any:

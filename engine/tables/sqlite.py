@@ -24,9 +24,11 @@ from .store import (
     FINISHED,
     FORMAT,
     LEASE_SECONDS,
+    NOTICE_TABLES,
     PLAYING,
     WAITING,
     MoveRow,
+    Run,
     SeatInfo,
     Stale,
     StoreError,
@@ -40,6 +42,7 @@ from .store import (
     extend_match,
     new_table_id,
     normalize_id,
+    queue_turn_notice,
     seat_names,
     table_digest,
     upgrade_steps,
@@ -84,7 +87,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-"""
+""" + ";\n".join(NOTICE_TABLES)
 
 _COLUMNS = (
     "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
@@ -172,6 +175,11 @@ class SQLiteStore(TableStore):
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _session(self) -> Iterator[Run]:
+        with self._tx() as c:
+            yield _run(c)
 
     def _setup(self) -> None:
         c = self.conn
@@ -332,7 +340,9 @@ class SQLiteStore(TableStore):
                 "INSERT INTO bg_seats (table_id, seat, kind, user) VALUES (?,?,?,?)",
                 [(tid, s.seat, s.kind, s.user) for s in seats],
             )
-            return self._info(c, tid)
+            made = self._info(c, tid)
+            queue_turn_notice(_run(c), made, match, creator)
+            return made
 
     def join(self, table_id: str, user: str) -> int | None:
         with self._tx() as c:
@@ -355,6 +365,9 @@ class SQLiteStore(TableStore):
                 "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ? WHERE id = ?",
                 (WAITING if still_open else PLAYING, now_iso(), info.id),
             )
+            if not still_open:
+                now = self._info(c, info.id)
+                queue_turn_notice(_run(c), now, self._match(c, now), user)
             return seat
 
     def append(
@@ -400,7 +413,9 @@ class SQLiteStore(TableStore):
                         info.id,
                     ),
                 )
-                return self._info(c, info.id)
+                done = self._info(c, info.id)
+                queue_turn_notice(_run(c), done, match, user)
+                return done
             except BaseException:
                 self._cache.pop(info.id, None)  # the transaction is rolled back: so is the cache
                 raise
@@ -485,6 +500,10 @@ class SQLiteStore(TableStore):
         """`PRAGMA integrity_check`: "ok" for a sound file."""
         with self._errors():
             return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _run(c: sqlite3.Connection) -> Run:
+    return lambda q, p: c.execute(q, p).fetchall()
 
 
 def _row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:

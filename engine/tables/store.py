@@ -11,12 +11,14 @@ and `check_undo`, the same for every backend.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
 import re
 import secrets
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -353,10 +355,188 @@ def view_for(info: TableInfo, match: Match, user: str, state: Any = None) -> Map
     return public_view(match, state)
 
 
+# ---- turn notifications: what is owed, shared by every backend -------------------------------
+Run = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+"""One statement (`?` placeholders) in the backend's open transaction: its rows."""
+
+NOTICE_HOLD = 30.0  # a claimed notice is another process's to send after this (a crash)
+RETRY_SECONDS = 60.0  # a failed send is tried again after this, doubled each time
+MAX_TRIES = 8
+NOTICE_MOVES = 8  # at most this many of the others' moves in one message
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a user's turn notifications go: an Apprise URL, numbered per user."""
+
+    n: int
+    url: str
+    added: str
+    error: str | None = None  # the last failure, until a send succeeds
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One message owed: table `table_id` became `user`'s turn at move count `n`."""
+
+    table_id: str
+    n: int
+    user: str
+    target: int
+    url: str
+    title: str
+    body: str
+    tries: int
+
+
+def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, str, str] | None:
+    """(user, title, body) when the change `actor` just committed made it a person's turn.
+
+    Not when the person moving is the one who acted, nor when the last person to move was
+    that person (one multi-part turn, or computers playing in between); `actor` None is a
+    computer seat, played for the creator's table at the start. The body has the public
+    texts only: a notification may be read by others."""
+    if info.status != PLAYING or match.prompt is None:
+        return None
+    seat = info.seats[match.prompt.seat]
+    if seat.is_bot or seat.user is None or seat.user == actor:
+        return None
+    steps = match.steps[: match.cursor]
+    person = next((st for st in reversed(steps) if not info.seats[st.seat].is_bot), None)
+    if person is not None and person.seat == seat.seat:
+        return None
+    if person is None and actor is None and seat.user == info.creator:
+        return None
+    since = max((i + 1 for i, st in enumerate(steps) if st.seat == seat.seat), default=0)
+    names = seat_names(info.seats)
+    done = [f"{names[st.seat]}: {st.label_for(None)}" for st in steps[since:]]
+    title = f"Your turn: {match.game.title} at table {info.id}"
+    lines = [f"It is your turn ({seat.user}) at table {info.id} ({match.game.title})."]
+    if done:
+        more = len(done) - NOTICE_MOVES
+        lines.append("Since your last move:" if since > 0 else "So far:")
+        if more > 0:
+            lines.append(f"  … {more} earlier move(s)")
+        lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
+    lines.append(f"Play: boardgames-tui table show {info.id}")
+    return seat.user, title, "\n".join(lines)
+
+
+def queue_turn_notice(run: Run, info: TableInfo, match: Match, actor: str | None) -> None:
+    """In the transaction that committed a change: the message it owes, one per target of
+    the person whose turn it now is (recorded once: keyed by table, move count, user)."""
+    owed = turn_notice(info, match, actor)
+    if owed is None:
+        return
+    user, title, body = owed
+    for (n,) in run('SELECT n FROM bg_targets WHERE "user" = ?', (user,)):
+        run(
+            'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
+            "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+            (info.id, info.moves, user, int(n), title, body),
+        )
+
+
 class TableStore(ABC):
     """Where tables live. Every method is one transaction; errors are StoreError."""
 
     path: str
+
+    def _session(self) -> contextlib.AbstractContextManager[Run]:
+        """One transaction for the notification methods below (a backend provides it)."""
+        raise StoreError(f"{self.path} keeps no notification targets")
+
+    # ---- notification targets and what is owed to them ----------------------------------
+    def add_target(self, user: str, url: str) -> int:
+        """A new target for `user` (the URL checked by the caller); its number."""
+        with self._session() as q:
+            (top,) = q('SELECT coalesce(max(n), 0) FROM bg_targets WHERE "user" = ?', (user,))[0]
+            n = int(top) + 1
+            q(
+                'INSERT INTO bg_targets ("user", n, url, added) VALUES (?,?,?,?)',
+                (user, n, url, now_iso()),
+            )
+            return n
+
+    def targets(self, user: str) -> list[Target]:
+        with self._session() as q:
+            rows = q(
+                'SELECT n, url, added, error FROM bg_targets WHERE "user" = ? ORDER BY n', (user,)
+            )
+        return [Target(int(n), str(u), str(a), e) for n, u, a, e in rows]
+
+    def remove_target(self, user: str, n: int) -> bool:
+        """Forget target `n` of `user` and what it was still owed; False if there is none."""
+        with self._session() as q:
+            q('DELETE FROM bg_notices WHERE "user" = ? AND target = ?', (user, n))
+            gone = q('DELETE FROM bg_targets WHERE "user" = ? AND n = ? RETURNING n', (user, n))
+        return bool(gone)
+
+    def claim_notices(self, now: float | None = None, hold: float = NOTICE_HOLD) -> list[Notice]:
+        """The messages due now, each claimed by this caller alone for `hold` seconds (one
+        statement: a second process finds them claimed). A message for a turn that has
+        passed already is dropped, not sent."""
+        now = time.time() if now is None else now
+        with self._session() as q:
+            q(
+                "UPDATE bg_notices SET state = 'stale' WHERE state = 'due' AND NOT EXISTS "
+                "(SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id "
+                "AND t.moves = bg_notices.n)",
+                (),
+            )
+            rows = q(
+                "UPDATE bg_notices SET claim_until = ? WHERE state = 'due' AND due <= ? "
+                'AND claim_until < ? RETURNING table_id, n, "user", target, title, body, tries',
+                (now + hold, now, now),
+            )
+            out = []
+            for tid, n, user, target, title, body, tries in rows:
+                url = q('SELECT url FROM bg_targets WHERE "user" = ? AND n = ?', (user, target))
+                if url:
+                    out.append(Notice(tid, n, user, target, url[0][0], title, body, tries))
+        return sorted(out, key=lambda x: (x.table_id, x.n, x.user, x.target))
+
+    def settle_notice(self, notice: Notice, error: str | None, now: float | None = None) -> None:
+        """A claimed message sent (`error` None) or not: then tried again later, doubling
+        the wait, up to MAX_TRIES; the target's failure is reported once to its owner."""
+        now = time.time() if now is None else now
+        key = (notice.table_id, notice.n, notice.user, notice.target)
+        where = 'table_id = ? AND n = ? AND "user" = ? AND target = ?'
+        with self._session() as q:
+            if error is None:
+                q(f"UPDATE bg_notices SET state = 'sent' WHERE {where}", key)
+                q(
+                    'UPDATE bg_targets SET error = NULL WHERE "user" = ? AND n = ?',
+                    (notice.user, notice.target),
+                )
+                return
+            tries = notice.tries + 1
+            q(
+                f"UPDATE bg_notices SET tries = ?, state = ?, due = ?, claim_until = 0 WHERE {where}",
+                (
+                    tries,
+                    "failed" if tries >= MAX_TRIES else "due",
+                    now + RETRY_SECONDS * 2 ** (tries - 1),
+                    *key,
+                ),
+            )
+            q(
+                "UPDATE bg_targets SET reported = CASE WHEN error IS NULL THEN 0 ELSE reported "
+                'END, error = ? WHERE "user" = ? AND n = ?',
+                (error[:300], notice.user, notice.target),
+            )
+
+    def take_failures(self, user: str) -> list[tuple[int, str]]:
+        """`user`'s targets that began failing since last asked: (number, error), once."""
+        with self._session() as q:
+            return [
+                (int(n), str(e))
+                for n, e in q(
+                    'UPDATE bg_targets SET reported = 1 WHERE "user" = ? AND reported = 0 '
+                    "AND error IS NOT NULL RETURNING n, error",
+                    (user,),
+                )
+            ]
 
     @abstractmethod
     def create(
@@ -429,10 +609,23 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 2
+FORMAT = 3
+# 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
+NOTICE_TABLES = (
+    'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
+    "added TEXT NOT NULL, error TEXT, reported INTEGER NOT NULL DEFAULT 1, "
+    'PRIMARY KEY ("user", n))',
+    'CREATE TABLE bg_notices (table_id TEXT NOT NULL, n INTEGER NOT NULL, "user" TEXT NOT NULL, '
+    "target INTEGER NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, "
+    "state TEXT NOT NULL DEFAULT 'due', tries INTEGER NOT NULL DEFAULT 0, "
+    "due DOUBLE PRECISION NOT NULL DEFAULT 0, claim_until DOUBLE PRECISION NOT NULL DEFAULT 0, "
+    'PRIMARY KEY (table_id, n, "user", target))',
+    "CREATE INDEX bg_notices_due ON bg_notices (state, due)",
+)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
+    2: NOTICE_TABLES,
 }
 
 

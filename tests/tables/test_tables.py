@@ -264,8 +264,8 @@ def test_a_store_locked_for_long_is_reported_and_loses_nothing(backend: Backend)
 
 
 def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -> None:
-    """A format-1 store (before the index on `updated`) is upgraded when opened, in one
-    transaction, its tables intact; a store of a newer format is refused in one line."""
+    """A format-1 store (before the index on `updated` and the notification tables) is
+    upgraded when opened, in one transaction, its tables intact; a store of a newer format is refused in one line."""
     from engine.tables.store import FORMAT
 
     s = backend.open()
@@ -273,6 +273,8 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
     play_first(s, t.id)
     s.close()
     backend.sql("DROP INDEX bg_tables_updated")
+    backend.sql("DROP TABLE bg_notices")  # format 3: turn notifications
+    backend.sql("DROP TABLE bg_targets")
     backend.sql("UPDATE bg_meta SET value = '1' WHERE key = 'format'")
     s = backend.open()
     assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]
@@ -283,9 +285,13 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
     )
     assert backend.sql(index, ("bg_tables_updated",)) == [(1,)]
     assert s.info(t.id).moves == 1
+    assert s.add_target("alice", "json://127.0.0.1:9/") == 1  # the format-3 tables are there
+    assert backend.sql("SELECT count(*) FROM bg_notices") == [(0,)]
     s.close()
     backend.sql("UPDATE bg_meta SET value = '99' WHERE key = 'format'")
-    with pytest.raises(StoreUnavailable, match=r"newer version \(format 99, this reads 2\)"):
+    with pytest.raises(
+        StoreUnavailable, match=rf"newer version \(format 99, this reads {FORMAT}\)"
+    ):
         backend.open()
 
 
