@@ -106,7 +106,15 @@ def appends_per_second(tmp: str, writers: int, seconds: float) -> float:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tui.bench_tables", path, str(start), str(seconds), str(k)],
+            [
+                sys.executable,
+                "-m",
+                "tui.tools.bench_tables",
+                path,
+                str(start),
+                str(seconds),
+                str(k),
+            ],
             stdout=subprocess.PIPE,
             env=env,
             cwd=ROOT,
