@@ -12,7 +12,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.bots import make_bot
@@ -26,12 +25,12 @@ from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
 from ..widgets.log import GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
+from .base import BaseScreen
 from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
 
 if TYPE_CHECKING:
     from engine.bots.coach import OptionValue
 
-    from ..app import BoardgamesApp
 
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs (nothing cut)
@@ -47,7 +46,7 @@ def thinking_line(match: Match, prompt: Prompt) -> str:
     return f"{line} · {prompt.phase}" if prompt.phase else line
 
 
-class GameScreen(Screen[None]):
+class GameScreen(BaseScreen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
@@ -132,23 +131,23 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self._apply_size()
         self.refresh_game(highlight=False)
-        if self.app_.launch.confine:  # a room's session: a reconnect comes back here
+        if self.app.launch.confine:  # a room's session: a reconnect comes back here
             from ..room import place
 
-            place.note(self.app_.saves_dir, self.room_place())
+            place.note(self.app.saves_dir, self.room_place())
 
     def on_unmount(self) -> None:
-        if self.app_.launch.confine:
+        if self.app.launch.confine:
             from ..room import place
 
-            place.note(self.app_.saves_dir, None)
+            place.note(self.app.saves_dir, None)
 
     def room_place(self) -> dict[str, str]:
         """Where this screen is, for a reconnect: the game's autosave."""
-        return {"save": saves.autosave_path(self.match, self.app_.saves_dir).name}
+        return {"save": saves.autosave_path(self.match, self.app.saves_dir).name}
 
     def on_screen_resume(self) -> None:
-        if self._handover_later and not self.app_.too_small:
+        if self._handover_later and not self.app.too_small:
             self._handover_later = False
             self.refresh_game(highlight=False)
 
@@ -166,10 +165,6 @@ class GameScreen(Screen[None]):
             self.refresh_bindings()
         self.compact = compact
         self.set_class(compact, "compact")
-
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
 
     # ---- the loop ----------------------------------------------------------------------
     def refresh_game(self, highlight: bool = True) -> None:
@@ -196,7 +191,7 @@ class GameScreen(Screen[None]):
     def _show_handover(self, seat: int, what: str) -> None:
         if self._waiting_handover:
             return
-        if self.app_.too_small:  # under the "too small" screen it would go unseen
+        if self.app.too_small:  # under the "too small" screen it would go unseen
             self._handover_later = True
             return
         self._waiting_handover = True
@@ -369,9 +364,9 @@ class GameScreen(Screen[None]):
 
     def autosave(self) -> None:
         """Queue the match for writing (a background thread writes it atomically)."""
-        path = saves.autosave_path(self.match, self.app_.saves_dir)
-        self.app_.autosaver.submit(path, saves.dumps(self.match))
-        self.app_.last_autosave = str(path)
+        path = saves.autosave_path(self.match, self.app.saves_dir)
+        self.app.autosaver.submit(path, saves.dumps(self.match))
+        self.app.last_autosave = str(path)
 
     # ---- computer players ---------------------------------------------------------------
     def _bot_for(self, seat: int) -> Any:
@@ -398,7 +393,7 @@ class GameScreen(Screen[None]):
                 except Exception as exc:  # a bot bug must not end the game: fall back to random
                     move_id = random.Random(token).choice(prompt.moves).id
                     name = self.match.seats[prompt.seat].name
-                    log = write_error(self.app_.saves_dir, f"computer player {name}", exc)
+                    log = write_error(self.app.saves_dir, f"computer player {name}", exc)
                     self.app.call_from_thread(
                         self.notify, bot_error_message(name, log), severity="warning", timeout=10
                     )
@@ -484,7 +479,7 @@ class GameScreen(Screen[None]):
             try:
                 values = coach.values(state, prompt, progress=progress)
             except Exception as exc:  # a search bug must not end the game
-                log = write_error(self.app_.saves_dir, "hint", exc)
+                log = write_error(self.app.saves_dir, "hint", exc)
                 self.app.call_from_thread(
                     self.notify, hint_error_message(log), severity="warning", timeout=10
                 )
@@ -553,9 +548,9 @@ class GameScreen(Screen[None]):
     def action_save(self) -> None:
         m = self.match
         default = m.save_path or str(
-            saves.saves_dir(self.app_.saves_dir) / f"{m.game.id}-{m.seed}.toml"
+            saves.saves_dir(self.app.saves_dir) / f"{m.game.id}-{m.seed}.toml"
         )
-        confine = self.app_.launch.confine
+        confine = self.app.launch.confine
         if confine:  # a name in the player's own folder, never a path
             default = f"{m.game.id}-{m.seed}"
 
@@ -566,14 +561,14 @@ class GameScreen(Screen[None]):
                 from ..room.confine import ConfineError, confined_path
 
                 try:
-                    path = str(confined_path(path, self.app_.saves_dir))
+                    path = str(confined_path(path, self.app.saves_dir))
                 except ConfineError as exc:
                     self.app.push_screen(MessageScreen("Could not save", str(exc)))
                     return
             # a bare name goes into the saves folder, not wherever the app was started
             target = Path(path).expanduser()
             if not target.is_absolute():
-                target = saves.saves_dir(self.app_.saves_dir) / target
+                target = saves.saves_dir(self.app.saves_dir) / target
             if target.suffix != ".toml":
                 target = target.with_name(target.name + ".toml")
             path = str(target)
@@ -634,7 +629,7 @@ class GameScreen(Screen[None]):
         self._bot_token += 1
         self._hint_token += 1
         self.autosave()
-        self.app_.autosaver.flush()  # the menu's "continue" must find this game
+        self.app.autosaver.flush()  # the menu's "continue" must find this game
         self.app.pop_screen()
 
     def action_log(self) -> None:

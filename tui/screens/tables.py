@@ -19,7 +19,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from textual.widgets.option_list import Option
 
@@ -46,6 +45,7 @@ from ..games.base import seat_tag
 from ..widgets.board import BoardView
 from ..widgets.picker import MovePicker
 from ..widgets.picker import SafeOptionList as OptionList
+from .base import BaseScreen
 from .dialogs import MessageScreen, ScreenHelp
 from .game import GameScreen
 from .review import ReviewScreen
@@ -80,7 +80,7 @@ def open_table(app: BoardgamesApp, table_id: str, join: bool = True) -> None:
 
 
 # ---- the list ------------------------------------------------------------------------------
-class TablesScreen(ScreenHelp, Screen[None]):
+class TablesScreen(ScreenHelp, BaseScreen[None]):
     """Your tables (your turn marked), open tables to join, and the others to watch."""
 
     HELP_TITLE = "Shared tables"
@@ -103,12 +103,8 @@ class TablesScreen(ScreenHelp, Screen[None]):
             yield Static("", id="tables-note")
         yield Footer()
 
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
-
     def on_mount(self) -> None:
-        user = self.app_.launch.table_user()
+        user = self.app.launch.table_user()
         self.query_one("#tables-head", Static).update(
             Text.assemble(
                 ("Shared tables", "bold"),
@@ -136,9 +132,9 @@ class TablesScreen(ScreenHelp, Screen[None]):
     def refill(self) -> None:
         ol = self.query_one(OptionList)
         note = self.query_one("#tables-note", Static)
-        user = self.app_.launch.table_user()
+        user = self.app.launch.table_user()
         try:
-            store = table_store(self.app_)
+            store = table_store(self.app)
             infos = store.tables()
             self._version = store.version()
         except StoreError as exc:
@@ -202,7 +198,7 @@ class TablesScreen(ScreenHelp, Screen[None]):
     @on(OptionList.OptionSelected, "#tables-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
         if event.option.id in self.infos:
-            open_table(self.app_, event.option.id, join=True)
+            open_table(self.app, event.option.id, join=True)
 
     def action_watch(self) -> None:
         ol = self.query_one(OptionList)
@@ -210,7 +206,7 @@ class TablesScreen(ScreenHelp, Screen[None]):
             return
         tid = ol.get_option_at_index(ol.highlighted).id
         if tid in self.infos:
-            open_table(self.app_, tid, join=False)
+            open_table(self.app, tid, join=False)
 
     def action_new(self) -> None:
         self.app.push_screen(NewTableScreen())
@@ -220,7 +216,7 @@ class TablesScreen(ScreenHelp, Screen[None]):
 
 
 # ---- a new table ---------------------------------------------------------------------------
-class NewTableScreen(ScreenHelp, Screen[None]):
+class NewTableScreen(ScreenHelp, BaseScreen[None]):
     """Game, seats (users, open, computer levels), seed, options, strict."""
 
     HELP_TITLE = "New shared table"
@@ -257,10 +253,6 @@ class NewTableScreen(ScreenHelp, Screen[None]):
             yield Static("", id="table-error")
         yield Footer()
 
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
-
     def on_mount(self) -> None:
         self._show_options()
         self.query_one("#table-seats", Input).focus()
@@ -281,7 +273,7 @@ class NewTableScreen(ScreenHelp, Screen[None]):
 
     def action_create(self) -> None:
         error = self.query_one("#table-error", Static)
-        user = self.app_.launch.table_user()
+        user = self.app.launch.table_user()
         try:
             game = get_game(str(self.query_one("#table-game", Select).value))
             seats = parse_seats(self.query_one("#table-seats", Input).value, user)
@@ -296,14 +288,14 @@ class NewTableScreen(ScreenHelp, Screen[None]):
             seed_text = self.query_one("#table-seed", Input).value.strip()
             seed = int(seed_text) if seed_text else int.from_bytes(os.urandom(3), "big")
             strict = self.query_one("#table-strict", Switch).value
-            info = table_store(self.app_).create(
+            info = table_store(self.app).create(
                 game.id, seats, options, seed, user, {"strict": strict}
             )
         except (StoreError, ValueError) as exc:
             error.update(Text(str(exc), style="bold red"))
             return
         self.dismiss(None)
-        open_table(self.app_, info.id, join=False)
+        open_table(self.app, info.id, join=False)
         self.app.notify(f"Table {info.id} is set: the others find it under Shared tables (t).")
 
     def action_close(self) -> None:
@@ -382,7 +374,7 @@ class TableScreen(GameScreen):
 
     def on_mount(self) -> None:
         # (the game screen's own on_mount runs too: Textual calls every class's handler)
-        self._bot_delay = self.app_.launch.bot_delay
+        self._bot_delay = self.app.launch.bot_delay
         self.set_interval(POLL_SECONDS, self._poll)
 
     def on_unmount(self) -> None:
@@ -449,7 +441,7 @@ class TableScreen(GameScreen):
                 self.call_after_refresh(self.action_results)
             return
         mine = self.my_turn()
-        if mine and self._my_turn is False and self._ring and self.app_.launch.bell:
+        if mine and self._my_turn is False and self._ring and self.app.launch.bell:
             self.app.bell()
         self._my_turn = mine
         if computer_to_move(self.info, self.match):
@@ -610,7 +602,7 @@ class TableScreen(GameScreen):
         self.app.pop_screen()
 
     def action_bell(self) -> None:
-        launch = self.app_.launch
+        launch = self.app.launch
         launch.bell = not launch.bell
         self.notify(f"Bell {'on' if launch.bell else 'off'} when it becomes your turn.")
 
