@@ -81,10 +81,14 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         Binding("escape,q,v", "close", "Back"),
     ]
 
-    def __init__(self, match: Match, viewer: int | None, allow_continue: bool = True) -> None:
+    def __init__(
+        self, match: Match, viewer: int | None, allow_continue: bool = True, public: bool = False
+    ) -> None:
         super().__init__()
         self.match = match
         self.viewer = viewer
+        # a table's spectator: the board shows only what every seat sees alike
+        self.public = public
         self.index = match.cursor
         self.allow_continue = allow_continue
         self.compact = False
@@ -145,8 +149,14 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.index = max(0, min(n, index))
         state = self.match.state_at(self.index)
         game = self.match.game
-        view = game.view(state, self.viewer)
-        self.query_one(BoardView).show(view, self.viewer, self.compact, highlight=False)
+        if self.public:
+            from engine.tables import public_view
+
+            view = public_view(self.match, state)
+            self.query_one(BoardView).show(view, None, self.compact, highlight=False)
+        else:
+            view = game.view(state, self.viewer)
+            self.query_one(BoardView).show(view, self.viewer, self.compact, highlight=False)
         ui = ui_for(game.id)
         status = Text(f" Review · {game.title} · move {self.index}/{n}", style="bold")
         if self.index == n and game.prompt(state) is None:  # who won, before the line runs out
