@@ -213,7 +213,7 @@ class TableSource:
         return arrived
 
     def close(self) -> None:
-
+        """Let another terminal play the computers."""
         with contextlib.suppress(StoreError):
             self.store.release_lease(self.info.id, self.owner)
 
