@@ -20,6 +20,7 @@ from textual.widgets import Static
 from engine.core import PUBLIC, Match, saves
 
 from .autosave import Autosaver
+from .screens.base import OpenFile, StartMatch
 from .screens.dialogs import MessageScreen
 from .screens.menu import MenuScreen
 
@@ -233,6 +234,13 @@ class BoardgamesApp(App[int]):
             self.review_match(match)
         else:
             self.start_match(match)
+
+    def on_start_match(self, message: StartMatch) -> None:
+        m = message
+        self.start_match(m.match, m.handover, m.strict, replace=m.replace, think=m.think)
+
+    def on_open_file(self, message: OpenFile) -> None:
+        self.open_file(message.path, message.review, replace=message.replace)
 
     # ---- terminal size -----------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

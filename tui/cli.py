@@ -473,7 +473,7 @@ def _run(args: argparse.Namespace) -> int:
         print(get_game(args.game).rules_reference())
         return 0
     if cmd == "bench":
-        from tui.bench import run_bench
+        from tui.tools.bench import run_bench
 
         return run_bench(quick=args.quick, json_path=args.json)
     if cmd == "web":
@@ -483,7 +483,7 @@ def _run(args: argparse.Namespace) -> int:
 
         return run_room(args)
     if cmd == "screenshots":
-        from tui.screenshots import write_screenshots
+        from tui.tools.screenshots import write_screenshots
 
         for path in write_screenshots(Path(args.dir)):
             print(path)

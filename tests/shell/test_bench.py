@@ -29,3 +29,40 @@ def test_bench_quick_smoke(tmp_path: Path, capsys, monkeypatch) -> None:  # type
     assert judged and all(row["noisy"] for row in judged)  # one repeat cannot be judged
     printed = capsys.readouterr().out
     assert "ratio" in printed and "start-up" in printed and "TOO NOISY TO JUDGE" in printed
+
+
+# the app started on a game, a shared-tables list and the menu, as `main` starts it
+_START_APP = """
+import asyncio, sys
+from tui.cli import main  # noqa: F401  (what `boardgames-tui` imports first)
+from engine.core import Seat
+from tui.app import BoardgamesApp, Launch
+
+async def run() -> None:
+    new = {"game": "notre-dame", "seats": [Seat("Ann"), Seat("Bob")], "options": {}, "seed": 1}
+    app = BoardgamesApp(Launch(saves_dir=sys.argv[1], new=new, handover=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert type(app.screen).__name__ == "GameScreen", app.screen
+
+asyncio.run(run())
+print(sorted(m for m in sys.modules if m == "tui.tools" or m.startswith("tui.tools.")))
+"""
+
+
+def test_the_app_does_not_import_the_tools(tmp_path: Path) -> None:
+    """Bench and screenshots (tui.tools) load only with their own commands."""
+    import subprocess
+    import sys
+
+    from tests.root import ROOT
+
+    out = subprocess.run(
+        [sys.executable, "-c", _START_APP, str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -425,7 +425,7 @@ async def test_a_failing_computer_player_is_reported_in_one_sentence(
         def choose(self, state: object, prompt: Prompt) -> str:
             raise KeyError("bad internal detail 4711")
 
-    monkeypatch.setattr("tui.screens.game.make_bot", lambda *a, **k: Broken())
+    monkeypatch.setattr("tui.source.make_bot", lambda *a, **k: Broken())
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
     app = app_for(match, tmp_path)
     notes: list[str] = []

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import BUILTIN
 from tui.app import BoardgamesApp, Launch
-from tui.screenshots import sample_match, settle
+from tui.tools.screenshots import sample_match, settle
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 GAMES = BUILTIN  # the snapshots are stored for the titles this repository ships

@@ -11,8 +11,10 @@ from typing import Any
 from engine.tables import SQLiteStore, parse_seats, public_view
 from tests.shell.ptydriver import PtyApp, base_env, plain
 from tui.app import BoardgamesApp, Launch
+from tui.screens.game import GameScreen
 from tui.screens.review import ReviewScreen
-from tui.screens.tables import NewTableScreen, TableScreen, TablesScreen
+from tui.screens.tables import NewTableScreen, TablesScreen
+from tui.table_source import TableSource
 
 
 def strings(data: Any) -> set[str]:
@@ -50,6 +52,21 @@ def app_for(path: Path, tid: str | None, user: str) -> BoardgamesApp:
     )
 
 
+def at_table(app: BoardgamesApp) -> bool:
+    """The game screen is up, playing a shared table."""
+    return isinstance(app.screen, GameScreen) and isinstance(app.screen.source, TableSource)
+
+
+def source_of(screen: Any) -> TableSource:
+    assert isinstance(screen, GameScreen) and isinstance(screen.source, TableSource)
+    return screen.source
+
+
+def my_turn(screen: Any) -> bool:
+    prompt = screen.match.prompt
+    return prompt is not None and bool(source_of(screen).decides(prompt.seat))
+
+
 async def until(pilot: Any, cond: Any, tries: int = 100) -> None:
     """Let the app run until `cond()` holds (the screen polls the store by itself)."""
     for _ in range(tries):
@@ -66,19 +83,19 @@ async def test_the_table_screen_plays_from_your_seat(tmp_path: Path) -> None:
     bells: list[int] = []
     app.bell = lambda: bells.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: at_table(app))
         screen = app.screen
-        assert isinstance(screen, TableScreen) and screen.seat == 0 and screen.my_turn()
+        assert source_of(screen).seat == 0 and my_turn(screen)
         await pilot.press("1")
-        assert other.info(tid).moves == 1 and not screen.my_turn()
+        assert other.info(tid).moves == 1 and not my_turn(screen)
         await pilot.press("u")  # her own last move, nothing revealed, nobody moved since
-        assert other.info(tid).moves == 0 and screen.my_turn()
+        assert other.info(tid).moves == 0 and my_turn(screen)
         await pilot.press("1")
         # bob plays in his own terminal: it appears here by itself, with a bell
         info, match = other.load(tid)
         other.append(tid, "bob", match.prompt.moves[0].id, info.moves)
-        await until(pilot, lambda: screen.info.moves == 2)
-        assert screen.my_turn() and bells == [1]
+        await until(pilot, lambda: source_of(screen).info.moves == 2)
+        assert my_turn(screen) and bells == [1]
         await pilot.press("u")  # bob's move: refused, nothing changes
         assert other.info(tid).moves == 2
         await pilot.press("b")
@@ -88,7 +105,7 @@ async def test_the_table_screen_plays_from_your_seat(tmp_path: Path) -> None:
         move = match.prompt.moves[0]
         other.append(tid, "alice", move.id, info.moves)
         screen.play(move)
-        assert screen.info.moves == 3 and other.info(tid).moves == 3
+        assert source_of(screen).info.moves == 3 and other.info(tid).moves == 3
         await pilot.pause()
         # review shows alice's seat only
         await pilot.press("v")
@@ -110,9 +127,9 @@ async def test_a_spectator_sees_the_public_view(tmp_path: Path) -> None:
         s.append(tid, info.to_move, rng.choice(match.prompt.moves).id, info.moves)
     app = app_for(path, tid, "dave")
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: at_table(app))
         screen = app.screen
-        assert screen.spectator and not screen.my_turn()
+        assert source_of(screen).seat is None and not my_turn(screen)
         match = screen.match
         pub = public_view(match)
         text = app.export_screenshot().replace("&#160;", " ")
@@ -138,7 +155,7 @@ async def test_tables_menu_creates_and_lists_tables(tmp_path: Path) -> None:
         assert "only once" in str(app.screen.query_one("#table-error").render())
         seats.value = "me,open,greedy"
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: at_table(app))
         assert "Waiting for players" in app.export_screenshot().replace("&#160;", " ")
         await pilot.press("q")
         assert isinstance(app.screen, TablesScreen)

@@ -14,6 +14,7 @@ from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.rules import RulesScreen
+from tui.source import LocalSource
 
 
 def make_app(
@@ -313,7 +314,8 @@ async def test_setup_sets_the_computer_thinking_time(
         # under a hand-over screen, if there is one
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert screen.think == 5.0
-        assert screen._bot_for(1).think == 5.0
+        assert isinstance(screen.source, LocalSource)
+        assert screen.source.bot_for(1).think == 5.0
         assert app.think == 5.0  # kept for the next game of this session
 
 
@@ -328,7 +330,8 @@ async def test_think_from_the_command_line(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
-        assert screen._bot_for(1).think == 1.5
+        assert isinstance(screen.source, LocalSource)
+        assert screen.source.bot_for(1).think == 1.5
         app.push_screen(SetupScreen())
         await pilot.pause()
         assert app.screen.query_one("#think", Select).value == 1.5

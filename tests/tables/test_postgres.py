@@ -270,7 +270,8 @@ async def test_the_table_screen_says_reconnecting_and_carries_on(
     from textual.widgets import Static
 
     from tui.app import BoardgamesApp, Launch
-    from tui.screens.tables import TableScreen
+    from tui.screens.game import GameScreen
+    from tui.table_source import TableSource
 
     if pgb.cluster is None:
         pytest.skip("BOARDGAMES_TEST_PG: a server this test may not stop")
@@ -291,22 +292,23 @@ async def test_the_table_screen_says_reconnecting_and_carries_on(
         def status() -> str:
             return str(app.screen.query_one("#status", Static).render())
 
-        await until(lambda: isinstance(app.screen, TableScreen))
+        await until(lambda: isinstance(app.screen, GameScreen))
         screen = app.screen
-        assert isinstance(screen, TableScreen)
+        assert isinstance(screen, GameScreen) and isinstance(screen.source, TableSource)
+        source = screen.source
         _, match = other.load(tid)
         other.append(tid, "alice", match.prompt.moves[0].id, 0)
-        await until(lambda: screen.my_turn() and "your turn" in status())
+        await until(lambda: source.decides(1) and "your turn" in status())
         pgb.cluster.stop("fast")
         try:
             await until(lambda: "reconnecting…" in status())
             await pilot.press("1")  # bob's move, while the server is down
-            assert screen.info.moves == 1
+            assert source.info.moves == 1
         finally:
             pgb.cluster.start()
         await until(lambda: "reconnecting" not in status())
         assert until_ok(lambda: other.info(tid))[0].moves == 1  # the key played nothing
-        assert screen.info.moves == 1 and screen.my_turn()
+        assert source.info.moves == 1 and source.decides(1)
         await pilot.press("1")  # and now it does
         assert other.info(tid).moves == 2
     other.close()

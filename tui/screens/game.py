@@ -1,38 +1,43 @@
-"""The game screen: status line, board panels, move picker, log; undo, save, review, bots."""
+"""The game screen: status line, board panels, move picker, log; undo, save, review, bots.
+
+One screen for a local match and a shared table: the moves come from a `MoveSource`
+(`tui.source`), which is all that differs between the two. Computer players and hints think
+in thread workers (one at a time each: a new one cancels the last) and answer with messages.
+"""
 
 from __future__ import annotations
 
-import random
-import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
+from textual.message import Message
 from textual.widgets import Footer, Static
+from textual.worker import Worker, get_current_worker
 
-from engine.bots import make_bot
 from engine.core import PUBLIC, Match, saves
-from engine.core.protocol import IllegalMove, Move, Prompt
+from engine.core.protocol import Move, Prompt
 
 from ..errors import bot_error_message, hint_error_message, write_error
 from ..games import ui_for
 from ..games.base import seat_tag
+from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_move
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
 from ..widgets.log import GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
+from .base import BaseScreen
 from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
 
 if TYPE_CHECKING:
-    from engine.bots.coach import OptionValue
+    from engine.bots.coach import Coach, OptionValue
 
-    from ..app import BoardgamesApp
 
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs (nothing cut)
@@ -48,7 +53,39 @@ def thinking_line(match: Match, prompt: Prompt) -> str:
     return f"{line} · {prompt.phase}" if prompt.phase else line
 
 
-class GameScreen(Screen[None]):
+class ComputerMove(Message):
+    """A computer player's answer (`problem`: its error, and the move is a random one)."""
+
+    def __init__(
+        self,
+        worker: Worker[None],
+        turn: ComputerTurn,
+        move_id: str,
+        problem: str | None,
+        started: float,
+    ) -> None:
+        super().__init__()
+        self.worker, self.turn, self.move_id, self.problem = worker, turn, move_id, problem
+        self.started = started  # when the turn began (time.monotonic)
+
+
+class HintValues(Message):
+    """The hint's values so far (`final`: the search is done), or its error (`problem`)."""
+
+    def __init__(
+        self,
+        worker: Worker[None],
+        values: list[OptionValue],
+        done: int,
+        final: bool,
+        problem: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.worker, self.values, self.done, self.final = worker, values, done, final
+        self.problem = problem
+
+
+class GameScreen(BaseScreen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
@@ -70,45 +107,51 @@ class GameScreen(Screen[None]):
             "shift+tab,left_square_bracket", "cycle(-1)", "Prev view", show=False, priority=True
         ),
         Binding("e", "results", "Results", show=False),
+        Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
     ]
 
     def __init__(
         self,
-        match: Match,
+        source: Match | MoveSource,
         handover: bool | None = None,
         strict: bool | None = None,
         bot_delay: float = 0.6,
         think: float | None = None,
     ) -> None:
         super().__init__()
-        self.match = match
-        if handover is not None:
-            match.settings["handover"] = handover
-        if strict is not None:
-            match.settings["strict"] = strict
-        handover = match.settings["handover"]
-        strict = match.settings["strict"]
+        if isinstance(source, Match):
+            if handover is not None:
+                source.settings["handover"] = handover
+            if strict is not None:
+                source.settings["strict"] = strict
+            handover = source.settings["handover"]
+            self.source: MoveSource = LocalSource(source, think=think)
+        else:
+            self.source = source
+        source = self.source
+        match = source.match
         self.ui = ui_for(match.game.id)
         humans = [i for i, s in enumerate(match.seats) if not s.is_bot]
         self.humans = humans
         # hand-over screens only matter between people sharing one screen
-        self.handover = (
+        self.handover = bool(
             handover
+            and source.reader is None
             and len(humans) > 1
             and match.game.has_private_info
             and not match.game.cooperative
         )
-        self.strict = strict
+        self.strict = source.strict
         self.bot_delay = bot_delay
         self.think = think  # strong players' seconds per decision (None: the default)
-        # who reads the screen: the seat to move in hotseat (set as play goes), the one
-        # person against computers, the public when only computers play
-        self.viewer: int | None = humans[0] if humans else PUBLIC
+        # who reads the screen: a table's seat (or the public, watching); in hotseat the
+        # seat to move (set as play goes), the one person against computers, the public
+        # when only computers play
+        self.viewer: int | None = source.reader
+        if self.viewer is None:
+            self.viewer = humans[0] if humans else PUBLIC
         self.unlocked: int | None = None if self.handover else self.viewer
-        self.bots: dict[int, Any] = {}
-        self._bot_token = 0
-        self._bot_lock = threading.Lock()
-        self._hint_token = 0
+        self._store_warned = False
         self._hint_at: tuple[int, tuple[str, ...]] | None = None  # (cursor, option ids)
         self._log_cursor = -1
         self._log_viewer: int | None = -2
@@ -130,26 +173,34 @@ class GameScreen(Screen[None]):
         yield Static("", id="lastlog")
         yield Footer()
 
+    @property
+    def match(self) -> Match:
+        """The position (a table's is read again after every change)."""
+        return self.source.match
+
     def on_mount(self) -> None:
         self._apply_size()
         self.refresh_game(highlight=False)
-        if self.app_.launch.confine:  # a room's session: a reconnect comes back here
+        if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
+            self.set_interval(self.source.poll_seconds, self._poll)
+        if self.app.launch.confine:  # a room's session: a reconnect comes back here
             from ..room import place
 
-            place.note(self.app_.saves_dir, self.room_place())
+            place.note(self.app.saves_dir, self.room_place())
 
     def on_unmount(self) -> None:
-        if self.app_.launch.confine:
+        self.source.close()
+        if self.app.launch.confine:
             from ..room import place
 
-            place.note(self.app_.saves_dir, None)
+            place.note(self.app.saves_dir, None)
 
     def room_place(self) -> dict[str, str]:
-        """Where this screen is, for a reconnect: the game's autosave."""
-        return {"save": saves.autosave_path(self.match, self.app_.saves_dir).name}
+        """Where this screen is, for a reconnect: the game's autosave, or the table."""
+        return self.source.room_place(self.app.saves_dir)
 
     def on_screen_resume(self) -> None:
-        if self._handover_later and not self.app_.too_small:
+        if self._handover_later and not self.app.too_small:
             self._handover_later = False
             self.refresh_game(highlight=False)
 
@@ -168,36 +219,36 @@ class GameScreen(Screen[None]):
         self.compact = compact
         self.set_class(compact, "compact")
 
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
-
     # ---- the loop ----------------------------------------------------------------------
     def refresh_game(self, highlight: bool = True) -> None:
         """Work out who is to act now, hand over if needed, and draw."""
         prompt = self.match.prompt
+        reader = self.source.reader  # a table's seat or spectator, whatever happens
         if prompt is None:
-            self.viewer = None
+            self.viewer = reader  # None in hotseat: at the end everything is shown
             self.render_board(highlight)
             if not self._end_shown:
                 self._end_shown = True
                 self.call_after_refresh(self.action_results)
             return
         seat = prompt.seat
-        if not self.match.seats[seat].is_bot:
+        if reader is not None:
+            self.viewer = reader
+        elif not self.match.seats[seat].is_bot:
             if self.handover and seat != self.unlocked:
                 # only the phase: a prompt's text may name private things ("keep Bank")
                 self._show_handover(seat, f"your turn ({prompt.phase or 'play'})")
                 return
             self.viewer = seat
         self.render_board(highlight)
-        if self.match.seats[seat].is_bot:
-            self._schedule_bot()
+        if self.source.turn_arrived() and self.app.launch.bell:
+            self.app.bell()
+        self._start_computer()
 
     def _show_handover(self, seat: int, what: str) -> None:
         if self._waiting_handover:
             return
-        if self.app_.too_small:  # under the "too small" screen it would go unseen
+        if self.app.too_small:  # under the "too small" screen it would go unseen
             self._handover_later = True
             return
         self._waiting_handover = True
@@ -213,31 +264,39 @@ class GameScreen(Screen[None]):
         name = self.match.seats[seat].name
         self.app.push_screen(HandoverScreen(seat, name, what), done)
 
-    def current_view(self, index: int | None = None) -> Mapping[str, Any]:
-        if index is None or index == self.match.cursor:
-            view: Mapping[str, Any] = self.match.view(self.viewer)  # shared at the cursor
-            return view
-        return self.match.game.view(self.match.state_at(index), self.viewer)
+    def current_view(self) -> Mapping[str, Any]:
+        return self.source.view(self.viewer)
 
     def render_board(self, highlight: bool = True) -> None:
+        source = self.source
         match, game = self.match, self.match.game
-        view = match.view(self.viewer)
+        view = source.view(self.viewer)
         prompt = match.prompt
+        waiting = source.waiting()
         board = self.query_one(BoardView)
-        board.show(view, self.viewer, self.compact, highlight=highlight)
+        # a spectator's board is the public one: no seat of its own in it
+        board_viewer = None if self.viewer == PUBLIC and source.shared else self.viewer
+        board.show(view, board_viewer, self.compact, highlight=highlight)
         status = Text()
-        status.append(f" {game.title}", style="bold")
+        status.append(f" {game.title}{source.heading}", style="bold")
         # the seat to move comes first: on a narrow terminal the rest is cut, never this
-        if prompt is not None:
+        if waiting is not None:
+            status.append(" · waiting for players")
+        elif prompt is not None:
             status.append(" · ")
-            status.append_text(
-                Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
-            )
-            status.append(" to move")
+            if source.seat is not None and source.decides(prompt.seat):
+                status.append("your turn", style="bold reverse")
+            else:
+                status.append_text(
+                    Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
+                )
+                status.append(" to move")
             if match.seats[prompt.seat].is_bot:
                 status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")
         else:
             status.append(" · game over", style="bold")
+        if source.who:
+            status.append(f" · {source.who}")
         # the status's parts go from the last while the line is too long: never a cut word
         width = max(20, self.app.size.width - 1)
         parts = [x for x in self.ui.status(view).split(" · ") if x]
@@ -254,11 +313,22 @@ class GameScreen(Screen[None]):
         if prompt is None:
             res = game.result(match.state)
             picker.set_prompt(None, f"Game over — {res.summary}   e: results  v: review", False)
+        elif waiting is not None:
+            picker.set_prompt(None, f"Waiting for players: {waiting}", False)
         elif match.seats[prompt.seat].is_bot:
             picker.set_prompt(prompt, thinking_line(match, prompt), False)
+        elif not source.decides(prompt.seat):
+            # only who and the phase: another seat's prompt may name its hidden cards
+            name = match.seats[prompt.seat].name
+            picker.set_prompt(None, f"{name} to move · {prompt.phase or 'play'}", False)
         else:
             name = match.seats[prompt.seat].name
-            text = prompt.text if prompt.text.startswith(name) else f"{name}: {prompt.text}"
+            if source.seat is not None:
+                text = f"Your turn: {prompt.text}"
+            elif prompt.text.startswith(name):
+                text = prompt.text
+            else:
+                text = f"{name}: {prompt.text}"
             # said in the question, which wraps: a footer that changed with every step of a
             # multi-part move would be rebuilt at nearly every move (tens of milliseconds)
             back = "  (Esc: step back)" if self._can_step_back() else ""
@@ -268,7 +338,7 @@ class GameScreen(Screen[None]):
 
     def _can_step_back(self) -> bool:
         prompt = self.match.prompt
-        return prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot
+        return prompt is not None and prompt.step > 0 and self.source.decides(prompt.seat)
 
     def _render_tabs(self, board: BoardView) -> None:
         tabs = self.query_one("#tabs", Static)
@@ -350,14 +420,36 @@ class GameScreen(Screen[None]):
         prompt = self.match.prompt
         if prompt is None or self.match.seats[prompt.seat].is_bot or self._waiting_handover:
             return
+        self._stop_computer()
         try:
-            self.match.play(move.id)
-        except IllegalMove as exc:
-            self.notify(str(exc), severity="error")
+            self.source.play(move.id)
+        except Refused as exc:
+            self._refused(exc)
             return
-        self._bot_token += 1
         self.autosave()
         self.refresh_game()
+
+    def _refused(self, exc: Refused, highlight: bool = True) -> None:
+        """Say why (a store that cannot be used: a dialog, once) and draw what is there."""
+        if not exc.dialog:
+            self.notify(str(exc), severity=exc.severity)  # type: ignore[arg-type]
+        elif not self._store_warned:
+            self._store_warned = True
+            self.app.push_screen(MessageScreen("The table store has a problem", str(exc)))
+        if exc.reloaded:
+            self.refresh_game(highlight)
+
+    def _poll(self) -> None:
+        """Anything new from the other terminals at this table?"""
+        try:
+            moved = self.source.changed()
+        except Refused as exc:
+            self._refused(exc)
+            return
+        if moved:
+            self.refresh_game()
+        elif moved is not None:
+            self._start_computer()
 
     def on_key(self, event: events.Key) -> None:
         picker = self.query_one(MovePicker)
@@ -371,65 +463,65 @@ class GameScreen(Screen[None]):
             self.play(move)
 
     def autosave(self) -> None:
-        """Queue the match for writing (a background thread writes it atomically)."""
-        path = saves.autosave_path(self.match, self.app_.saves_dir)
-        self.app_.autosaver.submit(path, saves.dumps(self.match))
-        self.app_.last_autosave = str(path)
+        """Queue the match for writing (a background thread writes it atomically); a shared
+        table has every move in its store the moment it is played."""
+        if self.source.shared:
+            return
+        path = saves.autosave_path(self.match, self.app.saves_dir)
+        self.app.autosaver.submit(path, saves.dumps(self.match))
+        self.app.last_autosave = str(path)
 
     # ---- computer players ---------------------------------------------------------------
-    def _bot_for(self, seat: int) -> Any:
-        if seat not in self.bots:
-            kind = self.match.seats[seat].kind
-            self.bots[seat] = make_bot(
-                kind, self.match.game, seed=self.match.seed * 31 + seat, think=self.think
-            )
-        return self.bots[seat]
-
-    def _schedule_bot(self) -> None:
-        token = self._bot_token
-        prompt = self.match.prompt
-        if prompt is None:
-            return
-        bot = self._bot_for(prompt.seat)
-        game = self.match.game
-        state = game.clone(self.match.state)  # the live state moves on with the next move
-
-        def think() -> None:
-            with self._bot_lock:
-                try:
-                    move_id = bot.choose(state, prompt)
-                except Exception as exc:  # a bot bug must not end the game: fall back to random
-                    move_id = random.Random(token).choice(prompt.moves).id
-                    name = self.match.seats[prompt.seat].name
-                    log = write_error(self.app_.saves_dir, f"computer player {name}", exc)
-                    self.app.call_from_thread(
-                        self.notify, bot_error_message(name, log), severity="warning", timeout=10
-                    )
-            self.app.call_from_thread(self._bot_ready, token, move_id)
-
-        self.run_worker(think, thread=True, exclusive=False, group="bots")
-
-    def _bot_ready(self, token: int, move_id: str) -> None:
-        if token != self._bot_token:
-            return  # the position changed (undo, review) while the bot was thinking
-        if self.bot_delay > 0:
-            self.set_timer(self.bot_delay, lambda: self._bot_apply(token, move_id))
-        else:
-            self._bot_apply(token, move_id)
-
-    def _bot_apply(self, token: int, move_id: str) -> None:
-        if token != self._bot_token or not self.is_attached:
-            return
-        prompt = self.match.prompt
-        if prompt is None or not self.match.seats[prompt.seat].is_bot:
-            return
+    def _start_computer(self) -> None:
         try:
-            self.match.play(move_id)
-        except IllegalMove:
+            turn = self.source.computer()
+        except Refused as exc:
+            self._refused(exc)
             return
-        self._bot_token += 1
-        self.autosave()
-        self.refresh_game()
+        if turn is not None:
+            self._think(turn, self.app.saves_dir)
+
+    def _stop_computer(self) -> None:
+        """The position changes here: a computer's answer on its way is for another one."""
+        self.workers.cancel_group(self, "computer")
+
+    @work(thread=True, exclusive=True, group="computer")
+    def _think(self, turn: ComputerTurn, saves_dir: str | None) -> None:
+        worker = get_current_worker()
+        started = time.monotonic()
+        problem = None
+        try:
+            move_id = turn.think()
+        except Exception as exc:  # a bot bug must not end the game: fall back to random
+            move_id = fallback_move(turn)
+            name = self.match.seats[turn.seat].name
+            problem = bot_error_message(
+                name, write_error(saves_dir, f"computer player {name}", exc)
+            )
+        self.post_message(ComputerMove(worker, turn, move_id, problem, started))
+
+    @on(ComputerMove)
+    def _computer_found(self, message: ComputerMove) -> None:
+        if message.problem:
+            self.notify(message.problem, severity="warning", timeout=10)
+        # the move shows `bot_delay` after the turn began (people follow it), or when found
+        wait = self.bot_delay - (time.monotonic() - message.started)
+        if wait > 0 and not message.worker.is_cancelled:
+            self.set_timer(wait, lambda: self._computer_moved(message))
+        else:
+            self._computer_moved(message)
+
+    def _computer_moved(self, message: ComputerMove) -> None:
+        # a cancelled one (undo, review, leaving) is dropped: the source forgets it
+        keep = not message.worker.is_cancelled and self.is_attached
+        try:
+            played = self.source.computer_done(message.turn, message.move_id if keep else None)
+        except Refused as exc:
+            self._refused(exc)
+            return
+        if played and self.is_attached:
+            self.autosave()
+            self.refresh_game()
 
     # ---- hints -------------------------------------------------------------------------
     def _position(self) -> tuple[int, tuple[str, ...]]:
@@ -437,7 +529,7 @@ class GameScreen(Screen[None]):
         return (self.match.cursor, tuple(prompt.ids()) if prompt else ())
 
     def _hide_hint(self) -> None:
-        self._hint_token += 1  # a search still running stops at its next report
+        self.workers.cancel_group(self, "hint")  # a search still running stops at its next report
         self._hint_at = None
         self.query_one(HintPanel).hide()
 
@@ -457,8 +549,6 @@ class GameScreen(Screen[None]):
         if m.seats[prompt.seat].is_bot or self._waiting_handover or prompt.seat != self.viewer:
             self.notify("A hint is for your own decision: wait for your turn.")
             return
-        self._hint_token += 1
-        token = self._hint_token
         self._hint_at = self._position()
         self.query_one(HintPanel).show_thinking(m.seats[prompt.seat].name)
         from engine.bots.analysis import decision_seed
@@ -474,91 +564,88 @@ class GameScreen(Screen[None]):
         )
         state = game.clone(m.state)  # the live state moves on with the next move
 
+        self._search_hint(coach, state, prompt, self.app.saves_dir)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _search_hint(self, coach: Coach, state: Any, prompt: Prompt, saves_dir: str | None) -> None:
+        worker = get_current_worker()
+
         def progress(values: list[OptionValue], done: int) -> bool:
-            if token != self._hint_token:
+            if worker.is_cancelled:
                 return False
-            try:
-                self.app.call_from_thread(self._hint_update, token, values, done, False)
-            except RuntimeError:  # the app is closing
-                return False
+            self.post_message(HintValues(worker, values, done, False))
             return True
 
-        def think() -> None:
-            try:
-                values = coach.values(state, prompt, progress=progress)
-            except Exception as exc:  # a search bug must not end the game
-                log = write_error(self.app_.saves_dir, "hint", exc)
-                self.app.call_from_thread(
-                    self.notify, hint_error_message(log), severity="warning", timeout=10
-                )
-                return
-            self.app.call_from_thread(self._hint_update, token, values, coach.last_iterations, True)
+        try:
+            values = coach.values(state, prompt, progress=progress)
+        except Exception as exc:  # a search bug must not end the game
+            problem = hint_error_message(write_error(saves_dir, "hint", exc))
+            self.post_message(HintValues(worker, [], 0, True, problem))
+            return
+        self.post_message(HintValues(worker, values, coach.last_iterations, True))
 
-        self.run_worker(think, thread=True, exclusive=False, group="hint")
-
-    def _hint_update(self, token: int, values: list[OptionValue], done: int, final: bool) -> None:
-        if token != self._hint_token or not self.is_attached or not values:
+    @on(HintValues)
+    def _hint_values(self, message: HintValues) -> None:
+        if message.problem:
+            self.notify(message.problem, severity="warning", timeout=10)
+        if message.worker.is_cancelled or not self.is_attached or not message.values:
             return
         prompt = self.match.prompt
         if prompt is None:
             return
         self.match.hints.add(self.match.cursor + 1)  # this decision was taken with help
         self.query_one(HintPanel).show_values(
-            values, prompt.ids(), self.match.game.cooperative, done, final
+            message.values, prompt.ids(), self.match.game.cooperative, message.done, message.final
         )
 
     # ---- actions -----------------------------------------------------------------------
     def action_undo(self) -> None:
-        m = self.match
         if self.strict:
             self.notify("Undo is off in this game (strict rules).", severity="warning")
             return
-        if not m.can_undo():
+        reasons = self.source.undo_reasons(self.viewer)
+        if reasons is None:
             self.notify("Nothing to undo.")
             return
-        target = m.cursor - 1
-        if any(s.is_bot for s in m.seats):
-            target = m.last_human_cursor()
-        reasons = set()
-        for i in range(target, m.cursor):
-            step = m.steps[i]
-            if not m.seats[step.seat].is_bot and step.seat != self.viewer:
-                reasons.add(f"it takes back {m.seats[step.seat].name}'s move")
-            if step.reveal:
-                reasons.add("it goes back over a reveal (a draw comes out the same again)")
 
         def do(ok: bool | None = True) -> None:
             if ok:
-                self._bot_token += 1
-                m.goto(target)
-                self.autosave()
-                self.refresh_game(highlight=False)
+                self._change(self.source.undo)
 
         if reasons:
-            why = "; ".join(sorted(reasons))
+            why = "; ".join(reasons)
             # only the first letter up: "It takes back Ann's move", never "ann's"
             self.app.push_screen(ConfirmScreen(f"Undo? {why[0].upper()}{why[1:]}."), do)
         else:
             do()
 
+    def _change(self, step: Callable[[], None], highlight: bool = False) -> None:
+        """Move the position from here (undo, redo, step back), keep it and draw it."""
+        self._stop_computer()
+        try:
+            step()
+        except Refused as exc:
+            self._refused(exc, highlight)
+            return
+        self.autosave()
+        self.refresh_game(highlight=highlight)
+
     def action_redo(self) -> None:
-        m = self.match
-        if not m.can_redo():
+        if not self.source.can_redo():
             self.notify("Nothing to redo.")
             return
-        self._bot_token += 1
-        m.redo()
-        while m.can_redo() and m.prompt is not None and m.seats[m.prompt.seat].is_bot:
-            m.redo()
-        self.autosave()
-        self.refresh_game()
+        self._change(self.source.redo, highlight=True)
 
     def action_save(self) -> None:
+        refusal = self.source.save_refusal()
+        if refusal:
+            self.notify(refusal, severity="warning")
+            return
         m = self.match
         default = m.save_path or str(
-            saves.saves_dir(self.app_.saves_dir) / f"{m.game.id}-{m.seed}.toml"
+            saves.saves_dir(self.app.saves_dir) / f"{m.game.id}-{m.seed}.toml"
         )
-        confine = self.app_.launch.confine
+        confine = self.app.launch.confine
         if confine:  # a name in the player's own folder, never a path
             default = f"{m.game.id}-{m.seed}"
 
@@ -569,14 +656,14 @@ class GameScreen(Screen[None]):
                 from ..room.confine import ConfineError, confined_path
 
                 try:
-                    path = str(confined_path(path, self.app_.saves_dir))
+                    path = str(confined_path(path, self.app.saves_dir))
                 except ConfineError as exc:
                     self.app.push_screen(MessageScreen("Could not save", str(exc)))
                     return
             # a bare name goes into the saves folder, not wherever the app was started
             target = Path(path).expanduser()
             if not target.is_absolute():
-                target = saves.saves_dir(self.app_.saves_dir) / target
+                target = saves.saves_dir(self.app.saves_dir) / target
             if target.suffix != ".toml":
                 target = target.with_name(target.name + ".toml")
             path = str(target)
@@ -592,17 +679,29 @@ class GameScreen(Screen[None]):
     def action_review(self) -> None:
         from .review import ReviewScreen
 
+        source = self.source
+
         def back(result: int | None) -> None:
-            if result is not None:
-                self._bot_token += 1
-                self.match.goto(result)
-                self._end_shown = False
-                self.autosave()
+            try:
+                if result is not None:
+                    source.goto(result)
+                    self._end_shown = False
+                    self.autosave()
+                source.reload()  # a table: what the others played meanwhile
+            except Refused as exc:
+                self._refused(exc, highlight=False)
             self.refresh_game(highlight=False)
 
-        self._bot_token += 1
+        self._stop_computer()
         viewer = None if self.match.over else self.viewer
-        self.app.push_screen(ReviewScreen(self.match, viewer), back)
+        # at a table no continuing from an earlier move; a spectator sees the public view
+        review = ReviewScreen(
+            self.match,
+            viewer,
+            allow_continue=not source.shared,
+            public=source.shared and viewer == PUBLIC,
+        )
+        self.app.push_screen(review, back)
 
     def action_rules(self) -> None:
         from .rules import RulesScreen
@@ -634,10 +733,10 @@ class GameScreen(Screen[None]):
         )
 
     def action_leave(self) -> None:
-        self._bot_token += 1
-        self._hint_token += 1
+        self._stop_computer()
+        self.workers.cancel_group(self, "hint")
         self.autosave()
-        self.app_.autosaver.flush()  # the menu's "continue" must find this game
+        self.app.autosaver.flush()  # the menu's "continue" must find this game
         self.app.pop_screen()
 
     def action_log(self) -> None:
@@ -645,7 +744,15 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(LogScreen(self.match, self.viewer))
 
+    def action_bell(self) -> None:
+        launch = self.app.launch
+        launch.bell = not launch.bell
+        self.notify(f"Bell {'on' if launch.bell else 'off'} when it becomes your turn.")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # keys that do nothing with this source (a table: redo; a spectator: undo, bell)
+        if action in self.source.keys_off:
+            return False
         # the compact layout has no log panel: PgUp/PgDn page the move list there
         if action == "log_page":
             return not self.compact
@@ -664,12 +771,8 @@ class GameScreen(Screen[None]):
         picker = self.query_one(MovePicker)
         if picker.clear_filter():
             return
-        prompt = self.match.prompt
-        if prompt is not None and prompt.step > 0 and not self.match.seats[prompt.seat].is_bot:
-            self._bot_token += 1
-            self.match.undo()
-            self.autosave()
-            self.refresh_game(highlight=False)
+        if self._can_step_back():
+            self._change(self.source.step_back)
 
     def action_cycle(self, delta: int) -> None:
         board = self.query_one(BoardView)

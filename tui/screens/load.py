@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 from textual.widgets.option_list import Option
 
@@ -19,11 +17,9 @@ from engine.core import HUMAN, all_games, saves
 
 from ..games import ui_for
 from ..widgets.picker import SafeOptionList as OptionList
+from .base import BaseScreen, OpenFile
 from .dialogs import ScreenHelp
 from .when import short_date
-
-if TYPE_CHECKING:
-    from ..app import BoardgamesApp
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "saves"
 
@@ -40,7 +36,7 @@ def players_text(seats: list[tuple[str, str]]) -> str:
     return f"{len(seats)} players: {who}"
 
 
-class LoadScreen(ScreenHelp, Screen[None]):
+class LoadScreen(ScreenHelp, BaseScreen[None]):
     HELP_TITLE = "Saved games"
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
@@ -62,14 +58,10 @@ class LoadScreen(ScreenHelp, Screen[None]):
             yield Input(placeholder="path to a .toml save file, then Enter", id="load-path")
         yield Footer()
 
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
-
     def on_mount(self) -> None:
-        own = saves.list_saves(self.app_.saves_dir)
+        own = saves.list_saves(self.app.saves_dir)
         examples = sorted(EXAMPLES.glob("*.toml")) if EXAMPLES.is_dir() else []
-        if self.app_.launch.confine:  # only the player's own folder
+        if self.app.launch.confine:  # only the player's own folder
             examples = []
             self.query_one(Input).placeholder = "a save's name in your folder, then Enter"
         self.files = own + [e for e in examples if e not in own]
@@ -123,24 +115,24 @@ class LoadScreen(ScreenHelp, Screen[None]):
     @on(OptionList.OptionSelected, "#load-files")
     def _picked(self, event: OptionList.OptionSelected) -> None:
         if event.option.id and event.option.id.isdigit():
-            self.app_.open_file(self.files[int(event.option.id)], review=self.review, replace=self)
+            self.post_message(OpenFile(self.files[int(event.option.id)], self.review, replace=self))
 
     @on(Input.Submitted, "#load-path")
     def _typed(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:
             return
-        if self.app_.launch.confine:
+        if self.app.launch.confine:
             from ..room.confine import ConfineError, confined_path
 
             try:
-                path = confined_path(text, self.app_.saves_dir)
+                path = confined_path(text, self.app.saves_dir)
             except ConfineError as exc:
                 self.notify(str(exc), severity="error")
                 return
         else:
             path = Path(text).expanduser()
-        self.app_.open_file(path, review=self.review, replace=self)
+        self.post_message(OpenFile(path, self.review, replace=self))
 
     def action_path(self) -> None:
         self.query_one(Input).focus()
@@ -149,7 +141,7 @@ class LoadScreen(ScreenHelp, Screen[None]):
         self.dismiss(None)
 
 
-class RulesPickScreen(ScreenHelp, Screen[None]):
+class RulesPickScreen(ScreenHelp, BaseScreen[None]):
     HELP_TITLE = "Saved games"
     BINDINGS = [Binding("escape,q", "close", "Back"), Binding("question_mark", "help", "Help")]
 

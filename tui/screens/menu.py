@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
@@ -18,13 +17,13 @@ from engine import __version__
 from engine.core import catalog, get_game, saves
 
 from ..widgets.picker import SafeOptionList as OptionList
+from .base import BaseScreen, OpenFile
 from .dialogs import MessageScreen
 from .when import short_date
 
 if TYPE_CHECKING:
     from engine.tables import TableStore
 
-    from ..app import BoardgamesApp
 
 LOGO = "♜ boardgames-tui"
 
@@ -50,7 +49,7 @@ ROOM_ITEMS = [
 ROOM_TABLE_ROWS = 6  # the player's own tables listed in the menu itself
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(BaseScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ROOM_ITEMS),
         Binding("question_mark", "help", "Help"),
@@ -70,10 +69,10 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.app_.launch.confine:
+        if self.app.launch.confine:
             self.query_one("#menu-title", Static).update(
                 Text.assemble(
-                    (LOGO, "bold"), "  ·  welcome, ", (self.app_.launch.table_user(), "bold")
+                    (LOGO, "bold"), "  ·  welcome, ", (self.app.launch.table_user(), "bold")
                 )
             )
             self.set_interval(2.0, self._poll_tables)
@@ -81,14 +80,14 @@ class MenuScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick" and parameters == ("key",):
-            return self.app_.launch.confine
+            return self.app.launch.confine
         return True
 
     def _room_store(self) -> TableStore | None:
         """The room's table store (kept on the app: the tables screens use the same one)."""
         from engine.tables import StoreError, open_store
 
-        app = self.app_
+        app = self.app
         store = getattr(app, "_table_store", None)
         if store is None:
             try:
@@ -119,7 +118,7 @@ class MenuScreen(Screen[None]):
         store = self._room_store()
         if store is None:
             return []
-        user = self.app_.launch.table_user()
+        user = self.app.launch.table_user()
         try:
             infos = [i for i in store.tables() if i.seat_of(user) is not None and not i.finished]
         except StoreError:
@@ -142,17 +141,13 @@ class MenuScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.refill()
 
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
-
     def refill(self) -> None:
         ol = self.query_one(OptionList)
         highlighted = ol.highlighted or 0
         ol.clear_options()
-        latest = saves.latest(self.app_.saves_dir, unfinished=True)
+        latest = saves.latest(self.app.saves_dir, unfinished=True)
         meta = saves.info(latest) if latest else None
-        room = self.app_.launch.confine
+        room = self.app.launch.confine
         if room:
             for row in self._table_rows():
                 ol.add_option(row)
@@ -181,10 +176,10 @@ class MenuScreen(Screen[None]):
 
     def _saves_label(self) -> str:
         """The saves folder as the menu shows it: `~` for the home folder."""
-        label = self.app_.launch.saves_label
+        label = self.app.launch.saves_label
         if label:
             return label
-        path = saves.saves_dir(self.app_.saves_dir)
+        path = saves.saves_dir(self.app.saves_dir)
         try:
             return str(Path("~") / path.relative_to(Path.home()))
         except ValueError:
@@ -195,13 +190,13 @@ class MenuScreen(Screen[None]):
         if event.option.id and event.option.id.startswith("table:"):
             from .tables import TablesScreen, open_table
 
-            self.app_.push_screen(TablesScreen())
-            open_table(self.app_, event.option.id.removeprefix("table:"), join=False)
+            self.app.push_screen(TablesScreen())
+            open_table(self.app, event.option.id.removeprefix("table:"), join=False)
         elif event.option.id:
             self.action_pick(event.option.id)
 
     def action_pick(self, item: str) -> None:
-        app = self.app_
+        app = self.app
         if item == "new":
             from .setup import SetupScreen
 
@@ -216,7 +211,7 @@ class MenuScreen(Screen[None]):
                     )
                 )
                 return
-            app.open_file(Path(path), review=False)
+            self.post_message(OpenFile(Path(path), review=False))
         elif item in ("load", "review"):
             from .load import LoadScreen
 
@@ -241,7 +236,7 @@ class MenuScreen(Screen[None]):
         from ..room.folder import CODE_SECONDS, write_code
 
         try:
-            code = write_code(saves.saves_dir(self.app_.saves_dir))
+            code = write_code(saves.saves_dir(self.app.saves_dir))
         except OSError as exc:
             self.app.push_screen(MessageScreen("No code", f"The code cannot be written: {exc}"))
             return

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import pickle
 import weakref
+from collections.abc import Mapping
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker, get_current_worker
 
 from engine.bots import analysis
 from engine.bots.analysis import Rating
@@ -61,6 +65,14 @@ def _numbered(n: int, line: str | Text) -> Table:
     return row
 
 
+class Rated(Message):
+    """One more decision rated by the analysis (`done` of `total`)."""
+
+    def __init__(self, worker: Worker[None], rating: Rating, done: int, total: int) -> None:
+        super().__init__()
+        self.worker, self.rating, self.done, self.total = worker, rating, done, total
+
+
 class ReviewScreen(ScreenHelp, Screen[int | None]):
     HELP_TITLE = "Review"
     """Dismisses with the move index to continue from, or None to go back unchanged."""
@@ -81,15 +93,18 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         Binding("escape,q,v", "close", "Back"),
     ]
 
-    def __init__(self, match: Match, viewer: int | None, allow_continue: bool = True) -> None:
+    def __init__(
+        self, match: Match, viewer: int | None, allow_continue: bool = True, public: bool = False
+    ) -> None:
         super().__init__()
         self.match = match
         self.viewer = viewer
+        # a table's spectator: the board shows only what every seat sees alike
+        self.public = public
         self.index = match.cursor
         self.allow_continue = allow_continue
         self.compact = False
         self.ratings = stored_analysis(match)
-        self._analysis_token = 0
         self._analysing: tuple[int, int] | None = None  # (done, total) while it runs
 
     def compose(self) -> ComposeResult:
@@ -145,8 +160,15 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.index = max(0, min(n, index))
         state = self.match.state_at(self.index)
         game = self.match.game
-        view = game.view(state, self.viewer)
-        self.query_one(BoardView).show(view, self.viewer, self.compact, highlight=False)
+        view: Mapping[str, Any]
+        if self.public:
+            from engine.tables import public_view
+
+            view = public_view(self.match, state)
+            self.query_one(BoardView).show(view, None, self.compact, highlight=False)
+        else:
+            view = game.view(state, self.viewer)
+            self.query_one(BoardView).show(view, self.viewer, self.compact, highlight=False)
         ui = ui_for(game.id)
         status = Text(f" Review · {game.title} · move {self.index}/{n}", style="bold")
         if self.index == n and game.prompt(state) is None:  # who won, before the line runs out
@@ -209,8 +231,6 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         if not todo:
             self.notify("Every decision is rated." if seats else "No decisions of yours to rate.")
             return
-        self._analysis_token += 1
-        token = self._analysis_token
         game = match.game
         think = getattr(self.app, "think", None)
         jobs = [
@@ -220,22 +240,23 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self._analysing = (0, len(jobs))
         self.show_index(self.index)
 
-        def work() -> None:
-            for k, (n, blob, played, seed) in enumerate(jobs, start=1):
-                if token != self._analysis_token:
-                    return
-                state = pickle.loads(blob)  # its own copy: the screen reads the match meanwhile
-                rating = analysis.rate_position(game, state, n, played, seed, think=think)
-                try:
-                    self.app.call_from_thread(self._rated, token, rating, k, len(jobs))
-                except RuntimeError:  # the app is closing
-                    return
+        self._analyse(game, jobs, think)
 
-        self.run_worker(work, thread=True, exclusive=False, group="analysis")
+    @work(thread=True, exclusive=True, group="analysis")
+    def _analyse(self, game: Any, jobs: list[tuple[int, bytes, str, int]], think: Any) -> None:
+        worker = get_current_worker()
+        for k, (n, blob, played, seed) in enumerate(jobs, start=1):
+            if worker.is_cancelled:
+                return
+            state = pickle.loads(blob)  # its own copy: the screen reads the match meanwhile
+            rating = analysis.rate_position(game, state, n, played, seed, think=think)
+            self.post_message(Rated(worker, rating, k, len(jobs)))
 
-    def _rated(self, token: int, rating: Rating, done: int, total: int) -> None:
-        if token != self._analysis_token or not self.is_attached:
+    @on(Rated)
+    def _rated(self, message: Rated) -> None:
+        if message.worker.is_cancelled or not self.is_attached:
             return
+        rating, done, total = message.rating, message.done, message.total
         self.ratings[rating.n] = rating
         self.query_one("#review-moves", OptionList).replace_option_prompt_at_index(
             rating.n, self._move_line(rating.n)
@@ -326,7 +347,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         self.dismiss(None)
 
     def on_unmount(self) -> None:
-        self._analysis_token += 1  # a running analysis stops after its current move
+        self.workers.cancel_group(self, "analysis")  # it stops after its current move
 
 
 MARK_STYLE = {"inaccuracy": "bold yellow", "mistake": "bold dark_orange", "blunder": "bold red"}

@@ -6,13 +6,12 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
@@ -30,10 +29,8 @@ from engine.core import (
 )
 from engine.core.protocol import PICK_VALUE, Option
 
+from .base import BaseScreen, StartMatch
 from .dialogs import MessageScreen, ScreenHelp
-
-if TYPE_CHECKING:
-    from ..app import BoardgamesApp
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
 KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
@@ -67,7 +64,7 @@ def read_last_setup(folder: str | None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-class SetupScreen(ScreenHelp, Screen[None]):
+class SetupScreen(ScreenHelp, BaseScreen[None]):
     HELP_TITLE = "New game"
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
@@ -88,7 +85,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
 
     def _remember(self) -> None:
         """Take the game, player count and seats of the last game started here."""
-        last = read_last_setup(self.app_.saves_dir)
+        last = read_last_setup(self.app.saves_dir)
         seats = last.get("seats")
         if isinstance(seats, list):
             self.remembered = [
@@ -102,10 +99,6 @@ class SetupScreen(ScreenHelp, Screen[None]):
         n = last.get("count")
         if isinstance(n, int):
             self.count = min(max(self.game.min_players, n), self.game.max_players)
-
-    @property
-    def app_(self) -> BoardgamesApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="setup"):
@@ -145,7 +138,7 @@ class SetupScreen(ScreenHelp, Screen[None]):
                 yield Static(" off ", id="strict-state", classes="state")
             with Horizontal(classes="row"):
                 yield Label("Computer thinking", classes="label")
-                choices, now = think_choices(self.app_.think)
+                choices, now = think_choices(self.app.think)
                 yield Select(choices, value=now, allow_blank=False, id="think")
                 yield Static("  strong players", classes="hint")
             yield Button("Start the game", id="start", variant="primary")
@@ -318,11 +311,11 @@ class SetupScreen(ScreenHelp, Screen[None]):
         strict = self.query_one("#strict", Switch).value
         think = float(self.query_one("#think", Select).value)  # type: ignore[arg-type]
         self._save_last(seats)
-        self.app_.start_match(match, handover=handover, strict=strict, think=think, replace=self)
+        self.post_message(StartMatch(match, handover, strict, think, replace=self))
 
     def _save_last(self, seats: list[Seat]) -> None:
         """Remember this game's seats for the next time (a failure only loses the memory)."""
-        path = last_setup_path(self.app_.saves_dir)
+        path = last_setup_path(self.app.saves_dir)
         data = {
             "game": self.game.id,
             "count": self.count,

@@ -2,7 +2,7 @@
 
 These machines are noisy, so every figure is a median of repeats and is reported together with
 a reference (an empty Textual app, a fixed pure-Python loop) and the ratio between them.
-Run `python -m tui.bench` or `boardgames-tui bench [--quick] [--json FILE]`.
+Run `python -m tui.tools.bench` or `boardgames-tui bench [--quick] [--json FILE]`.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ async def _latency(gid: str, presses: int) -> tuple[float, float, float, float]:
     clock that difference also holds Pilot's idle polling, which grows with each burst of
     work; the CPU difference is the work alone.
     """
-    from .app import BoardgamesApp, Launch
+    from tui.app import BoardgamesApp, Launch
 
     n = get_title(gid).players
     wall, cpu = [], []
@@ -561,7 +561,7 @@ def _bench_tables(quick: bool) -> list[dict[str, Any]]:
 
 
 def _bench_room(quick: bool) -> list[dict[str, Any]]:
-    from .room.bench import bench_room
+    from ..room.bench import bench_room
 
     return bench_room(quick, _row)
 
@@ -607,7 +607,7 @@ def run_bench(quick: bool = False, json_path: str | None = None) -> int:
 if __name__ == "__main__":
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m tui.bench")
+    ap = argparse.ArgumentParser(prog="python -m tui.tools.bench")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json")
     a = ap.parse_args()

@@ -12,7 +12,7 @@ from typing import Any
 from engine.bots import make_bot
 from engine.core import Match, Seat, game_ids, get_game, get_title
 
-from .app import BoardgamesApp, Launch
+from ..app import BoardgamesApp, Launch
 
 SIZE = (120, 40)
 COMPACT = (80, 24)

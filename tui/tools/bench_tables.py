@@ -179,7 +179,7 @@ def appends_per_second(
             [
                 sys.executable,
                 "-m",
-                "tui.bench_tables",
+                "tui.tools.bench_tables",
                 "group",
                 path,
                 str(start),

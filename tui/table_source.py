@@ -1,0 +1,241 @@
+"""A shared table as a game screen's source of moves (see `tui.source` for the interface)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Match
+from engine.core.protocol import Prompt
+from engine.tables import (
+    WAITING,
+    Disconnected,
+    Stale,
+    StoreError,
+    StoreUnavailable,
+    TableInfo,
+    TableStore,
+    view_for,
+)
+from engine.tables import Refused as StoreRefused
+from engine.tables.computer import choose, computer_to_move, lease_owner
+
+from .source import SPECTATOR, ComputerTurn, Refused
+
+
+class _Frozen:
+    """Just enough of a match for the table's `choose`: a fixed position (the thread must not
+    see the live match move on)."""
+
+    def __init__(self, game: Any, state: Any, prompt: Prompt, cursor: int) -> None:
+        self.game, self.state, self.prompt, self.cursor = game, state, prompt, cursor
+
+
+class TableSource:
+    """A shared table from `user`'s seat (or as a spectator): every move goes through the
+    store, which checks the seat, the turn, the move and the move number in one transaction;
+    the others' moves come in by polling it (`PRAGMA data_version` costs next to nothing)."""
+
+    shared = True
+    poll_seconds = 0.15
+
+    def __init__(
+        self, store: TableStore, table_id: str, user: str, think: float | None = None
+    ) -> None:
+
+        self.store, self.user, self.think = store, user, think
+        self.info, self._match = store.load(table_id)
+        self.strict = self.info.strict
+        self.offline = False  # the store's server is unreachable: "reconnecting…"
+        self.owner = lease_owner()
+        self._version = store.version()
+        self._busy = False  # a computer decision of this table is being thought here
+        self._mine: bool | None = None
+        self._ring = False
+        self._seated()
+
+    def _seated(self) -> None:
+        self.seat = self.info.seat_of(self.user)
+        self.reader = SPECTATOR if self.seat is None else self.seat
+        self.who = "watching" if self.seat is None else f"you: {self.user}"
+        off = {"redo"} | ({"undo", "bell"} if self.seat is None else set())
+        self.keys_off = frozenset(off | ({"undo"} if self.strict else set()))
+
+    @property
+    def heading(self) -> str:
+        """What the status line says after the game's title."""
+        return f" · table {self.info.id}" + (" · reconnecting…" if self.offline else "")
+
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    def _problem(self, exc: Exception, reloaded: bool = False) -> Refused:
+        if isinstance(exc, Disconnected):  # a move not acknowledged is not shown as played
+            self.offline = True
+            return Refused(str(exc), "warning", reloaded=True)
+        return Refused(str(exc), "error", reloaded, dialog=isinstance(exc, StoreUnavailable))
+
+    def reload(self, by_others: bool = False) -> None:
+        """Read the table again (others moved, or a move was refused)."""
+
+        self._ring = by_others
+        try:
+            self.info, self._match = self.store.load(self.info.id)
+        except StoreError as exc:
+            raise self._problem(exc) from None
+        self._seated()
+
+    def waiting(self) -> str | None:
+
+        if self.info.status != WAITING:
+            return None
+        open_seats = ", ".join(str(s.seat + 1) for s in self.info.seats if s.is_open)
+        return f"seat {open_seats} open (table join {self.info.id})"
+
+    def decides(self, seat: int) -> bool:
+        return self.seat is not None and seat == self.seat and self.waiting() is None
+
+    def _my_turn(self) -> bool:
+        prompt = self._match.prompt
+        return prompt is not None and self.decides(prompt.seat)
+
+    def view(self, viewer: int | None) -> Mapping[str, Any]:
+
+        return view_for(self.info, self._match, self.user)
+
+    def play(self, move_id: str) -> None:
+
+        if not self._my_turn():
+            raise Refused("Not your turn.")
+        try:
+            self.info = self.store.append(self.info.id, self.user, move_id, self.info.moves)
+        except Stale:
+            self.reload()
+            raise Refused(
+                "Someone moved first: the table has been reloaded.", reloaded=True
+            ) from None
+        except StoreError as exc:
+            problem = self._problem(exc, reloaded=True)
+            if not self.offline:
+                self.reload()
+            raise problem from None
+        with contextlib.suppress(StoreError):
+            self._version = self.store.version()
+        self.reload()
+
+    def step_back(self) -> None:
+        self.undo()
+
+    def undo_reasons(self, viewer: int | None) -> list[str] | None:
+        return []  # the store allows only your own last move that revealed nothing
+
+    def undo(self) -> None:
+
+        if self.seat is None:
+            raise Refused("A spectator has no moves to undo.")
+        try:
+            self.info = self.store.undo(self.info.id, self.user, self.info.moves)
+        except Stale:
+            self.reload()
+            raise Refused("Someone has moved since: your move stands.", reloaded=True) from None
+        except StoreError as exc:
+            raise Refused(str(exc)) from None
+        self.reload()
+
+    def can_redo(self) -> bool:
+        return False
+
+    def redo(self) -> None:
+        raise Refused("No redo at a shared table.")
+
+    def goto(self, index: int) -> None:
+        raise Refused("A shared table goes on from its last move.")
+
+    def save_refusal(self) -> str | None:
+        if not self.info.finished and self._match.game.has_private_info:
+            return (
+                "A save shows every seat's hidden cards: it can be written when the game is over."
+            )
+        return None
+
+    def computer(self) -> ComputerTurn | None:
+        """The computer seat to move, if this process holds (or takes) the table's lease."""
+
+        if self._busy or not computer_to_move(self.info, self._match):
+            return None
+        try:
+            if not self.store.take_lease(self.info.id, self.owner):
+                return None  # another terminal plays the computers
+        except StoreError as exc:
+            raise self._problem(exc) from None
+        self._busy = True
+        info, match = self.info, self._match
+        prompt = match.prompt
+        assert prompt is not None
+        position = _Frozen(match.game, match.game.clone(match.state), prompt, info.moves)
+        think = self.think
+
+        def decide() -> str:
+            return choose(info, position, think)  # type: ignore[arg-type]
+
+        return ComputerTurn(prompt.seat, prompt, decide, info)
+
+    def computer_done(self, turn: ComputerTurn, move_id: str | None) -> bool:
+
+        self._busy = False
+        if move_id is None:
+            return False
+        info = turn.at
+        assert isinstance(info, TableInfo)
+        try:
+            self.info = self.store.append(info.id, None, move_id, info.moves, lease=self.owner)
+        except StoreRefused:
+            pass  # someone else played it, or the position changed: just show what is there
+        except StoreError as exc:
+            problem = self._problem(exc, reloaded=True)
+            self.reload()
+            raise problem from None
+        self.reload()
+        return True
+
+    def changed(self) -> bool | None:
+
+        try:
+            v = self.store.version()
+            if self.offline:  # back: whatever happened meanwhile is read afresh
+                self.offline = False
+                self._version = v
+                self.reload(by_others=True)
+                return True
+            if v == self._version and not self._busy:
+                return None
+            self._version = v
+            if self._busy:  # the computer is thinking here: keep its lease
+                self.store.take_lease(self.info.id, self.owner)
+            if self.store.info(self.info.id).rev != self.info.rev:
+                self.reload(by_others=True)
+                return True
+        except StoreError as exc:
+            was_offline = self.offline
+            problem = self._problem(exc)
+            if was_offline and self.offline:
+                return None  # still away: said once already
+            raise problem from None
+        return False if computer_to_move(self.info, self._match) else None
+
+    def turn_arrived(self) -> bool:
+        mine = self._my_turn()
+        arrived = mine and self._mine is False and self._ring
+        self._mine = mine
+        return arrived
+
+    def close(self) -> None:
+        """Let another terminal play the computers."""
+        with contextlib.suppress(StoreError):
+            self.store.release_lease(self.info.id, self.owner)
+
+    def room_place(self, saves_dir: str | None) -> dict[str, str]:
+        """Where a reconnect comes back to: this table."""
+        return {"table": self.info.id}

@@ -1,0 +1,1 @@
+"""Developer tools (`bench`, `screenshots`): imported only by their commands, never by the app."""
