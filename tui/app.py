@@ -234,6 +234,18 @@ class BoardgamesApp(App[int]):
         else:
             self.start_match(match)
 
+    # ---- no action from text ------------------------------------------------------------
+    async def _broker_event(
+        self, event_name: str, event: events.Event, default_namespace: Any
+    ) -> bool:
+        """No markup action link (`[@click=...]`) in any rendered text reaches the app: the
+        app's own keys and buttons are bound in code, never through text."""
+        return False
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Textual's screenshot action (writes a file of any name into any folder) is off;
+        `boardgames-tui screenshots DIR` writes the screenshots."""
+
     # ---- terminal size -----------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._check_size)

@@ -25,6 +25,7 @@ from engine.core import (
     registry,
 )
 from engine.core import saves as saves_mod
+from engine.core.names import BadName, check_name
 from engine.core.protocol import Game
 
 EXIT_BAD_FILE = 1
@@ -52,10 +53,12 @@ def parse_players(text: str, low: int = 1, high: int = 8) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if not text or any(not n for n in names):
         raise UsageError(f"--players {text!r}: give names separated by commas, e.g. Ann,Bob,Cy")
+    try:
+        names = [check_name(n) for n in names]
+    except BadName as exc:
+        raise UsageError(f"--players: {exc}") from None
     if len(set(n.lower() for n in names)) != len(names):
         raise UsageError(f"--players {text!r}: names must be different")
-    if any(len(n) > 16 for n in names):
-        raise UsageError("--players: names may have at most 16 characters")
     return names
 
 

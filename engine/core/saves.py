@@ -14,6 +14,7 @@ import tomli_w
 
 from .. import __version__
 from .match import BOT_LEVELS, HUMAN, Match, Seat, now_iso
+from .names import BadName, check_name
 from .protocol import IllegalMove, SetupError
 from .registry import UnknownGame, get_game
 
@@ -190,6 +191,10 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
     for i, s in enumerate(seats_raw):
         if not isinstance(s, dict) or not isinstance(s.get("name"), str):
             raise SaveError(p, f"seat {i + 1} needs a name")
+        try:
+            check_name(s["name"])
+        except BadName as exc:
+            raise SaveError(p, f"seat {i + 1}: {exc}") from None
         kind = s.get("kind", HUMAN)
         if kind != HUMAN and kind not in BOT_LEVELS:
             raise SaveError(p, f"seat {i + 1} has an unknown kind {kind!r}")
@@ -278,7 +283,7 @@ def info(path: str | os.PathLike[str]) -> SaveInfo | None:
         doc = read_document(path)
         game = get_game(str(doc["game"])).title
         seats = doc["seats"]
-        players = [(str(s["name"]), str(s.get("kind", HUMAN))) for s in seats]
+        players = [(check_name(s["name"]), str(s.get("kind", HUMAN))) for s in seats]
         moves = doc.get("moves", [])
         return SaveInfo(
             Path(path),
@@ -289,7 +294,7 @@ def info(path: str | os.PathLike[str]) -> SaveInfo | None:
             str(doc.get("updated", doc.get("created", ""))),
         )
     except (SaveError, UnknownGame, KeyError, TypeError, ValueError, AttributeError):
-        return None
+        return None  # (BadName is a ValueError)
 
 
 def list_saves(folder: str | os.PathLike[str] | None = None) -> list[Path]:

@@ -45,10 +45,3 @@ class GameUI(Protocol[V_contra]):
 
     def panels(self, view: V_contra, viewer: int | None, compact: bool) -> list[Panel]:
         """The board as panels, drawn from what `viewer` may see (`compact`: 80x24)."""
-
-
-def seat_tag(seat: int, name: str | None = None) -> str:
-    """Rich markup for a seat: its letter in its colour, and the name if given."""
-    style = SEAT_STYLES[seat % len(SEAT_STYLES)]
-    letter = SEAT_LETTERS[seat % len(SEAT_LETTERS)]
-    return f"[{style}]{letter}[/]" + (f" {name}" if name else "")

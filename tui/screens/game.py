@@ -22,7 +22,7 @@ from engine.core.protocol import IllegalMove, Move, Prompt
 
 from ..errors import bot_error_message, hint_error_message, write_error
 from ..games import ui_for
-from ..games.base import seat_tag
+from ..text import seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
 from ..widgets.log import GameLog, fresh_from, log_entries
@@ -230,9 +230,7 @@ class GameScreen(Screen[None]):
         # the seat to move comes first: on a narrow terminal the rest is cut, never this
         if prompt is not None:
             status.append(" · ")
-            status.append_text(
-                Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
-            )
+            status.append_text(seat_label(prompt.seat, match.seats[prompt.seat].name))
             status.append(" to move")
             if match.seats[prompt.seat].is_bot:
                 status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")

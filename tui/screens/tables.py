@@ -43,7 +43,7 @@ from engine.tables import (
 from engine.tables.computer import choose, computer_to_move, lease_owner
 
 from ..games import ui_for
-from ..games.base import seat_tag
+from ..text import seat_label
 from ..widgets.board import BoardView
 from ..widgets.picker import MovePicker
 from ..widgets.picker import SafeOptionList as OptionList
@@ -487,7 +487,7 @@ class TableScreen(GameScreen):
             if self.my_turn():
                 status.append("your turn", style="bold reverse")
             else:
-                status.append_text(Text.from_markup(seat_tag(prompt.seat, name)))
+                status.append_text(seat_label(prompt.seat, name))
                 status.append(" to move")
         else:
             status.append(" · game over", style="bold")
