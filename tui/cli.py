@@ -504,6 +504,10 @@ def _run(args: argparse.Namespace) -> int:
         from tui.plain import run as run_plain
 
         return run_plain(args, spec)
+    from .terminal import has_terminal
+
+    if not has_terminal():
+        return no_terminal()
     from tui.app import BoardgamesApp, Launch
 
     user = user_of(args) if args.user is not None else ""  # "": looked up when needed
@@ -531,6 +535,14 @@ def _run(args: argparse.Namespace) -> int:
     app = BoardgamesApp(launch)
     app.run()
     return app.return_code or 0
+
+
+def no_terminal() -> int:
+    """The screens cannot run: say so in one line (exit 2)."""
+    from .terminal import NO_TERMINAL
+
+    print(NO_TERMINAL, file=sys.stderr)
+    return EXIT_USAGE
 
 
 if __name__ == "__main__":
