@@ -504,13 +504,25 @@ def _run(args: argparse.Namespace) -> int:
         from tui.plain import run as run_plain
 
         return run_plain(args, spec)
+    user = user_of(args) if args.user is not None else ""  # "": looked up when needed
+    match = None
+    if cmd in ("load", "review"):
+        match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
+    elif cmd == "continue":
+        path = saves_mod.latest(args.saves, unfinished=True)
+        if path is None:
+            print(
+                "boardgames-tui: no unfinished game to continue (load or review a finished one)",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_FILE
+        match = saves_mod.load(path)
     from .terminal import has_terminal
 
-    if not has_terminal():
+    if not has_terminal():  # what was wrong with the command line or the file comes first
         return no_terminal()
     from tui.app import BoardgamesApp, Launch
 
-    user = user_of(args) if args.user is not None else ""  # "": looked up when needed
     launch = Launch(saves_dir=args.saves, user=user, store=args.store, confine=args.confine)
     if spec is not None:
         launch.new = spec
@@ -520,18 +532,8 @@ def _run(args: argparse.Namespace) -> int:
         launch.bot_delay = max(0.0, args.bot_delay)
     if getattr(args, "think", None) is not None:
         launch.think = max(0.0, args.think)
-    if cmd in ("load", "review"):
-        launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
-        launch.review = cmd == "review"
-    elif cmd == "continue":
-        latest = saves_mod.latest(args.saves, unfinished=True)
-        if latest is None:
-            print(
-                "boardgames-tui: no unfinished game to continue (load or review a finished one)",
-                file=sys.stderr,
-            )
-            return EXIT_BAD_FILE
-        launch.match = saves_mod.load(latest)
+    launch.match = match
+    launch.review = cmd == "review"
     app = BoardgamesApp(launch)
     app.run()
     return app.return_code or 0

@@ -19,7 +19,11 @@ from .protocol import IllegalMove, SetupError
 from .registry import UnknownGame, get_game
 
 FORMAT = 1
-MAX_BYTES = 4 * 1024 * 1024  # a finished game is a few kB; anything this large is not a save
+# a finished game is 2-30 kB; parsing TOML takes about a second per MB on a busy host, so
+# anything this large is refused unread
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 8  # a save nests 3 deep (the seats: a list of tables)
+MAX_MOVES = 100_000  # the longest games run to about a thousand moves
 
 
 class SaveError(Exception):
@@ -157,9 +161,28 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise SaveError(p, f"is not UTF-8 text (byte {exc.start})") from None
     try:
-        return tomllib.loads(text)
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SaveError(p, f"is not valid TOML ({exc})") from None
+    except RecursionError:  # the parser recurses once per level of nesting
+        raise SaveError(p, f"nests more than {MAX_DEPTH} levels deep: not a save file") from None
+    if _depth(doc) > MAX_DEPTH:
+        raise SaveError(p, f"nests more than {MAX_DEPTH} levels deep: not a save file")
+    return doc
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH + 1) -> int:
+    """How deep lists and tables nest in `value` (counting stops past `limit`), without
+    recursion."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        v, d = level.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d + 1)
+            if d + 1 <= limit:
+                items = v.values() if isinstance(v, dict) else v
+                level.extend((x, d + 1) for x in items if isinstance(x, dict | list))
+    return deepest
 
 
 def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") -> Match:
@@ -200,6 +223,8 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
             raise SaveError(p, f"seat {i + 1} has an unknown kind {kind!r}")
         seats.append(Seat(s["name"], kind))
     moves = _need(doc, "moves", list, p)
+    if len(moves) > MAX_MOVES:
+        raise SaveError(p, f"holds {len(moves)} moves, more than a save may ({MAX_MOVES})")
     if not all(isinstance(m, str) for m in moves):
         raise SaveError(p, "'moves' should be a list of move ids")
     try:
@@ -293,8 +318,8 @@ def info(path: str | os.PathLike[str]) -> SaveInfo | None:
             bool(doc.get("finished", False)) and doc.get("cursor", len(moves)) == len(moves),
             str(doc.get("updated", doc.get("created", ""))),
         )
-    except (SaveError, UnknownGame, KeyError, TypeError, ValueError, AttributeError):
-        return None  # (BadName is a ValueError)
+    except Exception:  # whatever is wrong with it, a list shows it as not a readable save
+        return None
 
 
 def list_saves(folder: str | os.PathLike[str] | None = None) -> list[Path]:
