@@ -129,6 +129,7 @@ class BoardgamesApp(App[int]):
         hang_up = getattr(signal, "SIGHUP", None)
         if hang_up is not None and threading.current_thread() is threading.main_thread():
             signal.signal(hang_up, self._hang_up)
+        saves.clean_temporary(self.saves_dir)  # left by a write that was killed
         self.push_screen(MenuScreen())
         launch = self.launch
         if launch.new:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
+import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +113,32 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         pass
     finally:
         os.close(dfd)
+
+
+# what `atomic_write` names its temporary file: `.NAME.` + mkstemp's 8 characters + `.tmp`
+_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+STALE_SECONDS = 600.0  # a write takes milliseconds: a temporary file this old was orphaned
+
+
+def clean_temporary(
+    folder: str | os.PathLike[str] | None = None, age: float = STALE_SECONDS
+) -> int:
+    """Remove the temporary files a killed write left in the saves folder (only files of
+    `atomic_write`'s own pattern, only ones older than `age` seconds); how many went."""
+    d = saves_dir(folder)
+    removed = 0
+    try:
+        candidates = [f for f in d.iterdir() if _TEMP.match(f.name)]
+    except OSError:
+        return 0
+    now = time.time()
+    for f in candidates:
+        with contextlib.suppress(OSError):
+            st = f.lstat()
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > age:
+                f.unlink()
+                removed += 1
+    return removed
 
 
 def save(match: Match, path: str | os.PathLike[str] | None = None) -> Path:

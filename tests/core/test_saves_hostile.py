@@ -154,3 +154,23 @@ async def test_the_menu_and_load_screen_survive_a_deep_file(tmp_path: Path) -> N
         assert "deep.toml  not a readable save" in str(
             app.screen.query_one("#load-files").get_option_at_index(0).prompt
         )
+
+
+def test_stale_temporary_files_of_autosave_are_cleaned(tmp_path: Path) -> None:
+    """A write killed mid-way leaves `.NAME.toml.XXXXXXXX.tmp`: old ones of that pattern go,
+    a fresh one (a write under way) and every other file stay."""
+    import os
+
+    stale = tmp_path / ".game.toml.ab12_xyz.tmp"
+    fresh = tmp_path / ".game.toml.cd34_xyz.tmp"
+    mine = tmp_path / "notes.tmp"
+    other = tmp_path / ".game.toml.tmp"
+    for f in (stale, fresh, mine, other):
+        f.write_text("x")
+    old = time.time() - 3600
+    for f in (stale, mine, other):
+        os.utime(f, (old, old))
+    assert saves.clean_temporary(tmp_path) == 1
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
+        f.name for f in (fresh, mine, other)
+    )
