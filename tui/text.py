@@ -40,7 +40,8 @@ def plain(value: object, style: str = "", **kwargs: object) -> Text:
 
 def seat_label(seat: int, name: str | None = None) -> Text:
     """A seat's letter in its colour, then its name as plain text."""
-    t = Text(SEAT_LETTERS[seat % len(SEAT_LETTERS)], style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+    t = Text()
+    t.append(SEAT_LETTERS[seat % len(SEAT_LETTERS)], style=SEAT_STYLES[seat % len(SEAT_STYLES)])
     if name:
         t.append(" " + one_line(name))
     return t
