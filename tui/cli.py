@@ -509,14 +509,14 @@ def _run(args: argparse.Namespace) -> int:
     if cmd in ("load", "review"):
         match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
     elif cmd == "continue":
-        path = saves_mod.latest(args.saves, unfinished=True)
-        if path is None:
+        newest = saves_mod.latest(args.saves, unfinished=True)
+        if newest is None:
             print(
                 "boardgames-tui: no unfinished game to continue (load or review a finished one)",
                 file=sys.stderr,
             )
             return EXIT_BAD_FILE
-        match = saves_mod.load(path)
+        match = saves_mod.load(newest)
     from .terminal import has_terminal
 
     if not has_terminal():  # what was wrong with the command line or the file comes first

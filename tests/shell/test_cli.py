@@ -117,7 +117,6 @@ def test_simulate_seat_levels(capsys: pytest.CaptureFixture[str]) -> None:
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
     """What `main` launches, recorded by a stand-in for the app that does not run."""
     import tui.app
-
     import tui.terminal
 
     launched: list[tui.app.Launch] = []

@@ -45,3 +45,13 @@ class GameUI(Protocol[V_contra]):
 
     def panels(self, view: V_contra, viewer: int | None, compact: bool) -> list[Panel]:
         """The board as panels, drawn from what `viewer` may see (`compact`: 80x24)."""
+
+
+def seat_tag(seat: int, name: str | None = None) -> str:
+    """Rich markup for a seat's letter in its colour, and the name escaped (for plug-ins
+    that build markup; the shell itself uses `tui.text.seat_label`)."""
+    from rich.markup import escape
+
+    style = SEAT_STYLES[seat % len(SEAT_STYLES)]
+    letter = SEAT_LETTERS[seat % len(SEAT_LETTERS)]
+    return f"[{style}]{letter}[/]" + (f" {escape(name)}" if name else "")
