@@ -130,6 +130,7 @@ class BoardgamesApp(App[int]):
         hang_up = getattr(signal, "SIGHUP", None)
         if hang_up is not None and threading.current_thread() is threading.main_thread():
             signal.signal(hang_up, self._hang_up)
+        saves.clean_temporary(self.saves_dir)  # left by a write that was killed
         self.push_screen(MenuScreen())
         launch = self.launch
         if launch.new:
@@ -241,6 +242,18 @@ class BoardgamesApp(App[int]):
 
     def on_open_file(self, message: OpenFile) -> None:
         self.open_file(message.path, message.review, replace=message.replace)
+
+    # ---- no action from text ------------------------------------------------------------
+    async def _broker_event(
+        self, event_name: str, event: events.Event, default_namespace: Any
+    ) -> bool:
+        """No markup action link (`[@click=...]`) in any rendered text reaches the app: the
+        app's own keys and buttons are bound in code, never through text."""
+        return False
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Textual's screenshot action (writes a file of any name into any folder) is off;
+        `boardgames-tui screenshots DIR` writes the screenshots."""
 
     # ---- terminal size -----------------------------------------------------------------
     def on_resize(self, event: events.Resize) -> None:

@@ -25,6 +25,7 @@ from engine.core import (
     registry,
 )
 from engine.core import saves as saves_mod
+from engine.core.names import BadName, check_name
 from engine.core.protocol import Game
 
 EXIT_BAD_FILE = 1
@@ -52,10 +53,12 @@ def parse_players(text: str, low: int = 1, high: int = 8) -> list[str]:
     names = [n.strip() for n in text.split(",")]
     if not text or any(not n for n in names):
         raise UsageError(f"--players {text!r}: give names separated by commas, e.g. Ann,Bob,Cy")
+    try:
+        names = [check_name(n) for n in names]
+    except BadName as exc:
+        raise UsageError(f"--players: {exc}") from None
     if len(set(n.lower() for n in names)) != len(names):
         raise UsageError(f"--players {text!r}: names must be different")
-    if any(len(n) > 16 for n in names):
-        raise UsageError("--players: names may have at most 16 characters")
     return names
 
 
@@ -501,9 +504,25 @@ def _run(args: argparse.Namespace) -> int:
         from tui.plain import run as run_plain
 
         return run_plain(args, spec)
+    user = user_of(args) if args.user is not None else ""  # "": looked up when needed
+    match = None
+    if cmd in ("load", "review"):
+        match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
+    elif cmd == "continue":
+        newest = saves_mod.latest(args.saves, unfinished=True)
+        if newest is None:
+            print(
+                "boardgames-tui: no unfinished game to continue (load or review a finished one)",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_FILE
+        match = saves_mod.load(newest)
+    from .terminal import has_terminal
+
+    if not has_terminal():  # what was wrong with the command line or the file comes first
+        return no_terminal()
     from tui.app import BoardgamesApp, Launch
 
-    user = user_of(args) if args.user is not None else ""  # "": looked up when needed
     launch = Launch(saves_dir=args.saves, user=user, store=args.store, confine=args.confine)
     if spec is not None:
         launch.new = spec
@@ -513,21 +532,19 @@ def _run(args: argparse.Namespace) -> int:
         launch.bot_delay = max(0.0, args.bot_delay)
     if getattr(args, "think", None) is not None:
         launch.think = max(0.0, args.think)
-    if cmd in ("load", "review"):
-        launch.match = saves_mod.load(args.file)  # a bad file: one clear line, exit 1
-        launch.review = cmd == "review"
-    elif cmd == "continue":
-        latest = saves_mod.latest(args.saves, unfinished=True)
-        if latest is None:
-            print(
-                "boardgames-tui: no unfinished game to continue (load or review a finished one)",
-                file=sys.stderr,
-            )
-            return EXIT_BAD_FILE
-        launch.match = saves_mod.load(latest)
+    launch.match = match
+    launch.review = cmd == "review"
     app = BoardgamesApp(launch)
     app.run()
     return app.return_code or 0
+
+
+def no_terminal() -> int:
+    """The screens cannot run: say so in one line (exit 2)."""
+    from .terminal import NO_TERMINAL
+
+    print(NO_TERMINAL, file=sys.stderr)
+    return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -416,7 +416,12 @@ def _copy_store(source: str, target: str) -> int:
 
 
 def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    from .terminal import NO_TERMINAL, has_terminal
+
     info = store.info(args.id)
+    if not has_terminal():  # before the seat is taken: a script joins with `table play`
+        print(NO_TERMINAL, file=sys.stderr)
+        return 2
     seat = store.join(info.id, user)
     if seat is None:
         print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
+import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +17,16 @@ import tomli_w
 
 from .. import __version__
 from .match import BOT_LEVELS, HUMAN, Match, Seat, now_iso
+from .names import BadName, check_name
 from .protocol import IllegalMove, SetupError
 from .registry import UnknownGame, get_game
 
 FORMAT = 1
-MAX_BYTES = 4 * 1024 * 1024  # a finished game is a few kB; anything this large is not a save
+# a finished game is 2-30 kB; parsing TOML takes about a second per MB on a busy host, so
+# anything this large is refused unread
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 8  # a save nests 3 deep (the seats: a list of tables)
+MAX_MOVES = 100_000  # the longest games run to about a thousand moves
 
 
 class SaveError(Exception):
@@ -107,6 +115,32 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
         os.close(dfd)
 
 
+# what `atomic_write` names its temporary file: `.NAME.` + mkstemp's 8 characters + `.tmp`
+_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+STALE_SECONDS = 600.0  # a write takes milliseconds: a temporary file this old was orphaned
+
+
+def clean_temporary(
+    folder: str | os.PathLike[str] | None = None, age: float = STALE_SECONDS
+) -> int:
+    """Remove the temporary files a killed write left in the saves folder (only files of
+    `atomic_write`'s own pattern, only ones older than `age` seconds); how many went."""
+    d = saves_dir(folder)
+    removed = 0
+    try:
+        candidates = [f for f in d.iterdir() if _TEMP.match(f.name)]
+    except OSError:
+        return 0
+    now = time.time()
+    for f in candidates:
+        with contextlib.suppress(OSError):
+            st = f.lstat()
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > age:
+                f.unlink()
+                removed += 1
+    return removed
+
+
 def save(match: Match, path: str | os.PathLike[str] | None = None) -> Path:
     """Save `match` to `path` (or its own save path) atomically; returns the path."""
     target = Path(path or match.save_path or "")
@@ -156,9 +190,28 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise SaveError(p, f"is not UTF-8 text (byte {exc.start})") from None
     try:
-        return tomllib.loads(text)
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SaveError(p, f"is not valid TOML ({exc})") from None
+    except RecursionError:  # the parser recurses once per level of nesting
+        raise SaveError(p, f"nests more than {MAX_DEPTH} levels deep: not a save file") from None
+    if _depth(doc) > MAX_DEPTH:
+        raise SaveError(p, f"nests more than {MAX_DEPTH} levels deep: not a save file")
+    return doc
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH + 1) -> int:
+    """How deep lists and tables nest in `value` (counting stops past `limit`), without
+    recursion."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        v, d = level.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d + 1)
+            if d + 1 <= limit:
+                items = v.values() if isinstance(v, dict) else v
+                level.extend((x, d + 1) for x in items if isinstance(x, dict | list))
+    return deepest
 
 
 def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") -> Match:
@@ -190,11 +243,17 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
     for i, s in enumerate(seats_raw):
         if not isinstance(s, dict) or not isinstance(s.get("name"), str):
             raise SaveError(p, f"seat {i + 1} needs a name")
+        try:
+            check_name(s["name"])
+        except BadName as exc:
+            raise SaveError(p, f"seat {i + 1}: {exc}") from None
         kind = s.get("kind", HUMAN)
         if kind != HUMAN and kind not in BOT_LEVELS:
             raise SaveError(p, f"seat {i + 1} has an unknown kind {kind!r}")
         seats.append(Seat(s["name"], kind))
     moves = _need(doc, "moves", list, p)
+    if len(moves) > MAX_MOVES:
+        raise SaveError(p, f"holds {len(moves)} moves, more than a save may ({MAX_MOVES})")
     if not all(isinstance(m, str) for m in moves):
         raise SaveError(p, "'moves' should be a list of move ids")
     try:
@@ -278,7 +337,7 @@ def info(path: str | os.PathLike[str]) -> SaveInfo | None:
         doc = read_document(path)
         game = get_game(str(doc["game"])).title
         seats = doc["seats"]
-        players = [(str(s["name"]), str(s.get("kind", HUMAN))) for s in seats]
+        players = [(check_name(s["name"]), str(s.get("kind", HUMAN))) for s in seats]
         moves = doc.get("moves", [])
         return SaveInfo(
             Path(path),
@@ -288,7 +347,7 @@ def info(path: str | os.PathLike[str]) -> SaveInfo | None:
             bool(doc.get("finished", False)) and doc.get("cursor", len(moves)) == len(moves),
             str(doc.get("updated", doc.get("created", ""))),
         )
-    except (SaveError, UnknownGame, KeyError, TypeError, ValueError, AttributeError):
+    except Exception:  # whatever is wrong with it, a list shows it as not a readable save
         return None
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import threading
 import uuid
 from typing import Any
 
 from ..bots import make_bot
 from ..core import Match
-from .store import Refused, TableInfo, TableStore
+from .store import LEASE_SECONDS, Refused, StoreError, TableInfo, TableStore
 
 
 def lease_owner() -> str:
@@ -37,21 +38,48 @@ def choose(info: TableInfo, match: Match, think: float | None = None) -> str:
 
 
 def play_computers(
-    store: TableStore, table_id: str, owner: str, think: float | None = None, limit: int = 10_000
+    store: TableStore,
+    table_id: str,
+    owner: str,
+    think: float | None = None,
+    limit: int = 10_000,
+    lease: float = LEASE_SECONDS,
 ) -> int:
     """Play the table's computer moves while a computer is to move and this process holds
-    the lease; returns how many were played (another holder or a race ends it early)."""
+    the lease; returns how many were played (another holder or a race ends it early). The
+    lease is renewed while a computer thinks, however long that takes."""
     played = 0
     while played < limit:
         info, match = store.load(table_id)
         if not computer_to_move(info, match):
             break
-        if not store.take_lease(table_id, owner):
+        if not store.take_lease(table_id, owner, lease):
             break  # another process plays the computers
-        move_id = choose(info, match, think)
+        done = threading.Event()
+        renewer = threading.Thread(
+            target=_renew, args=(store, table_id, owner, lease, done), daemon=True
+        )
+        renewer.start()
+        try:
+            move_id = choose(info, match, think)
+        finally:
+            done.set()
+            renewer.join()
         try:
             store.append(table_id, None, move_id, info.moves, lease=owner)
         except Refused:
             break
         played += 1
     return played
+
+
+def _renew(
+    store: TableStore, table_id: str, owner: str, lease: float, done: threading.Event
+) -> None:
+    """Renew the lease every third of its length until `done` (a lost lease stops it)."""
+    while not done.wait(lease / 3):
+        try:
+            if not store.take_lease(table_id, owner, lease):
+                return
+        except StoreError:
+            return

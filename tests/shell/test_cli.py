@@ -117,8 +117,10 @@ def test_simulate_seat_levels(capsys: pytest.CaptureFixture[str]) -> None:
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
     """What `main` launches, recorded by a stand-in for the app that does not run."""
     import tui.app
+    import tui.terminal
 
     launched: list[tui.app.Launch] = []
+    monkeypatch.setattr(tui.terminal, "has_terminal", lambda: True)  # as if in a terminal
 
     class FakeApp:
         return_code = 0

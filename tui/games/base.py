@@ -48,7 +48,10 @@ class GameUI(Protocol[V_contra]):
 
 
 def seat_tag(seat: int, name: str | None = None) -> str:
-    """Rich markup for a seat: its letter in its colour, and the name if given."""
+    """Rich markup for a seat's letter in its colour, and the name escaped (for plug-ins
+    that build markup; the shell itself uses `tui.text.seat_label`)."""
+    from rich.markup import escape
+
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]
     letter = SEAT_LETTERS[seat % len(SEAT_LETTERS)]
-    return f"[{style}]{letter}[/]" + (f" {name}" if name else "")
+    return f"[{style}]{letter}[/]" + (f" {escape(name)}" if name else "")

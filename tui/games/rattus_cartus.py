@@ -13,6 +13,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..text import plain
 from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Column, Fit, Packed, counted, first, player_table
 
@@ -105,7 +106,7 @@ class RattusCartusUI:
             if compact:
                 out.append(Panel("hand", title, body))
             else:  # one frame: the row is short while hands are full, and the other way round
-                rule = Rule(title, align="left", style="dim")
+                rule = Rule(plain(title), align="left", style="dim")
                 out[0] = Panel("buildings", out[0].title, Group(buildings, rule, body))
         out += [
             Panel("influence", "Influence (pays 10/5/2 VP; * leads)",

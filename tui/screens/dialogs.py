@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
-from ..games.base import seat_tag
+from ..text import one_line, plain, seat_label
 
 
 class DismissOnce:
@@ -116,11 +116,15 @@ class HandoverScreen(DismissOnce, Screen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="handover"):
             yield Static(
-                f"Pass the keyboard to {seat_tag(self.seat, self.player)}", id="handover-title"
+                Text("Pass the keyboard to ").append_text(seat_label(self.seat, self.player)),
+                id="handover-title",
             )
+            who = one_line(self.player)
             yield Static(
-                f"{self.player}: {self.what}.\nOnly {self.player} should look at the screen now.\n\n"
-                f"Press [b]Enter[/] when you are ready.",
+                plain(f"{who}: {self.what}.\nOnly {who} should look at the screen now.\n\n")
+                .append("Press ")
+                .append("Enter", style="bold")
+                .append(" when you are ready."),
                 id="handover-text",
             )
         yield Footer()

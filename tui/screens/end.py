@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 from engine.core import Match
 from engine.core.protocol import Result
 
-from ..games.base import seat_tag
+from ..text import seat_label
 from .dialogs import ScreenHelp
 
 _DETAIL = re.compile(r"^(.*?)\s*\(([^()]*\d[^()]*)\)$")  # "coins (39 / 10)": a trailing count
@@ -104,9 +104,7 @@ def result_renderable(match: Match) -> Group:
         t.add_column("", no_wrap=True)
         for sl in ordered:
             mark = " ★" if sl.seat in res.winners else ""
-            t.add_column(
-                Text.from_markup(seat_tag(sl.seat, names[sl.seat]) + mark), justify="right"
-            )
+            t.add_column(seat_label(sl.seat, names[sl.seat]).append(mark), justify="right")
         for cat in cats:
             row_cells: list[Text] = []
             for r in cells:

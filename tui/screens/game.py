@@ -26,8 +26,8 @@ from engine.core.protocol import Move, Prompt
 
 from ..errors import bot_error_message, hint_error_message, write_error
 from ..games import ui_for
-from ..games.base import seat_tag
 from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_move
+from ..text import seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
 from ..widgets.log import GameLog, fresh_from, log_entries
@@ -287,9 +287,7 @@ class GameScreen(BaseScreen[None]):
             if source.seat is not None and source.decides(prompt.seat):
                 status.append("your turn", style="bold reverse")
             else:
-                status.append_text(
-                    Text.from_markup(seat_tag(prompt.seat, match.seats[prompt.seat].name))
-                )
+                status.append_text(seat_label(prompt.seat, match.seats[prompt.seat].name))
                 status.append(" to move")
             if match.seats[prompt.seat].is_bot:
                 status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from engine.core import HUMAN, all_games, saves
 
 from ..games import ui_for
+from ..text import one_line
 from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen, OpenFile
 from .dialogs import ScreenHelp
@@ -26,7 +27,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "saves"
 
 def players_text(seats: list[tuple[str, str]]) -> str:
     """`5 players: Ann + 4 computers (greedy)`; people by name, computers counted."""
-    people = [name for name, kind in seats if kind == HUMAN]
+    people = [one_line(name) for name, kind in seats if kind == HUMAN]
     levels = sorted({kind for _, kind in seats if kind != HUMAN})
     bots = len(seats) - len(people)
     who = ", ".join(people)
@@ -83,7 +84,7 @@ class LoadScreen(ScreenHelp, BaseScreen[None]):
         origin = "  (example)" if f.parent == EXAMPLES else ""
         t = Text()
         if meta is None:
-            t.append(f.name, style="bold")
+            t.append(one_line(f.name), style="bold")
             t.append("  not a readable save", style="italic")
             return t
         t.append(meta.game, style="bold")

@@ -27,6 +27,7 @@ from engine.core import (
     get_game,
     saves,
 )
+from engine.core.names import MAX_CELLS, BadName, check_name, valid_name
 from engine.core.protocol import PICK_VALUE, Option
 
 from .base import BaseScreen, StartMatch
@@ -89,9 +90,12 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         seats = last.get("seats")
         if isinstance(seats, list):
             self.remembered = [
-                (str(x[0])[:16], str(x[1]))
+                (str(x[0]), str(x[1]))
                 for x in seats
-                if isinstance(x, list) and len(x) == 2 and (x[1] == HUMAN or x[1] in BOT_LEVELS)
+                if isinstance(x, list)
+                and len(x) == 2
+                and (x[1] == HUMAN or x[1] in BOT_LEVELS)
+                and valid_name(x[0])
             ]
         if self.game_id is None and isinstance(last.get("game"), str):
             with contextlib.suppress(UnknownGame):
@@ -179,7 +183,7 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
             rows.append(
                 Horizontal(
                     Label(f"Seat {i + 1}", classes="label"),
-                    Input(name, id=f"name-{i}", max_length=16, classes="name"),
+                    Input(name, id=f"name-{i}", max_length=MAX_CELLS, classes="name"),
                     Select(KINDS, value=kind, allow_blank=False, id=f"kind-{i}", classes="kind"),
                     classes="row",
                 )
@@ -294,6 +298,11 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         for i in range(self.count):
             name = self.query_one(f"#name-{i}", Input).value.strip() or DEFAULT_NAMES[i]
             kind = str(self.query_one(f"#kind-{i}", Select).value)
+            try:
+                name = check_name(name)
+            except BadName as exc:
+                self.app.push_screen(MessageScreen(f"Bad name for seat {i + 1}", str(exc)))
+                return
             seats.append(Seat(name, kind))
         seed_text = self.query_one("#seed", Input).value.strip()
         try:

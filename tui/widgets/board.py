@@ -29,7 +29,7 @@ CHANGED = " ✱ changed"
 DRAWN_KEEP = 64  # panels' renderings kept for when the same content comes back
 SIDE_WIDTH = 44  # the right column at 120 columns; wider terminals give it a third of the rest
 
-_measure = Console(width=120, color_system=None, file=io.StringIO())
+_measure = Console(width=120, color_system=None, file=io.StringIO(), markup=False)
 
 
 def panel_text(panel: Panel, width: int = 118) -> str:
@@ -61,7 +61,8 @@ class Prerendered:
     """
 
     def __init__(self, console: Console, body: Any, width: int) -> None:
-        options = console.options.update(width=width, min_width=1, max_width=width)
+        # a plain string in a panel (a player's name in a table cell) is words, never markup
+        options = console.options.update(width=width, min_width=1, max_width=width, markup=False)
         self.lines = console.render_lines(body, options, pad=False)
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
         self.visuals: WeakKeyDictionary[Widget, _PanelVisual] = WeakKeyDictionary()

@@ -18,6 +18,8 @@ from textual.widgets import RichLog
 
 from engine.core import Match
 
+from ..text import plain
+
 FRESH_MARK = "▸"
 LOG_BLOCKS = 300  # moves' drawn lines kept per reader (4 readers' worth)
 
@@ -80,9 +82,9 @@ def log_table(entries: list[LogEntry], text_width: int | None = None) -> Table:
         number = str(e.move) if e.move not in (last, 0) else ""
         last = e.move
         if e.fresh:
-            t.add_row(Text(FRESH_MARK, style="bold"), number, Text(e.text, style="bold"))
+            t.add_row(Text(FRESH_MARK, style="bold"), number, plain(e.text, style="bold"))
         else:
-            t.add_row("", number, e.text)
+            t.add_row("", number, plain(e.text))
     return t
 
 
@@ -158,13 +160,13 @@ class GameLog(RichLog):
         return Group(*blocks)
 
     def _text_width(self, e: LogEntry) -> int:
-        """The width the grid measures an entry's text at (a plain string is read as markup)."""
+        """The width the grid measures an entry's text at."""
         width = self._widths.get(e)
         if width is None:
             if len(self._widths) >= 4 * LOG_BLOCKS:
                 self._widths.clear()
             console = self.app.console
-            cell = Text(e.text) if e.fresh else e.text
+            cell = plain(e.text)
             wide = console.options.update_width(10_000)
             width = self._widths[e] = Measurement.get(console, wide, cell).maximum
         return width

@@ -1,0 +1,33 @@
+"""Hostile and unlucky tables (issue 29): a long computer think keeps its lease."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from engine.tables import SQLiteStore, parse_seats
+
+
+def test_a_long_think_renews_the_computer_lease(tmp_path: Path) -> None:
+    """A strong computer thinks 3 leases long: nobody takes its lease meanwhile, and its
+    move is played (the lease used to run out, so the move was refused)."""
+    from engine.tables.computer import play_computers
+
+    store = SQLiteStore(tmp_path / "tables.sqlite")
+    other = SQLiteStore(tmp_path / "tables.sqlite")
+    t = store.create("notre-dame", parse_seats("strong,alice", "alice"), {}, 3, "alice")
+    played: list[int] = []
+    worker = threading.Thread(
+        target=lambda: played.append(
+            play_computers(store, t.id, "me", think=0.9, limit=1, lease=0.3)
+        )
+    )
+    worker.start()
+    time.sleep(0.6)
+    taken = other.take_lease(t.id, "other", 0.3)
+    worker.join(30)
+    assert not taken and played == [1]
+    assert other.info(t.id).moves == 1
+    store.close()
+    other.close()
