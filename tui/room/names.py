@@ -14,7 +14,7 @@ def name_problem(name: str) -> str | None:
         return "give your name as the ssh user name: ssh -p PORT NAME@HOST"
     try:
         if check_name(name) != name:
-            return f"the name {ascii(name)} has spaces at an end"
+            return f"the name {name!a} has spaces at an end"
         check_user(name)
     except BadName as exc:
         return str(exc)
