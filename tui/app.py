@@ -197,7 +197,14 @@ class BoardgamesApp(App[int]):
             think=self.think,
         )
         self.push_screen(screen)
+        self._say_repairs(match)
         return screen
+
+    def _say_repairs(self, match: Match) -> None:
+        """What loading the save mended, said once (the next autosave writes the mended file)."""
+        for note in match.repairs:
+            self.notify(f"This save was mended: {note}.", timeout=8)
+        match.repairs.clear()
 
     def review_match(self, match: Match) -> None:
         from .screens.review import ReviewScreen
@@ -211,6 +218,7 @@ class BoardgamesApp(App[int]):
                 self.start_match(match)
 
         self.push_screen(ReviewScreen(match, viewer), after)
+        self._say_repairs(match)
 
     def open_file(self, path: Path, review: bool, replace: Screen | None = None) -> None:
         """Load a save; a bad file gets a dialog naming the file and the problem."""

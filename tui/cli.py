@@ -211,6 +211,8 @@ def cmd_check(files: Sequence[str]) -> int:
             continue
         status = "finished" if m.over else f"move {m.cursor} of {m.length}"
         print(f"ok  {f}: {m.game.title}, {len(m.seats)} players, {status}")
+        for note in m.repairs:
+            print(f"    mended on load: {note} (the file is left as it is)")
     return EXIT_BAD_FILE if bad else 0
 
 
