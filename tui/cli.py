@@ -526,9 +526,25 @@ def _run(args: argparse.Namespace) -> int:
             )
             return EXIT_BAD_FILE
         launch.match = saves_mod.load(path)
+    if not has_terminal():
+        print(
+            "boardgames-tui: the app needs a terminal, and this has none"
+            " (over ssh: connect with ssh -t; scripts can use the table and check commands)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     app = BoardgamesApp(launch)
     app.run()
     return app.return_code or 0
+
+
+def has_terminal() -> bool:
+    """Whether the app has a terminal to draw on: `ssh host` with a command but no -t gives it
+    pipes, and it would wait on them after the client has gone. A browser tab (textual-serve
+    names its driver) needs none."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return True
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 if __name__ == "__main__":

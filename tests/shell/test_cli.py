@@ -175,3 +175,29 @@ def test_a_toml_file_that_is_not_a_save(tmp_path: Path) -> None:
     other.write_text('[project]\nname = "x"\n')
     out = run("load", str(other))
     assert out.returncode == 1 and "not a saved game" in out.stderr
+
+
+def test_without_a_terminal_the_app_says_so_and_ends(tmp_path: Path) -> None:
+    """`ssh boardgames@host id` (no -t) gave the app pipes: it kept running after the client
+    left (issue 34). Now one line and exit 2, at once."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tui.cli",
+            "--saves",
+            str(tmp_path),
+            "new",
+            "notre-dame",
+            "--players",
+            "Ann,Bob",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert out.returncode == 2, out
+    assert "needs a terminal" in out.stderr and "ssh -t" in out.stderr
+    assert not list(tmp_path.rglob("*.toml"))  # no game was started
