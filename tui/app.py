@@ -69,7 +69,9 @@ class Launch:
 
 
 class TooSmallScreen(Screen[None]):
-    """Shown while the terminal is below 80x24; goes away by itself on resize."""
+    """Shown while the terminal is below 80x24; goes away by itself on resize; q quits."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
 
     def __init__(self, w: int, h: int) -> None:
         super().__init__()
@@ -82,7 +84,10 @@ class TooSmallScreen(Screen[None]):
     def _text(self) -> str:
         # in a browser (`boardgames-tui web`) the window, or a smaller zoom, gives more room
         where = "browser window larger (or zoom out)" if self.app.is_web else "terminal larger"
-        return f"Make the {where}\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
+        return (
+            f"Make the {where}\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})\n\n"
+            "q: quit (every game is autosaved)"
+        )
 
     def on_screen_resume(self) -> None:
         # screens pushed over this one while the window was small (a hand-over) are gone:
