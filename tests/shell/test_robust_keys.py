@@ -103,6 +103,8 @@ async def leave_and_continue(app: BoardgamesApp, pilot, rng: random.Random) -> N
     before = _position(screen.match)
     await pilot.press("q")
     await pilot.pause()
+    if _game_screen(app) is screen:  # q did not leave (a key of the move list took it)
+        return
     if before[0] == before[1] and screen.match.over:
         return  # a finished game is not continued
     await pilot.press("c")
