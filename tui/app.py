@@ -23,6 +23,7 @@ from .autosave import Autosaver
 from .screens.base import OpenFile, StartMatch
 from .screens.dialogs import MessageScreen
 from .screens.menu import MenuScreen
+from .terminal import terminal_gone
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -70,7 +71,9 @@ class Launch:
 
 
 class TooSmallScreen(Screen[None]):
-    """Shown while the terminal is below 80x24; goes away by itself on resize."""
+    """Shown while the terminal is below 80x24; goes away by itself on resize; q quits."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
 
     def __init__(self, w: int, h: int) -> None:
         super().__init__()
@@ -83,7 +86,10 @@ class TooSmallScreen(Screen[None]):
     def _text(self) -> str:
         # in a browser (`boardgames-tui web`) the window, or a smaller zoom, gives more room
         where = "browser window larger (or zoom out)" if self.app.is_web else "terminal larger"
-        return f"Make the {where}\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})"
+        return (
+            f"Make the {where}\n(now {self.w}×{self.h}, need {MIN_WIDTH}×{MIN_HEIGHT})\n\n"
+            "q: quit (every game is autosaved)"
+        )
 
     def on_screen_resume(self) -> None:
         # screens pushed over this one while the window was small (a hand-over) are gone:
@@ -124,12 +130,19 @@ class BoardgamesApp(App[int]):
         self.autosaver.flush(3.0)
         os._exit(128 + signum)
 
+    def _watch_terminal(self) -> None:
+        assert sys.__stdin__ is not None
+        if terminal_gone(sys.__stdin__.fileno()):
+            self._hang_up(getattr(signal, "SIGHUP", 1), None)
+
     def on_mount(self) -> None:
         # SIGHUP is POSIX-only (Windows has none): without it the app just cannot catch a
         # closed terminal, and the autosave after every move still holds the game
         hang_up = getattr(signal, "SIGHUP", None)
         if hang_up is not None and threading.current_thread() is threading.main_thread():
             signal.signal(hang_up, self._hang_up)
+        if not self.is_headless and sys.__stdin__ is not None and sys.__stdin__.isatty():
+            self.set_interval(0.5, self._watch_terminal)
         saves.clean_temporary(self.saves_dir)  # left by a write that was killed
         self.push_screen(MenuScreen())
         launch = self.launch
@@ -199,7 +212,14 @@ class BoardgamesApp(App[int]):
             think=self.think,
         )
         self.push_screen(screen)
+        self._say_repairs(match)
         return screen
+
+    def _say_repairs(self, match: Match) -> None:
+        """What loading the save mended, said once (the next autosave writes the mended file)."""
+        for note in match.repairs:
+            self.notify(f"This save was mended: {note}.", timeout=8)
+        match.repairs.clear()
 
     def review_match(self, match: Match) -> None:
         from .screens.review import ReviewScreen
@@ -213,6 +233,7 @@ class BoardgamesApp(App[int]):
                 self.start_match(match)
 
         self.push_screen(ReviewScreen(match, viewer), after)
+        self._say_repairs(match)
 
     def open_file(self, path: Path, review: bool, replace: Screen | None = None) -> None:
         """Load a save; a bad file gets a dialog naming the file and the problem."""

@@ -37,8 +37,29 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    # an epilog worked out only when the help is shown (the games' options: imports them all)
+    epilog_fn: Any = None
+
     def error(self, message: str) -> NoReturn:  # one clear line, exit 2
         self.exit(EXIT_USAGE, f"{self.prog}: {message}\n(see {self.prog} --help)\n")
+
+    def format_help(self) -> str:
+        if self.epilog_fn is not None and self.epilog is None:
+            self.epilog = self.epilog_fn()
+        return super().format_help()
+
+
+def options_help() -> str:
+    """Every game's `--option` keys and values, for `new --help`."""
+    lines = ["game options (--option KEY=VALUE, repeatable):"]
+    for gid in game_ids():
+        game = get_game(gid)
+        if not game.options:
+            lines.append(f"  {gid}: none")
+        for o in game.options:
+            values = "|".join(v for v, _ in o.choices)
+            lines.append(f"  {gid}: {o.key}={values}  (default {o.default})")
+    return "\n".join(lines) + "\n"
 
 
 def parse_players(text: str, low: int = 1, high: int = 8) -> list[str]:
@@ -74,6 +95,8 @@ def parse_bots(text: str | None, n: int) -> dict[int, str]:
             raise UsageError(f"--bots {text!r}: seats are numbered 1 to {n}")
         if level not in BOT_LEVELS:
             raise UsageError(f"--bots: level {level!r} is not one of {', '.join(BOT_LEVELS)}")
+        if int(seat) - 1 in out:
+            raise UsageError(f"--bots {text!r}: seat {int(seat)} is named twice")
         out[int(seat) - 1] = level
     return out
 
@@ -90,7 +113,12 @@ def parse_options(items: Sequence[str] | None) -> dict[str, str]:
 
 def _computer_flags(p: argparse.ArgumentParser) -> None:
     """How the computer seats of a game being played behave (new, load, continue)."""
-    p.add_argument("--bot-delay", type=float, default=None, help="seconds a bot move stays visible")
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=None,
+        help="seconds a computer's move stays visible (0.6; BOARDGAMES_BOT_DELAY sets the default)",
+    )
     p.add_argument(
         "--think", type=float, default=None, help="seconds per decision for strong bots (0.6)"
     )
@@ -127,7 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    n = sub.add_parser("new", help="start a new game")
+    n = sub.add_parser(
+        "new", help="start a new game", formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    n.epilog_fn = options_help
     n.add_argument("game", help=f"one of: {games}")
     n.add_argument("--players", required=True, help="names (Ann,Bob,Cy) or a number")
     n.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
@@ -215,6 +246,8 @@ def cmd_check(files: Sequence[str]) -> int:
             continue
         status = "finished" if m.over else f"move {m.cursor} of {m.length}"
         print(f"ok  {f}: {m.game.title}, {len(m.seats)} players, {status}")
+        for note in m.repairs:
+            print(f"    mended on load: {note} (the file is left as it is)")
     return EXIT_BAD_FILE if bad else 0
 
 
@@ -529,9 +562,13 @@ def _run(args: argparse.Namespace) -> int:
         launch.handover = not args.no_handover
         launch.strict = args.strict
     if getattr(args, "bot_delay", None) is not None:
-        launch.bot_delay = max(0.0, args.bot_delay)
+        if not args.bot_delay >= 0:
+            raise UsageError("--bot-delay must be 0 seconds or more")
+        launch.bot_delay = args.bot_delay
     if getattr(args, "think", None) is not None:
-        launch.think = max(0.0, args.think)
+        if not args.think > 0:
+            raise UsageError("--think must be more than 0 seconds")
+        launch.think = args.think
     launch.match = match
     launch.review = cmd == "review"
     app = BoardgamesApp(launch)

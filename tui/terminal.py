@@ -3,6 +3,7 @@ would wait on input that never comes. One line and exit 2 instead."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TextIO
 
@@ -10,7 +11,9 @@ NO_TERMINAL = "boardgames-tui needs a terminal; over ssh use ssh -t"
 
 
 def has_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:
-    """Whether both stdin and stdout are a terminal."""
+    """Whether both stdin and stdout are a terminal (or textual-serve's browser driver)."""
+    if os.environ.get("TEXTUAL_DRIVER"):  # a browser tab: textual-serve names its driver
+        return True
     for stream in (stdin or sys.stdin, stdout or sys.stdout):
         try:
             if stream is None or not stream.isatty():
@@ -18,3 +21,18 @@ def has_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> b
         except (ValueError, OSError):  # closed
             return False
     return True
+
+
+def terminal_gone(fd: int) -> bool:
+    """Whether the terminal on `fd` has hung up (its other end closed). A process that does
+    not own the terminal gets no SIGHUP when that happens, only end-of-input, on which the
+    input thread would spin: the app polls this instead."""
+    import select
+
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    try:
+        events = poller.poll(0)
+    except OSError:
+        return True
+    return any(mask & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events)

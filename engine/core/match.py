@@ -89,6 +89,8 @@ class Match:
     settings: dict[str, bool] = field(default_factory=lambda: {"handover": True, "strict": False})
     # move numbers (1 = the first move) decided after the seat asked the computer for a hint
     hints: set[int] = field(default_factory=set)
+    # what loading its save had to mend (said once when the game opens; the next write fixes it)
+    repairs: list[str] = field(default_factory=list, repr=False)
 
     @classmethod
     def new(

@@ -79,8 +79,10 @@ def to_dict(match: Match) -> dict[str, Any]:
         "seats": [{"name": s.name, "kind": s.kind} for s in match.seats],
         "moves": [s.move_id for s in match.steps],
     }
-    if match.hints:  # only then: saves of games without hints stay as they were
-        doc["hints"] = sorted(match.hints)
+    # a hint for the decision still open has no move yet: it is recorded once the move is played
+    hints = sorted(n for n in match.hints if 1 <= n <= len(match.steps))
+    if hints:  # only then: saves of games without hints stay as they were
+        doc["hints"] = hints
     return doc
 
 
@@ -284,10 +286,18 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
             )
     hints = doc.get("hints", [])
     if not isinstance(hints, list) or not all(
-        isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= len(moves) for h in hints
+        isinstance(h, int) and not isinstance(h, bool) for h in hints
     ):
         raise SaveError(p, f"'hints' should be a list of move numbers from 1 to {len(moves)}")
-    match.hints = set(hints)
+    stray = sorted({h for h in hints if not 1 <= h <= len(moves)})
+    if stray:  # earlier versions saved a hint for a decision not yet taken: drop it, say so
+        marks = ", ".join(map(str, stray))
+        match.repairs.append(
+            f"dropped the hint mark for move {marks}, which was never played"
+            if len(stray) == 1
+            else f"dropped the hint marks for moves {marks}, which were never played"
+        )
+    match.hints = {h for h in hints if 1 <= h <= len(moves)}
     cursor = doc.get("cursor", len(moves))
     if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(moves):
         raise SaveError(p, f"'cursor' should be a move number from 0 to {len(moves)}")

@@ -132,6 +132,7 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
             pass
 
     monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    monkeypatch.setattr("tui.cli.has_terminal", lambda: True)  # pytest's stdin is not one
     return launched
 
 
@@ -177,3 +178,51 @@ def test_a_toml_file_that_is_not_a_save(tmp_path: Path) -> None:
     other.write_text('[project]\nname = "x"\n')
     out = run("load", str(other))
     assert out.returncode == 1 and "not a saved game" in out.stderr
+
+
+def test_without_a_terminal_the_app_says_so_and_ends(tmp_path: Path) -> None:
+    """`ssh boardgames@host id` (no -t) gave the app pipes: it kept running after the client
+    left (issue 34). Now one line and exit 2, at once."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tui.cli",
+            "--saves",
+            str(tmp_path),
+            "new",
+            "notre-dame",
+            "--players",
+            "Ann,Bob",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert out.returncode == 2, out
+    assert "needs a terminal" in out.stderr and "ssh -t" in out.stderr
+    assert not list(tmp_path.rglob("*.toml"))  # no game was started
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--bots", "1=greedy,1=strong"], "seat 1 is named twice"),
+        (["--think", "-1"], "--think must be more than 0"),
+        (["--bot-delay", "-1"], "--bot-delay must be 0 seconds or more"),
+    ],
+)
+def test_contradictory_or_negative_computer_flags_are_refused(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["new", "notre-dame", "--players", "Ann,Bob", *args]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_new_help_lists_the_games_options_and_the_bot_delay_default() -> None:
+    out = run("new", "--help").stdout
+    assert "rules=standard|published" in out and "buildings=recommended|" in out
+    assert "1347: none" in out
+    assert "visible (0.6" in " ".join(out.split())

@@ -127,3 +127,40 @@ async def test_review_m_rates_the_moves_in_the_background(tmp_path: Path) -> Non
                 break
         rated = sorted(review.ratings)
         assert rated and all(match.steps[n - 1].seat == 0 for n in rated)  # Ann's only
+
+
+async def test_review_file_m_rates_everyone_in_an_unfinished_hotseat_game(tmp_path: Path) -> None:
+    """Issue 34: `review FILE` of a hotseat game, `m`: "No decisions of yours to rate"."""
+    game = get_game("toy")
+    match = Match.new(game, [Seat("Ann"), Seat("Bob")], {}, seed=3)
+    for _ in range(4):
+        match.play(match.prompt.moves[0].id)  # type: ignore[union-attr]
+    assert not match.over
+    path = saves.save(match, tmp_path / "hotseat.toml")
+    launch = Launch(saves_dir=str(tmp_path), match=saves.load(path), review=True, think=0.01)
+    app = BoardgamesApp(launch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.press("m")
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if review._analysing is None:
+                break
+        assert {review.match.steps[n - 1].seat for n in review.ratings} == {0, 1}
+        assert all(review._rating(n) is not None for n in review.ratings)
+
+
+async def test_in_game_analysis_says_why_it_rates_only_your_moves(tmp_path: Path) -> None:
+    game = get_game("toy")
+    match = Match.new(game, [Seat("Ann"), Seat("Bob", "greedy")], {}, seed=3)
+    match.play(match.prompt.moves[0].id)  # type: ignore[union-attr]
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.0, think=0.01))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(ReviewScreen(match, 0))
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "only your own decisions are rated" in said and "hidden cards" in said

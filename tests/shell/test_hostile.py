@@ -109,3 +109,38 @@ def test_the_app_exits_when_its_terminal_goes_away(tmp_path) -> None:  # type: i
         raise AssertionError("the app still runs 2 s after its terminal went away")
     [save] = saves.list_saves(tmp_path / "boardgames-tui" / "saves")
     assert saves.load(save).cursor >= 1
+
+
+def test_the_app_exits_when_a_terminal_it_does_not_own_goes_away(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A pseudo-terminal that is not the process's controlling terminal sends no SIGHUP when
+    its other end closes, only end-of-input (the app used to spin on it, ~10% of a core, for
+    as long as nobody killed it): the process is gone within 2 s all the same."""
+    import pty
+    import select
+
+    from tests.shell.ptydriver import base_env
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "new", "notre-dame", "--players", "Ann,Bob"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=base_env(tmp_path),
+        cwd=ROOT,
+        start_new_session=True,  # a session of its own without taking the pty as its terminal
+    )
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"Menu" not in seen and time.monotonic() < deadline:  # the footer: it has drawn
+        if select.select([master], [], [], 0.2)[0]:
+            seen += os.read(master, 65536)
+    assert b"Menu" in seen
+    os.close(master)
+    try:
+        proc.wait(2.0)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise AssertionError("the app still runs 2 s after its terminal went away") from None

@@ -1,9 +1,11 @@
 """Key fuzzing: thousands of random keys on every screen; nothing escapes, the game stays legal.
 
 Keys are posted like fast typing (batches, then the app settles), with computer players
-filling the other seats. Afterwards the match must replay from its move list to the same
-state: the UI never changes a game except through the engine. BOARDGAMES_FUZZ_KEYS raises the
-number of keys per run (CI uses the default).
+filling the other seats. Between batches the player asks for a hint, undoes or redoes, quits
+to the menu and continues: the game comes back where it was. Afterwards the match must replay
+from its move list to the same state (the UI never changes a game except through the engine),
+and every save the app wrote opens (`check`) at the position it was written at.
+BOARDGAMES_FUZZ_KEYS raises the number of keys per run (CI uses the default).
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from engine.core import Match, Seat, game_ids
+from engine.core import Match, Seat, game_ids, saves
 from tui.app import BoardgamesApp, Launch
+from tui.cli import main as cli_main
+from tui.screens.game import GameScreen
+from tui.widgets.hint import HintPanel
 
 KEYS_PER_RUN = int(os.environ.get("BOARDGAMES_FUZZ_KEYS", "260"))
 SEEDS = (1, 2)
@@ -68,6 +73,61 @@ def assert_replays(match: Match) -> None:
         assert match.game.digest(fresh.state_at(i)) == match.game.digest(match.state_at(i))
 
 
+def _game_screen(app: BoardgamesApp) -> GameScreen | None:
+    found = [s for s in app.screen_stack if isinstance(s, GameScreen)]
+    return found[-1] if found else None
+
+
+def _position(match: Match) -> tuple[int, int, str]:
+    return (match.cursor, match.length, match.game.digest(match.state))
+
+
+async def leave_and_continue(app: BoardgamesApp, pilot, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+    """Maybe a hint, an undo or a redo; then `q` to the menu and `c`: the same position."""
+    screen = app.screen
+    if not isinstance(screen, GameScreen):
+        return
+    for key in rng.sample(["h", "u", "r", "h"], rng.randint(1, 3)):
+        await pilot.press(key)
+        if key == "h":  # the hint's search runs in a thread: let it report (or not)
+            panel = screen.query_one(HintPanel)
+            for _ in range(40):
+                await pilot.pause(0.02)
+                if panel.border_subtitle != "thinking…":
+                    break
+        if app.screen is not screen:  # a confirmation (undo over a reveal): answer it
+            await pilot.press(rng.choice(["y", "n", "escape"]))
+            await pilot.pause()
+        if app.screen is not screen:
+            return
+    before = _position(screen.match)
+    await pilot.press("q")
+    await pilot.pause()
+    if _game_screen(app) is screen:  # q did not leave (a key of the move list took it)
+        return
+    if before[0] == before[1] and screen.match.over:
+        return  # a finished game is not continued
+    await pilot.press("c")
+    await pilot.pause()
+    again = _game_screen(app)
+    assert again is not None and again is not screen, f"continue failed: {app.screen}"
+    assert _position(again.match) == before
+
+
+def assert_every_save_opens(folder: Path, app: BoardgamesApp) -> None:
+    """Every file the app wrote passes `check`, unmended; the game's autosave holds its position."""
+    assert app.autosaver.flush()
+    files = sorted(folder.rglob("*.toml"))
+    assert files
+    for f in files:
+        assert cli_main(["check", str(f)]) == 0, f
+        assert saves.load(f).repairs == [], f
+    screen = _game_screen(app)
+    if screen is not None:
+        path = saves.autosave_path(screen.match, folder)
+        assert _position(saves.load(path)) == _position(screen.match)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_fuzz_game_screen(
@@ -82,13 +142,20 @@ async def test_fuzz_game_screen(
         Seat(f"Bot{i}", random.Random(seed + i).choice(["random", "greedy"])) for i in range(1, n)
     ]
     match = Match.new(game_id, seats, seed=seed)
-    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0, think=0.01))
     size = (120, 40) if seed == 1 else (80, 24)  # the wide and the compact layout
+    rng = random.Random(seed)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        sent = await fuzz(app, pilot, random.Random(seed), KEYS_PER_RUN)
-        assert sent >= KEYS_PER_RUN
+        sent = 0
+        while sent < KEYS_PER_RUN:
+            sent += await fuzz(app, pilot, rng, 90)
+            await leave_and_continue(app, pilot, rng)
         await pilot.pause()
+        assert_every_save_opens(tmp_path, app)
+        screen = _game_screen(app)
+        if screen is not None:
+            match = screen.match
     assert_replays(match)
 
 

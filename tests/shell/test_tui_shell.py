@@ -225,6 +225,19 @@ async def test_too_small_and_recover(tmp_path: Path) -> None:
         assert app.screen.compact
 
 
+async def test_too_small_says_q_quits_and_q_does(tmp_path: Path) -> None:
+    app = make_app(tmp_path, handover=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "q: quit" in str(app.screen.query_one("#too-small-text").content)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert list(tmp_path.rglob("*.toml"))  # the game was autosaved on the way out
+
+
 async def test_new_game_from_setup_screen(tmp_path: Path) -> None:
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.0))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -136,6 +136,33 @@ class HandoverScreen(DismissOnce, Screen[bool]):
         self.dismiss(False)
 
 
+class SeenScreen(HandoverScreen):
+    """Before a hand-over: what the seat giving up the keyboard learned on its own (a look at
+    hidden cards, a draw), shown to it alone until it presses a key."""
+
+    BINDINGS = [
+        Binding("enter,space", "ready", "Pass the keyboard on"),
+        Binding("q", "leave", "Menu"),
+    ]
+
+    def __init__(self, seat: int, name: str, lines: list[str], next_name: str) -> None:
+        super().__init__(seat, name, "")
+        self.lines = lines
+        self.next_name = next_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="handover"):
+            title = seat_label(self.seat, self.player)  # the letter in the seat's colour
+            title.append(", before you pass the keyboard on")
+            yield Static(title, id="handover-title")
+            body = Text("You saw (only you):\n")
+            for line in self.lines:
+                body.append(f"  {one_line(line)}\n", style="bold")
+            body.append(f"\nPress Enter, then pass the keyboard to {one_line(self.next_name)}.")
+            yield Static(body, id="handover-text")
+        yield Footer()
+
+
 KEY_ROWS = [
     ("1-9, letters", "pick a move by its hotkey"),
     ("↑ ↓ Enter", "highlight and pick a move"),

@@ -33,7 +33,14 @@ from ..widgets.hint import HintPanel
 from ..widgets.log import GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
 from .base import BaseScreen
-from .dialogs import ConfirmScreen, HandoverScreen, HelpScreen, MessageScreen, SaveAsScreen
+from .dialogs import (
+    ConfirmScreen,
+    HandoverScreen,
+    HelpScreen,
+    MessageScreen,
+    SaveAsScreen,
+    SeenScreen,
+)
 
 if TYPE_CHECKING:
     from engine.bots.coach import Coach, OptionValue
@@ -152,6 +159,7 @@ class GameScreen(BaseScreen[None]):
             self.viewer = humans[0] if humans else PUBLIC
         self.unlocked: int | None = None if self.handover else self.viewer
         self._store_warned = False
+        self._unlocked_at = match.cursor  # the move from which `unlocked` holds the keyboard
         self._hint_at: tuple[int, tuple[str, ...]] | None = None  # (cursor, option ids)
         self._log_cursor = -1
         self._log_viewer: int | None = -2
@@ -224,6 +232,7 @@ class GameScreen(BaseScreen[None]):
         """Work out who is to act now, hand over if needed, and draw."""
         prompt = self.match.prompt
         reader = self.source.reader  # a table's seat or spectator, whatever happens
+        self._unlocked_at = min(self._unlocked_at, self.match.cursor)  # an undo went back
         if prompt is None:
             self.viewer = reader  # None in hotseat: at the end everything is shown
             self.render_board(highlight)
@@ -245,6 +254,19 @@ class GameScreen(BaseScreen[None]):
             self.app.bell()
         self._start_computer()
 
+    def _seen_alone(self) -> list[str]:
+        """What the seat holding the keyboard learned privately since it took it (a look at
+        hidden cards, its draw): shown to it before it passes the keyboard on."""
+        seat, m = self.unlocked, self.match
+        if seat is None or self._unlocked_at >= m.cursor:
+            return []
+        return [
+            e.text
+            for step in m.steps[self._unlocked_at : m.cursor]
+            for e in step.events
+            if e.seat == seat and e.reveal and e.text != e.public
+        ]
+
     def _show_handover(self, seat: int, what: str) -> None:
         if self._waiting_handover:
             return
@@ -257,11 +279,25 @@ class GameScreen(BaseScreen[None]):
             self._waiting_handover = False
             if ready:
                 self.unlocked = seat
+                self._unlocked_at = self.match.cursor
                 self.refresh_game(highlight=False)
             else:
                 self.app.pop_screen()
 
         name = self.match.seats[seat].name
+        seen, holder = self._seen_alone(), self.unlocked
+        if seen and holder is not None:
+
+            def then(ready: bool | None) -> None:
+                self._unlocked_at = self.match.cursor  # said once
+                if ready:
+                    self.app.push_screen(HandoverScreen(seat, name, what), done)
+                else:
+                    done(False)
+
+            holder_name = self.match.seats[holder].name
+            self.app.push_screen(SeenScreen(holder, holder_name, seen, name), then)
+            return
         self.app.push_screen(HandoverScreen(seat, name, what), done)
 
     def current_view(self) -> Mapping[str, Any]:

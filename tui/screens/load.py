@@ -79,7 +79,8 @@ class LoadScreen(ScreenHelp, BaseScreen[None]):
             self.run_worker(self._find_positions, thread=True, group="positions")
 
     def _row(self, i: int, where: str = "") -> Text:
-        """One save in two lines: game, where it stands, date; then who plays."""
+        """One save in two lines: game, where it stands, date; then who plays and the file
+        (a named save and its game's autosave look alike otherwise)."""
         f, meta = self.files[i], self.infos[i]
         origin = "  (example)" if f.parent == EXAMPLES else ""
         t = Text()
@@ -92,6 +93,7 @@ class LoadScreen(ScreenHelp, BaseScreen[None]):
         t.append("finished" if meta.finished else f"unfinished, {where or f'move {meta.moves}'}")
         t.append(f" · {short_date(meta.updated)}{origin}")
         t.append(f"\n    {players_text(meta.seats)}", style="dim")
+        t.append(f" · {f.name}", style="dim italic")
         return t
 
     def _find_positions(self) -> None:

@@ -21,7 +21,7 @@ from textual.worker import Worker, get_current_worker
 
 from engine.bots import analysis
 from engine.bots.analysis import Rating
-from engine.core import Match
+from engine.core import PUBLIC, Match
 
 from ..games import ui_for
 from ..widgets.board import BoardView
@@ -201,20 +201,29 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         if rating is not None and rating.tag == "best":
             parts.append(f"best move ({rating.played_value:.0%})")
         elif rating is not None:
+            private = self.viewer == PUBLIC and self.match.steps[i - 1].public is not None
+            best = "a move only that player could see" if private else rating.best_label
             parts.append(
                 f"{rating.tag}: played {rating.played_value:.0%}, "
-                f"best {rating.best_label} {rating.best_value:.0%}"
+                f"best {best} {rating.best_value:.0%}"
             )
         if i in self.match.hints:
             parts.append("hint used")
         return " · ".join(parts)
 
     # ---- analysis ----------------------------------------------------------------------
+    @property
+    def _own_only(self) -> bool:
+        """During a game (a seat at the table reviews) only that seat's decisions are rated:
+        the best move of another seat's decision may name its private cards. A save opened
+        from outside the game (`review FILE`) rates everyone, as `analyse FILE` does, and hides
+        the best move's name where the decision was private."""
+        return self.viewer is not None and self.viewer != PUBLIC
+
     def _rating(self, i: int) -> Rating | None:
-        """Move `i`'s rating if this viewer may see it: during a game only your own (the
-        best move of another seat's decision may name its private cards)."""
+        """Move `i`'s rating if this viewer may see it."""
         rating = self.ratings.get(i)
-        if rating is None or (self.viewer is not None and rating.seat != self.viewer):
+        if rating is None or (self._own_only and rating.seat != self.viewer):
             return None
         return rating
 
@@ -225,12 +234,20 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
             return
         match = self.match
         seats = analysis.rated_seats(match)
-        if self.viewer is not None:  # during a game: only your own decisions
+        why = ""
+        if self._own_only:  # during a game: only your own decisions
             seats = [s for s in seats if s == self.viewer]
+            why = (
+                "During a game only your own decisions are rated: another player's best move "
+                "could name their hidden cards. After the game, review rates everyone."
+            )
         todo = [n for n in analysis.decisions(match, seats) if n not in self.ratings]
         if not todo:
-            self.notify("Every decision is rated." if seats else "No decisions of yours to rate.")
+            said = "Every decision is rated." if seats else "No decisions of yours to rate."
+            self.notify(f"{said} {why}".strip(), timeout=8)
             return
+        if why:
+            self.notify(why, timeout=8)
         game = match.game
         think = getattr(self.app, "think", None)
         jobs = [

@@ -133,12 +133,32 @@ class MovePicker(Vertical):
         # of the moves still offered do not change under a quick second press
         self.keys: dict[str, str] = {}
         self._title_lines = 0
+        self._title = ""
         self._room = 0  # the width the rows were laid out for
 
     def compose(self) -> ComposeResult:
         yield Static("", id="picker-title")
         yield Input(placeholder="type to filter, Enter picks, Esc clears", id="picker-filter")
         yield PickerList(id="picker-options")
+
+    def on_mount(self) -> None:
+        self.watch(self.options, "scroll_y", self._say_more, init=False)
+
+    def _say_more(self) -> None:
+        """The frame says how many options are above and below the rows shown."""
+        ol = self.options
+        rows = ol.scrollable_content_region.height
+        above = below = 0
+        if ol.option_count and rows > 0 and ol.max_scroll_y > 0:
+            top = round(ol.scroll_y)
+            lines = ol._lines  # (option, line) of every row of the list
+            if top < len(lines):
+                above = lines[top][0] + (1 if lines[top][1] else 0)
+            if top + rows < len(lines):
+                last_seen = lines[top + rows - 1][0]
+                below = ol.option_count - last_seen - 1 + (1 if lines[top + rows][1] else 0)
+        parts = ([f"↑ {above} more"] if above else []) + ([f"↓ {below} more"] if below else [])
+        self.border_subtitle = "  ".join(parts) or None
 
     @property
     def options(self) -> OptionList:
@@ -152,14 +172,38 @@ class MovePicker(Vertical):
         self.moves = list(prompt.moves) if (prompt and enabled) else []
         self._assign_keys(previous)
         # a long question wraps; the layout is redone only when its number of lines changes
-        width = max(1, self.size.width - 4)
-        lines = min(3, -(-len(title) // width)) if self.size.width else 0
+        self._title = title
+        lines = self._count_title_lines()
         self.query_one("#picker-title", Static).update(
             Text(title), layout=not lines or lines != self._title_lines
         )
         self._title_lines = lines
         self.clear_filter(refresh=False)
+        self._fit()
         self._fill()
+
+    def _count_title_lines(self) -> int:
+        """The rows the question takes at this width (it wraps at words, at most 3 rows)."""
+        width = self.content_size.width - 2  # the title's padding
+        if width <= 0:
+            return 0
+        return min(3, max(1, len(Text(self._title).wrap(self.app.console, width))))
+
+    def _fit(self) -> None:
+        """The list gets the rows the question and the filter leave: an option the list thinks
+        it shows is on screen (the picker's frame would cut off the last ones)."""
+        height, most = self.styles.height, self.styles.max_height
+        gutter = self.styles.gutter.height
+        if height is not None and not height.is_auto:
+            room = self.size.height - gutter
+        elif most is not None and most.is_cells:
+            room = int(most.value) - gutter
+        else:
+            return
+        if room <= 0:
+            return
+        room -= self._title_lines + (3 if self.has_class("filtering") else 0)
+        self.options.styles.max_height = max(1, room)
 
     def _assign_keys(self, previous: Prompt | None) -> None:
         """Hotkeys by position, unless this prompt goes on with the previous one's choice (the
@@ -207,9 +251,16 @@ class MovePicker(Vertical):
             ol.add_options(opts)
         if opts:
             ol.highlighted = 0
+        self.call_after_refresh(self._say_more)
 
     def on_resize(self) -> None:
         """Lay the rows out again for a new width (the hint panel opened or closed)."""
+        lines = self._count_title_lines()
+        if lines != self._title_lines:
+            self._title_lines = lines
+            self.query_one("#picker-title", Static).refresh(layout=True)
+        self._fit()
+        self.options.scroll_to_highlight()
         if self.shown and self.options.content_size.width not in (0, self._room):
             keep = self.options.highlighted
             self._fill()
@@ -226,6 +277,7 @@ class MovePicker(Vertical):
         if not self.moves:
             return
         self.add_class("filtering")
+        self._fit()
         self.query_one(Input).focus()
 
     def clear_filter(self, refresh: bool = True) -> bool:
@@ -233,6 +285,7 @@ class MovePicker(Vertical):
         active = self.has_class("filtering") or bool(self.filter)
         self.filter = ""
         self.remove_class("filtering")
+        self._fit()
         inp = self.query_one(Input)
         if inp.value:
             inp.value = ""
