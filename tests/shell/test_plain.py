@@ -410,3 +410,19 @@ def test_a_hint_in_lines(tmp_path: Path) -> None:
     answer = script.answers()["hint"]
     assert answer[0] == "Thinking..."
     assert re.match(r"^Hint \(chance of winning\): \d+ Keep .+ \d+%", answer[1]), answer
+
+
+def test_a_confined_plain_session_saves_only_inside_its_folder(tmp_path: Path) -> None:
+    """In a room (--confine) `save` takes a name in the player's own folder, never a path."""
+    folder = tmp_path / "alice"
+    outside = tmp_path / "bob" / "game"
+    m = Match.new("notre-dame", seats("notre-dame", 2), seed=1)
+    out = Output()
+    script = Script(m, out, [f"save {outside}", "save ../bob/game", "save mine", "quit"], [])
+    play_match(m, read=script, say=out, saves_dir=str(folder), confine=True)
+    answers = script.answers()
+    assert answers[f"save {outside}"][0].startswith("Not saved: ")
+    assert answers["save ../bob/game"][0].startswith("Not saved: ")
+    assert answers["save mine"][0].startswith("Saved to ")
+    assert not (tmp_path / "bob").exists()
+    assert (saves.saves_dir(str(folder)) / "mine.toml").exists()

@@ -36,6 +36,7 @@ def play_match(
     strict: bool | None = None,
     review: bool = False,
     hint_think: float | None = None,
+    confine: bool = False,
 ) -> int:
     """Play (or, with `review`, step through) `match` in lines; autosaved like the screen."""
     if handover is not None:
@@ -46,6 +47,7 @@ def play_match(
     session = PlainSession(
         source, read or TerminalReader(), say or Output(sys.stdout), saves_dir, hint_think
     )
+    session.confine = confine  # in a room: save by a name inside the player's folder only
     if review:
         if match.over:
             session.viewer = None
@@ -76,6 +78,7 @@ def run(args: Any, spec: dict[str, Any] | None, stdout: IO[str] | None = None) -
     """The plain mode of `new`, `load`, `review`, `continue` and of the menu (no command)."""
     cmd = args.command
     think = getattr(args, "think", None)
+    confine = bool(getattr(args, "confine", False))
     if spec is not None:
         match = Match.new(spec["game"], spec["seats"], spec["options"], spec["seed"])
         return play_match(
@@ -84,10 +87,13 @@ def run(args: Any, spec: dict[str, Any] | None, stdout: IO[str] | None = None) -
             think=think,
             handover=not args.no_handover,
             strict=args.strict,
+            confine=confine,
         )
     if cmd in ("load", "review"):
         match = saves.load(args.file)
-        return play_match(match, saves_dir=args.saves, think=think, review=cmd == "review")
+        return play_match(
+            match, saves_dir=args.saves, think=think, review=cmd == "review", confine=confine
+        )
     if cmd == "continue":
         path = saves.latest(args.saves, unfinished=True)
         if path is None:
@@ -96,7 +102,7 @@ def run(args: Any, spec: dict[str, Any] | None, stdout: IO[str] | None = None) -
                 file=sys.stderr,
             )
             return 1
-        return play_match(saves.load(path), saves_dir=args.saves, think=think)
+        return play_match(saves.load(path), saves_dir=args.saves, think=think, confine=confine)
     from .menu import menu
 
     return menu(args, TerminalReader(), Output(stdout or sys.stdout))

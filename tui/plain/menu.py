@@ -83,7 +83,14 @@ def menu(args: Any, read: Reader, say: Any) -> int:
                         say(line.lstrip("#").strip().replace("**", ""))
             continue
         if match is not None:
-            play_match(match, read=read, say=say, saves_dir=args.saves, think=args_think(args))
+            play_match(
+                match,
+                read=read,
+                say=say,
+                saves_dir=args.saves,
+                think=args_think(args),
+                confine=bool(getattr(args, "confine", False)),
+            )
             say("Back at the menu.")
 
 

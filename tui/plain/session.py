@@ -64,6 +64,7 @@ class PlainSession:
         self.say = say
         self.saves_dir = saves_dir
         self.hint_think = hint_think
+        self.confine = False  # a room's session: a save is a name in the player's own folder
         match = source.match
         self.game = match.game
         self.board = board_for(self.game.id)
@@ -594,6 +595,15 @@ class PlainSession:
             return
         m = self.match
         folder = saves.saves_dir(self.saves_dir)
+        if self.confine:
+            from tui.room.confine import ConfineError, confined_path
+
+            try:
+                target = confined_path(rest or f"{m.game.id}-{m.seed}", self.saves_dir)
+            except ConfineError as exc:
+                self.say(f"Not saved: {exc}.")
+                return
+            rest = str(target)
         target = Path(rest).expanduser() if rest else Path(m.save_path or f"{m.game.id}-{m.seed}")
         if not target.is_absolute():
             target = folder / target
