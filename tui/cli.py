@@ -550,10 +550,6 @@ def _run(args: argparse.Namespace) -> int:
             )
             return EXIT_BAD_FILE
         match = saves_mod.load(newest)
-    from .terminal import has_terminal
-
-    if not has_terminal():  # what was wrong with the command line or the file comes first
-        return no_terminal()
     from tui.app import BoardgamesApp, Launch
 
     launch = Launch(saves_dir=args.saves, user=user, store=args.store, confine=args.confine)
@@ -571,6 +567,10 @@ def _run(args: argparse.Namespace) -> int:
         launch.think = args.think
     launch.match = match
     launch.review = cmd == "review"
+    from . import terminal
+
+    if not terminal.has_terminal():  # what was wrong with the command line or file comes first
+        return no_terminal()
     app = BoardgamesApp(launch)
     app.run()
     return app.return_code or 0

@@ -416,18 +416,18 @@ def _copy_store(source: str, target: str) -> int:
 
 
 def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    from .plain import join_table, wanted
     from .terminal import NO_TERMINAL, has_terminal
 
     info = store.info(args.id)
-    if not has_terminal():  # before the seat is taken: a script joins with `table play`
+    plain = wanted(bool(getattr(args, "plain", False)))  # plain lines need no terminal
+    if not plain and not has_terminal():  # before the seat is taken: scripts use `table play`
         print(NO_TERMINAL, file=sys.stderr)
         return 2
     seat = store.join(info.id, user)
     if seat is None:
         print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)
-    from .plain import join_table, wanted
-
-    if wanted(bool(getattr(args, "plain", False))):
+    if plain:
         return join_table(store, info.id, user)
     from .app import BoardgamesApp, Launch
 

@@ -8,7 +8,10 @@ import unicodedata
 
 from rich.text import Text
 
-from .games.base import SEAT_LETTERS, SEAT_STYLES
+# each seat's letter and colour, on every surface (colour is never the only carrier)
+SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
+SEAT_LETTERS = ("A", "B", "C", "D", "E", "F")
+
 
 # C0 and C1 controls, DEL, and the format characters that reorder or hide text (bidi
 # overrides and isolates, zero-width characters), line and paragraph separators

@@ -132,7 +132,6 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
             pass
 
     monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
-    monkeypatch.setattr("tui.cli.has_terminal", lambda: True)  # pytest's stdin is not one
     return launched
 
 

@@ -175,7 +175,14 @@ def test_the_ssh_recipe_as_written(account: str, tmp_path: Path) -> None:
             sshd.terminate()
             sshd.wait(10)
         shutil.rmtree(etc)
-    left = subprocess.run(["pgrep", "-u", account], capture_output=True, text=True).stdout
+    # a session's app ends within 2 s of its client (it saves first): allow it that, and more
+    for _ in range(50):
+        left = subprocess.run(
+            ["ps", "-o", "pid=,args=", "-u", account], capture_output=True, text=True
+        ).stdout
+        if not left.strip():
+            break
+        time.sleep(0.1)
     assert not left.strip(), f"processes of the account left running: {left}"
 
 

@@ -52,10 +52,14 @@ def as_role(b: Backend, role: str) -> str:
 
 
 def test_each_role_is_refused_the_others_seat_by_the_database(
-    pgb: Backend, roles: tuple[str, str], capsys: pytest.CaptureFixture[str]
+    pgb: Backend,
+    roles: tuple[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import psycopg
 
+    monkeypatch.setattr("tui.terminal.has_terminal", lambda: True)  # `table join` from a terminal
     al, bo = roles
     owner = pgb.open()
     t = owner.create("notre-dame", parse_seats(f"{al},{bo},open", al), {}, 3, al)

@@ -15,9 +15,10 @@ from typing import Any, Protocol
 from rich.console import RenderableType
 from typing_extensions import TypeVar  # a default (PEP 696), so that plain `GameUI` reads Mappings
 
+from ..text import SEAT_LETTERS as SEAT_LETTERS  # re-exported: boards and plug-ins use them
+from ..text import SEAT_STYLES as SEAT_STYLES
+
 # One colour and one letter per seat: colour is never the only carrier of information.
-SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
-SEAT_LETTERS = ("A", "B", "C", "D", "E", "F")
 
 
 @dataclass
