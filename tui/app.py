@@ -23,7 +23,7 @@ from .autosave import Autosaver
 from .screens.base import OpenFile, StartMatch
 from .screens.dialogs import MessageScreen
 from .screens.menu import MenuScreen
-from .terminal import terminal_gone
+from .terminal import terminal_gone, tolerate_bad_input
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -114,6 +114,7 @@ class BoardgamesApp(App[int]):
 
     def __init__(self, launch: Launch | None = None) -> None:
         super().__init__()
+        tolerate_bad_input()
         self.launch = launch or Launch()
         self.saves_dir = self.launch.saves_dir
         # strong players' seconds per decision: --think, then the last setup screen's choice

@@ -36,3 +36,25 @@ def terminal_gone(fd: int) -> bool:
     except OSError:
         return True
     return any(mask & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events)
+
+
+def tolerate_bad_input() -> None:
+    """Bytes that are not UTF-8 (a paste in another encoding, line noise, a hostile client in a
+    room) become U+FFFD instead of ending the app: Textual's drivers decode input strictly,
+    and one stray byte raised UnicodeDecodeError in the input thread, which quit the app."""
+    import codecs
+    import functools
+    import importlib
+
+    def lenient(encoding: str) -> type[codecs.IncrementalDecoder]:
+        return functools.partial(  # type: ignore[return-value]
+            codecs.getincrementaldecoder(encoding), errors="replace"
+        )
+
+    # the driver this process will run: the browser's (textual-serve names it) or the terminal's
+    name = "web_driver" if os.environ.get("TEXTUAL_DRIVER") else "linux_driver"
+    try:
+        module = importlib.import_module(f"textual.drivers.{name}")
+    except ImportError:  # Windows: its driver reads keys as text already
+        return
+    setattr(module, "getincrementaldecoder", lenient)  # noqa: B010 (a module's global)

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(not Path(SSH).exists(), reason="needs OpenSSH's 
 class Room:
     """A real `serve` on 127.0.0.1 at a free port, and keys for its players."""
 
-    def __init__(self, tmp: Path, *flags: str) -> None:
+    def __init__(self, tmp: Path, *flags: str, store: str | None = None) -> None:
         self.tmp = tmp
         self.dir = tmp / "room"
         self.keys = tmp / "keys"
@@ -46,6 +46,7 @@ class Room:
                 sys.executable,
                 "-m",
                 "tui.cli",
+                *(["--store", store] if store else []),
                 "serve",
                 "--port",
                 "0",

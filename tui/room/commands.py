@@ -6,6 +6,7 @@ Building the arguments imports nothing heavy (asyncssh loads only when a command
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -79,7 +80,9 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
     if not 0 <= args.port <= 65535:
         print("boardgames-tui: --port must be from 0 to 65535", file=sys.stderr)
         return EXIT_USAGE
+    store = args.store or os.environ.get("BOARDGAMES_STORE") or None
     settings = Settings(
+        store=store,
         host=args.host,
         port=args.port,
         invite_only=args.invite_only,

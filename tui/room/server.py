@@ -41,6 +41,7 @@ MOVE_RE = re.compile(r"^[\x21-\x7e]{1,120}$")
 
 @dataclass
 class Settings:
+    store: str | None = None  # --store / $BOARDGAMES_STORE: None is the room's own SQLite file
     host: str = "127.0.0.1"
     port: int = 2222
     invite_only: bool = False
@@ -338,8 +339,6 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             module,
             "--user",
             name,
-            "--store",
-            str(room.store_path),
             "--saves",
             str(saves),
             "--confine",
@@ -356,7 +355,11 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             "BOARDGAMES_ROOM_LOGIN": f"ssh -p {self._port()} {self.owner.name}@HOST",
         }
         env.update({k: v for k, v in os.environ.items() if k.startswith("BOARDGAMES_")})
-        env.pop("BOARDGAMES_STORE", None)
+        # the room's store, in the environment rather than on a command line any local user
+        # can read (a server URL may carry a password); libpq's own settings (PGPASSFILE,
+        # PGSSLMODE, …) as the host gave them to `serve`
+        env["BOARDGAMES_STORE"] = self.state.settings.store or str(self.state.room.store_path)
+        env.update({k: v for k, v in os.environ.items() if k.startswith("PG")})
         if self.chan is not None:
             for k, v in self.chan.get_environment().items():
                 if (k == "LANG" or k.startswith("LC_")) and ENV_VALUE_RE.match(v) and len(k) < 20:
@@ -677,6 +680,7 @@ def banner(state: State, port: int, key: Any) -> list[str]:
         if s.invite_only
         else "open room: the first key to use a free name keeps it"
     )
+    lines.append(f"tables in {_store_label(s.store) if s.store else state.room.store_path}")
     lines.append(f"room folder {state.room.path}; Ctrl+C closes the room (every game is saved)")
     return lines
 
@@ -724,6 +728,23 @@ async def _serve(state: State) -> int:
     return 0
 
 
+def _store_label(location: str) -> str:
+    """A store's location to print: a server URL without its user and password."""
+    return location.rsplit("@", 1)[-1] if "://" in location else location
+
+
+def _check_store(settings: Settings, room: Room) -> str | None:
+    """Why the room's table store cannot be used (one line), or None: said at start, not
+    to each player who logs in."""
+    from engine.tables import StoreError, open_store
+
+    try:
+        open_store(settings.store or str(room.store_path)).close()
+    except StoreError as exc:
+        return f"the table store cannot be used: {exc}"
+    return None
+
+
 def serve(settings: Settings, room: Room) -> int:
     """Run the room until Ctrl+C (or SIGTERM); 2 if it cannot start."""
     try:
@@ -731,5 +752,9 @@ def serve(settings: Settings, room: Room) -> int:
         room.host_key()
     except RoomError as exc:
         print(f"boardgames-tui: {exc}", file=sys.stderr)
+        return 2
+    problem = _check_store(settings, room)
+    if problem:
+        print(f"boardgames-tui: {problem}", file=sys.stderr)
         return 2
     return asyncio.run(_serve(State(settings, room)))
