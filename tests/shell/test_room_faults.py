@@ -92,6 +92,22 @@ def test_an_idle_session_is_saved_and_closed_with_a_line(tmp_path: Path) -> None
     assert room_processes(room) == []
 
 
+def test_a_client_that_never_logs_in_is_closed_after_the_grace_time(tmp_path: Path) -> None:
+    room = Room(tmp_path, "--login-grace", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", room.port), timeout=10) as s:
+            s.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")  # and then nothing
+            t0 = time.monotonic()
+            got = b""
+            while chunk := s.recv(4096):
+                got += chunk
+            waited = time.monotonic() - t0
+        assert got.startswith(b"SSH-2.0-") and 0.9 < waited < 5, (got[:40], waited)
+        assert "no login within 1 s" in room.log()
+    finally:
+        room.close()
+
+
 def test_refused_logins_are_rate_limited_per_address(tmp_path: Path) -> None:
     """An invite-only room: 20 refused logins in a minute from one address, then that
     address is told to wait, even with a key the room knows."""

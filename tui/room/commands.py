@@ -34,6 +34,13 @@ def add_room_parsers(sub: Any) -> None:
         metavar="SECONDS",
         help="close a session after this long without a key, saved first (3600)",
     )
+    s.add_argument(
+        "--login-grace",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="close a connection that has not logged in after this long (30)",
+    )
     r = sub.add_parser("room", help="the players of a room: add (invite), list, remove")
     rs = r.add_subparsers(dest="room_action", metavar="ACTION", parser_class=type(r))
     rs.required = True
@@ -88,6 +95,7 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
         invite_only=args.invite_only,
         max_sessions=args.max_sessions,
         idle=max(1.0, args.idle_close),
+        login_grace=max(1.0, args.login_grace),
     )
     return serve(settings, room)
 

@@ -47,6 +47,7 @@ class Settings:
     invite_only: bool = False
     max_sessions: int = 64
     idle: float = 3600.0  # seconds without a key before a session is saved and closed
+    login_grace: float = LOGIN_GRACE  # seconds a connection has to authenticate
 
 
 @dataclass
@@ -93,7 +94,10 @@ class RoomConnection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.state.connections -= 1
-        if not self.authenticated and self.refusal is None and self.name:
+        if not self.authenticated and "timeout" in str(exc).lower():
+            grace = self.state.settings.login_grace
+            self.state.room.log(f"refuse {self.addr} {self.name!r}: no login within {grace:g} s")
+        elif not self.authenticated and self.refusal is None and self.name:
             self.state.room.log(f"gone {self.addr} {self.name!r}: left before logging in")
 
     def refuse(self, line: str) -> None:
@@ -648,7 +652,7 @@ async def start(state: State) -> asyncssh.SSHAcceptor:
         x11_forwarding=False,
         allow_scp=False,
         sftp_factory=None,
-        login_timeout=LOGIN_GRACE,
+        login_timeout=state.settings.login_grace,
         keepalive_interval=30,
         keepalive_count_max=4,
         gss_host=None,
