@@ -15,10 +15,8 @@ service role) is exempt, as PostgreSQL exempts a table's owner.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import json
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -26,36 +24,15 @@ import psycopg
 from psycopg import errors as pgerr
 from psycopg import sql
 
-from ..core import HUMAN, Match
-from ..core.match import now_iso
+from ..core import Match
+from .sqlstore import Conflict, Sql, SQLStore
 from .store import (
-    FINISHED,
     FORMAT,
-    LEASE_SECONDS,
     NOTICE_TABLES,
-    PLAYING,
-    WAITING,
     Disconnected,
-    MoveRow,
     NoStore,
     Refused,
-    Run,
-    SeatInfo,
-    Stale,
-    StoreError,
     StoreUnavailable,
-    TableInfo,
-    TableStore,
-    UnknownTable,
-    cached_match,
-    check_append,
-    check_moves,
-    check_undo,
-    new_table_id,
-    new_table_probe,
-    normalize_id,
-    queue_turn_notice,
-    table_digest,
     upgrade_steps,
 )
 
@@ -135,14 +112,6 @@ CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
 """ + ";\n".join(NOTICE_TABLES)
 
-_COLUMNS = (
-    "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
-)
-
-
-class _Conflict(StoreUnavailable):
-    """Two sessions wrote the same row at once (a unique or serialization failure)."""
-
 
 def split_address(url: str) -> tuple[str, str, str]:
     """(the URL psycopg is given, the schema, the URL as shown: no password)."""
@@ -159,9 +128,11 @@ def split_address(url: str) -> tuple[str, str, str]:
     return conninfo, schema, shown
 
 
-class PostgresStore(TableStore):
+class PostgresStore(SQLStore):
     """Tables in one PostgreSQL schema. `create_file`: create the schema if it is missing;
     `busy`: how long to wait for a table's row held by another session."""
+
+    ROW_LOCK = " FOR UPDATE"
 
     def __init__(
         self,
@@ -244,7 +215,7 @@ class PostgresStore(TableStore):
                 f"than {self.busy:g} s; try again"
             ) from None
         except (pgerr.UniqueViolation, pgerr.SerializationFailure, pgerr.DeadlockDetected):
-            raise _Conflict(
+            raise Conflict(
                 f"the table store {self.path}: another session changed the table at the same "
                 "moment; try again"
             ) from None
@@ -271,19 +242,24 @@ class PostgresStore(TableStore):
             raise StoreUnavailable(f"the table store {self.path}: {_first_line(exc)}") from None
 
     @contextlib.contextmanager
-    def _tx(self) -> Iterator[psycopg.Cursor[Any]]:
+    def _cursor(self) -> Iterator[psycopg.Cursor[Any]]:
+        """One transaction, on a cursor (the schema's own statements)."""
         with self._errors():
             conn = self._conn()
             with conn.transaction(), conn.cursor() as cur:
                 yield cur
 
     @contextlib.contextmanager
-    def _session(self) -> Iterator[Run]:
-        with self._tx() as c:
-            yield _run(c)
+    def _tx(self, write: bool = True, snapshot: bool = False) -> Iterator[Sql]:
+        """A change locks the rows it reads FOR UPDATE (`ROW_LOCK`); `snapshot`: one view
+        of the whole transaction (the default isolation is per statement)."""
+        with self._cursor() as cur:
+            if snapshot:
+                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield _Postgres(cur)
 
     def _setup(self, create: bool) -> None:
-        with self._tx() as c:
+        with self._cursor() as c:
             c.execute("SELECT current_user")
             self.role = str(_one(c)[0])
             c.execute(
@@ -309,7 +285,7 @@ class PostgresStore(TableStore):
                     )
                     c.execute(SCHEMA.encode())
                     c.execute("INSERT INTO bg_meta VALUES ('format', %s)", (str(FORMAT),))
-        with self._tx() as c:  # an older store: upgraded in place, all or nothing
+        with self._cursor() as c:  # an older store: upgraded in place, all or nothing
             c.execute("SELECT value FROM bg_meta WHERE key = 'format'")
             row = c.fetchone()
             if upgrade_steps(row and row[0], self.path):
@@ -328,6 +304,9 @@ class PostgresStore(TableStore):
                 f"you are connected to the table store as {self.role}: you cannot play as "
                 f"{user} (leave out --user, or connect as {user})"
             )
+
+    def _role_name(self) -> str:
+        return f"role {self.role}"
 
     def close(self) -> None:
         conn = self.conn
@@ -389,293 +368,6 @@ class PostgresStore(TableStore):
     def _notified(self, _n: psycopg.Notify) -> None:
         self._version += 1
 
-    # ---- reading -------------------------------------------------------------------------
-    def _info(self, c: psycopg.Cursor[Any], table_id: str, lock: bool = False) -> TableInfo:
-        """The table's row and its seats (`lock`: the row FOR UPDATE; else one round trip)."""
-        tid = normalize_id(table_id)
-        if lock:  # the seats read after the lock is held: a statement of their own
-            c.execute(f"SELECT {_COLUMNS} FROM bg_tables WHERE id = %s FOR UPDATE", (tid,))
-            row = c.fetchone()
-            if row is None:
-                raise UnknownTable(table_id)
-            c.execute(
-                'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = %s ORDER BY seat', (tid,)
-            )
-            return _row_info(row, c.fetchall())
-        cols = ", ".join(f"t.{k.strip()}" for k in _COLUMNS.split(","))
-        c.execute(
-            f'SELECT {cols}, s.seat, s.kind, s."user" FROM bg_tables t '
-            "JOIN bg_seats s ON s.table_id = t.id WHERE t.id = %s ORDER BY s.seat",
-            (tid,),
-        )
-        rows = c.fetchall()
-        if not rows:
-            raise UnknownTable(table_id)
-        return _row_info(rows[0][:12], [r[12:] for r in rows])
-
-    def info(self, table_id: str) -> TableInfo:
-        with self._tx() as c:
-            return self._info(c, table_id)
-
-    def tables(self) -> list[TableInfo]:
-        with self._tx() as c:
-            c.execute(f"SELECT {_COLUMNS} FROM bg_tables ORDER BY updated DESC")
-            rows = c.fetchall()
-            c.execute('SELECT table_id, seat, kind, "user" FROM bg_seats ORDER BY table_id, seat')
-            seats: dict[str, list[tuple[int, str, str | None]]] = {}
-            for tid, seat, kind, user in c.fetchall():
-                seats.setdefault(tid, []).append((seat, kind, user))
-        return [_row_info(r, seats.get(r[0], [])) for r in rows]
-
-    def move_ids(self, table_id: str) -> list[str]:
-        with self._tx() as c:
-            info = self._info(c, table_id)
-            return self._move_ids(c, info.id)
-
-    @staticmethod
-    def _move_ids(c: psycopg.Cursor[Any], tid: str) -> list[str]:
-        c.execute("SELECT n, move_id FROM bg_moves WHERE table_id = %s ORDER BY n", (tid,))
-        return check_moves(tid, c.fetchall())
-
-    def _match(self, c: psycopg.Cursor[Any], info: TableInfo) -> Match:
-        return cached_match(self._cache, info, self._move_ids(c, info.id))
-
-    def load(self, table_id: str) -> tuple[TableInfo, Match]:
-        with self._tx() as c:
-            # one snapshot for the row and the moves (the default isolation is per statement)
-            c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            info = self._info(c, table_id)
-            return info, self._match(c, info)
-
-    # ---- changing ------------------------------------------------------------------------
-    def create(
-        self,
-        game: str,
-        seats: Sequence[SeatInfo],
-        options: Mapping[str, str],
-        seed: int,
-        creator: str,
-        settings: Mapping[str, bool] | None = None,
-    ) -> TableInfo:
-        self._as(creator)
-        p = new_table_probe(game, seats, options, seed, creator, settings)
-        with self._tx() as c:
-            for _ in range(20):
-                tid = new_table_id()
-                c.execute("SELECT 1 FROM bg_tables WHERE id = %s", (tid,))
-                if c.fetchone() is None:
-                    break
-            else:  # pragma: no cover - 28 million ids
-                raise StoreError("no free table id: the store is full")
-            c.execute(
-                "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
-                "updated, status, moves, rev, to_move_seat) "
-                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,0,0,%s)",
-                (
-                    tid,
-                    p.game,
-                    p.seed,
-                    json.dumps(p.options),
-                    json.dumps(p.settings),
-                    creator,
-                    p.created,
-                    p.updated,
-                    p.status,
-                    p.to_move_seat,
-                ),
-            )
-            c.executemany(
-                'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (%s,%s,%s,%s)',
-                [(tid, s.seat, s.kind, s.user) for s in p.seats],
-            )
-            made = self._info(c, tid)
-            if made.status == PLAYING:
-                queue_turn_notice(_run(c), made, self._match(c, made), creator)
-            return made
-
-    def join(self, table_id: str, user: str) -> int | None:
-        self._as(user)
-        with self._tx() as c:
-            info = self._info(c, table_id, lock=True)
-            mine = info.seat_of(user)
-            if mine is not None:
-                return mine
-            seat = info.first_open()
-            if seat is None or info.finished:
-                return None
-            c.execute(
-                'UPDATE bg_seats SET "user" = %s WHERE table_id = %s AND seat = %s '
-                'AND "user" IS NULL AND kind = %s',
-                (user, info.id, seat, HUMAN),
-            )
-            if c.rowcount != 1:  # pragma: no cover - the row lock makes this impossible
-                return None
-            still_open = any(s.is_open and s.seat != seat for s in info.seats)
-            c.execute(
-                "UPDATE bg_tables SET status = %s, rev = rev + 1, updated = %s WHERE id = %s",
-                (WAITING if still_open else PLAYING, now_iso(), info.id),
-            )
-            if not still_open:
-                now = self._info(c, info.id)
-                queue_turn_notice(_run(c), now, self._match(c, now), user)
-            return seat
-
-    def append(
-        self, table_id: str, user: str | None, move_id: str, expected: int, lease: str | None = None
-    ) -> TableInfo:
-        self._as(user)
-        try:
-            with self._tx() as c:
-                info = self._info(c, table_id, lock=True)  # this table's row only
-                if info.moves != expected:
-                    raise Stale(info.id, expected, info.moves)
-                lease_ok = False
-                if lease is not None:
-                    c.execute(
-                        "SELECT lease_owner, lease_until FROM bg_tables WHERE id = %s", (info.id,)
-                    )
-                    owner, until = _one(c)
-                    lease_ok = owner == lease and until >= time.time()
-                match = self._match(c, info)
-                seat = check_append(info, match, user, move_id, lease_ok)
-                try:
-                    match.play(move_id)
-                    prompt = match.prompt
-                    stamp = now_iso()
-                    c.execute(
-                        'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) '
-                        "VALUES (%s,%s,%s,%s,%s,%s)",
-                        (
-                            info.id,
-                            expected + 1,
-                            move_id,
-                            seat,
-                            user or info.seats[seat].kind,
-                            stamp,
-                        ),
-                    )
-                    c.execute(
-                        "UPDATE bg_tables SET moves = moves + 1, rev = rev + 1, updated = %s, "
-                        "status = %s, to_move_seat = %s WHERE id = %s",
-                        (
-                            stamp,
-                            FINISHED if prompt is None else info.status,
-                            None if prompt is None else prompt.seat,
-                            info.id,
-                        ),
-                    )
-                    # the row as updated, without reading it back (every round trip counts
-                    # while the row is locked)
-                    done = dataclasses.replace(
-                        info,
-                        moves=info.moves + 1,
-                        rev=info.rev + 1,
-                        updated=stamp,
-                        status=FINISHED if prompt is None else info.status,
-                        to_move_seat=None if prompt is None else prompt.seat,
-                    )
-                    queue_turn_notice(_run(c), done, match, user)
-                    return done
-                except BaseException:
-                    self._cache.pop(info.id, None)  # rolled back: so is the cache
-                    raise
-        except _Conflict:
-            raise Stale(normalize_id(table_id), expected, expected + 1) from None
-
-    def undo(self, table_id: str, user: str, expected: int) -> TableInfo:
-        self._as(user)
-        with self._tx() as c:
-            info = self._info(c, table_id, lock=True)
-            if info.moves != expected:
-                raise Stale(info.id, expected, info.moves)
-            match = self._match(c, info)
-            check_undo(info, match, user)
-            self._cache.pop(info.id, None)
-            c.execute("DELETE FROM bg_moves WHERE table_id = %s AND n = %s", (info.id, info.moves))
-            if c.rowcount != 1:  # row-level security hid the row: not this role's move
-                raise Refused(f"the table store refused it: role {self.role} may not undo that")
-            seat = match.steps[-1].seat
-            c.execute(
-                "UPDATE bg_tables SET moves = moves - 1, rev = rev + 1, updated = %s, "
-                "status = %s, to_move_seat = %s WHERE id = %s",
-                (now_iso(), PLAYING, seat, info.id),
-            )
-            return self._info(c, info.id)
-
-    def take_lease(self, table_id: str, owner: str, seconds: float = LEASE_SECONDS) -> bool:
-        now = time.time()
-        with self._tx() as c:
-            c.execute(
-                "UPDATE bg_tables SET lease_owner = %s, lease_until = %s WHERE id = %s AND "
-                "(lease_owner IS NULL OR lease_owner = %s OR lease_until < %s)",
-                (owner, now + seconds, normalize_id(table_id), owner, now),
-            )
-            return c.rowcount == 1
-
-    def release_lease(self, table_id: str, owner: str) -> None:
-        with self._tx() as c:
-            c.execute(
-                "UPDATE bg_tables SET lease_owner = NULL, lease_until = 0 WHERE id = %s AND "
-                "lease_owner = %s",
-                (normalize_id(table_id), owner),
-            )
-
-    # ---- copying -------------------------------------------------------------------------
-    def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
-        with self._tx() as c:
-            c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            info = self._info(c, table_id)
-            c.execute(
-                'SELECT n, move_id, seat, "user", at FROM bg_moves WHERE table_id = %s ORDER BY n',
-                (info.id,),
-            )
-            rows = c.fetchall()
-        return info, [(int(n), str(m), int(s), str(u), str(a)) for n, m, s, u, a in rows]
-
-    def import_table(self, info: TableInfo, rows: Sequence[MoveRow], digest: str) -> None:
-        with self._tx() as c:
-            c.execute(
-                "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
-                "updated, status, moves, rev, to_move_seat) "
-                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (
-                    info.id,
-                    info.game,
-                    info.seed,
-                    json.dumps(info.options),
-                    json.dumps(info.settings),
-                    info.creator,
-                    info.created,
-                    info.updated,
-                    info.status,
-                    info.moves,
-                    info.rev,
-                    info.to_move_seat,
-                ),
-            )
-            c.executemany(
-                'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (%s,%s,%s,%s)',
-                [(info.id, s.seat, s.kind, s.user) for s in info.seats],
-            )
-            c.executemany(
-                'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) '
-                "VALUES (%s,%s,%s,%s,%s,%s)",
-                [(info.id, *r) for r in rows],
-            )
-            stored = self._info(c, info.id)
-            if table_digest(stored, self._move_ids(c, info.id)) != digest:
-                raise StoreError(f"table {info.id} does not replay the same in {self.path}")
-
-
-def _run(c: psycopg.Cursor[Any]) -> Run:
-    """Statements with `?` placeholders (the shared SQL) on this cursor."""
-
-    def run(q: str, p: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        c.execute(q.replace("?", "%s").encode(), p or None)
-        return c.fetchall() if c.description else []
-
-    return run
-
 
 def _one(c: psycopg.Cursor[Any]) -> Any:
     row = c.fetchone()
@@ -688,20 +380,19 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
-    (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row
-    return TableInfo(
-        id=str(tid),
-        game=str(game),
-        seed=int(seed),
-        options=json.loads(str(options)),
-        settings=json.loads(str(settings)),
-        creator=str(creator),
-        created=str(created),
-        updated=str(updated),
-        status=str(status),
-        moves=int(moves),
-        rev=int(rev),
-        to_move_seat=None if tm is None else int(tm),
-        seats=tuple(SeatInfo(int(s), str(k), u) for s, k, u in seats),
-    )
+class _Postgres(Sql):
+    """The shared SQL on a psycopg cursor (`?` becomes `%s`)."""
+
+    def __init__(self, cur: psycopg.Cursor[Any]) -> None:
+        self.cur = cur
+
+    def __call__(self, q: str, p: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self.cur.execute(q.replace("?", "%s").encode(), p or None)
+        return self.cur.fetchall() if self.cur.description else []
+
+    def many(self, q: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.cur.executemany(q.replace("?", "%s").encode(), rows)
+
+    def count(self, q: str, p: Sequence[Any] = ()) -> int:
+        self.cur.execute(q.replace("?", "%s").encode(), p or None)
+        return self.cur.rowcount

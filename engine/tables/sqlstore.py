@@ -1,0 +1,361 @@
+"""What the SQL backends do alike: every table operation written once, over a small dialect.
+
+A backend opens transactions (`_tx`) whose statements are written here once, in the SQL both
+SQLite and PostgreSQL read alike: `?` placeholders (a backend translates them) and `"user"`
+quoted. What differs is small and named: how a change locks its table (`ROW_LOCK`: `FOR
+UPDATE` on a server, nothing where `BEGIN IMMEDIATE` has taken the file's write lock already),
+which of the database's errors mean "someone else changed it at the same moment" (`Conflict`,
+turned into `Stale`), and whether the connection may act for a user (`_as`). Connecting, live
+updates (`version`), the schema and its upgrades, and the roles stay with each backend.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import time
+from abc import abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from ..core import HUMAN, Match
+from ..core.match import now_iso
+from .store import (
+    FINISHED,
+    LEASE_SECONDS,
+    PLAYING,
+    WAITING,
+    MoveRow,
+    Refused,
+    SeatInfo,
+    Stale,
+    StoreError,
+    StoreUnavailable,
+    TableInfo,
+    TableStore,
+    UnknownTable,
+    cached_match,
+    check_append,
+    check_moves,
+    check_undo,
+    new_table_id,
+    new_table_probe,
+    normalize_id,
+    queue_turn_notice,
+    table_digest,
+)
+
+COLUMNS = (
+    "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
+)
+_SEATS = 'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = ? ORDER BY seat'
+_INSERT_TABLE = (
+    "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, updated, "
+    "status, moves, rev, to_move_seat) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_INSERT_SEAT = 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (?,?,?,?)'
+_INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
+
+
+class Conflict(StoreUnavailable):
+    """Two sessions wrote the same row at once (a unique or serialization failure)."""
+
+
+class Sql:
+    """The statements of one open transaction, in the shared SQL (`?` placeholders); a
+    backend provides the three calls. Also a `Run`, for the notification methods."""
+
+    @abstractmethod
+    def __call__(self, q: str, p: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """One statement: its rows (none for a change without RETURNING)."""
+
+    @abstractmethod
+    def many(self, q: str, rows: Iterable[Sequence[Any]]) -> None:
+        """One statement once per row of parameters."""
+
+    @abstractmethod
+    def count(self, q: str, p: Sequence[Any] = ()) -> int:
+        """One change: how many rows it touched."""
+
+    def one(self, q: str, p: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        rows = self(q, p)
+        return rows[0] if rows else None
+
+
+class SQLStore(TableStore):
+    """A table store in SQL tables (`bg_tables`, `bg_seats`, `bg_moves`): everything but the
+    connection, the schema and live updates."""
+
+    ROW_LOCK = ""  # appended to the read of the table's row in a change
+    _cache: dict[str, Match]  # table id -> its match, replayed
+
+    @abstractmethod
+    def _tx(
+        self, write: bool = True, snapshot: bool = False
+    ) -> contextlib.AbstractContextManager[Sql]:
+        """One transaction (committed unless the block raises); `write`: it changes rows;
+        `snapshot`: all its reads see the same moment."""
+
+    def _as(self, user: str | None) -> None:
+        """Refused when this connection may not act for `user` (anyone may, by default)."""
+
+    @contextlib.contextmanager
+    def _session(self) -> Iterator[Sql]:
+        with self._tx() as q:
+            yield q
+
+    # ---- reading -------------------------------------------------------------------------
+    def _info(self, q: Sql, table_id: str, lock: bool = False) -> TableInfo:
+        """The table's row and its seats (`lock`: the row locked for a change; else one
+        statement, one round trip)."""
+        tid = normalize_id(table_id)
+        if lock:  # the seats read after the lock is held: a statement of their own
+            row = q.one(f"SELECT {COLUMNS} FROM bg_tables WHERE id = ?{self.ROW_LOCK}", (tid,))
+            if row is None:
+                raise UnknownTable(table_id)
+            return row_info(row, q(_SEATS, (tid,)))
+        cols = ", ".join(f"t.{k.strip()}" for k in COLUMNS.split(","))
+        rows = q(
+            f'SELECT {cols}, s.seat, s.kind, s."user" FROM bg_tables t '
+            "JOIN bg_seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.seat",
+            (tid,),
+        )
+        if not rows:
+            raise UnknownTable(table_id)
+        return row_info(rows[0][:12], [r[12:] for r in rows])
+
+    def info(self, table_id: str) -> TableInfo:
+        with self._tx(write=False) as q:
+            return self._info(q, table_id)
+
+    def tables(self) -> list[TableInfo]:
+        with self._tx(write=False) as q:
+            rows = q(f"SELECT {COLUMNS} FROM bg_tables ORDER BY updated DESC")
+            seats: dict[str, list[tuple[int, str, str | None]]] = {}
+            for tid, seat, kind, user in q(
+                'SELECT table_id, seat, kind, "user" FROM bg_seats ORDER BY table_id, seat'
+            ):
+                seats.setdefault(tid, []).append((seat, kind, user))
+        return [row_info(r, seats.get(r[0], [])) for r in rows]
+
+    def move_ids(self, table_id: str) -> list[str]:
+        with self._tx(write=False) as q:
+            info = self._info(q, table_id)
+            return self._move_ids(q, info.id)
+
+    @staticmethod
+    def _move_ids(q: Sql, tid: str) -> list[str]:
+        return check_moves(
+            tid, q("SELECT n, move_id FROM bg_moves WHERE table_id = ? ORDER BY n", (tid,))
+        )
+
+    def _match(self, q: Sql, info: TableInfo) -> Match:
+        return cached_match(self._cache, info, self._move_ids(q, info.id))
+
+    def load(self, table_id: str) -> tuple[TableInfo, Match]:
+        with self._tx(write=False, snapshot=True) as q:
+            info = self._info(q, table_id)
+            return info, self._match(q, info)
+
+    # ---- changing ------------------------------------------------------------------------
+    def create(
+        self,
+        game: str,
+        seats: Sequence[SeatInfo],
+        options: Mapping[str, str],
+        seed: int,
+        creator: str,
+        settings: Mapping[str, bool] | None = None,
+    ) -> TableInfo:
+        self._as(creator)
+        p = new_table_probe(game, seats, options, seed, creator, settings)
+        with self._tx() as q:
+            for _ in range(20):
+                tid = new_table_id()
+                if q.one("SELECT 1 FROM bg_tables WHERE id = ?", (tid,)) is None:
+                    break
+            else:  # pragma: no cover - 28 million ids
+                raise StoreError("no free table id: the store is full")
+            q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid)))
+            q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
+            made = self._info(q, tid)
+            if made.status == PLAYING:
+                queue_turn_notice(q, made, self._match(q, made), creator)
+            return made
+
+    def join(self, table_id: str, user: str) -> int | None:
+        self._as(user)
+        with self._tx() as q:
+            info = self._info(q, table_id, lock=True)
+            mine = info.seat_of(user)
+            if mine is not None:
+                return mine
+            seat = info.first_open()
+            if seat is None or info.finished:
+                return None
+            taken = q.count(
+                'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
+                'AND "user" IS NULL AND kind = ?',
+                (user, info.id, seat, HUMAN),
+            )
+            if taken != 1:  # pragma: no cover - the lock makes this impossible
+                return None
+            still_open = any(s.is_open and s.seat != seat for s in info.seats)
+            q(
+                "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ? WHERE id = ?",
+                (WAITING if still_open else PLAYING, now_iso(), info.id),
+            )
+            if not still_open:
+                now = self._info(q, info.id)
+                queue_turn_notice(q, now, self._match(q, now), user)
+            return seat
+
+    def append(
+        self, table_id: str, user: str | None, move_id: str, expected: int, lease: str | None = None
+    ) -> TableInfo:
+        self._as(user)
+        try:
+            with self._tx() as q:
+                info = self._info(q, table_id, lock=True)  # this table's row only
+                if info.moves != expected:
+                    raise Stale(info.id, expected, info.moves)
+                lease_ok = False
+                if lease is not None:
+                    held = q.one(
+                        "SELECT lease_owner, lease_until FROM bg_tables WHERE id = ?", (info.id,)
+                    )
+                    lease_ok = held is not None and held[0] == lease and held[1] >= time.time()
+                match = self._match(q, info)
+                seat = check_append(info, match, user, move_id, lease_ok)
+                try:
+                    match.play(move_id)
+                    prompt = match.prompt
+                    stamp = now_iso()
+                    status = FINISHED if prompt is None else info.status
+                    to_move = None if prompt is None else prompt.seat
+                    who = user or info.seats[seat].kind
+                    q(_INSERT_MOVE, (info.id, expected + 1, move_id, seat, who, stamp))
+                    q(
+                        "UPDATE bg_tables SET moves = moves + 1, rev = rev + 1, updated = ?, "
+                        "status = ?, to_move_seat = ? WHERE id = ?",
+                        (stamp, status, to_move, info.id),
+                    )
+                    # the row as updated, without reading it back (every round trip counts
+                    # while the row is locked)
+                    done = dataclasses.replace(
+                        info,
+                        moves=info.moves + 1,
+                        rev=info.rev + 1,
+                        updated=stamp,
+                        status=status,
+                        to_move_seat=to_move,
+                    )
+                    queue_turn_notice(q, done, match, user)
+                    return done
+                except BaseException:
+                    self._cache.pop(info.id, None)  # rolled back: so is the cache
+                    raise
+        except Conflict:
+            raise Stale(normalize_id(table_id), expected, expected + 1) from None
+
+    def undo(self, table_id: str, user: str, expected: int) -> TableInfo:
+        self._as(user)
+        with self._tx() as q:
+            info = self._info(q, table_id, lock=True)
+            if info.moves != expected:
+                raise Stale(info.id, expected, info.moves)
+            match = self._match(q, info)
+            check_undo(info, match, user)
+            self._cache.pop(info.id, None)
+            gone = q.count(
+                "DELETE FROM bg_moves WHERE table_id = ? AND n = ?", (info.id, info.moves)
+            )
+            if gone != 1:  # row-level security hid the row: not this role's move
+                raise Refused(f"the table store refused it: {self._role_name()} may not undo that")
+            q(
+                "UPDATE bg_tables SET moves = moves - 1, rev = rev + 1, updated = ?, "
+                "status = ?, to_move_seat = ? WHERE id = ?",
+                (now_iso(), PLAYING, match.steps[-1].seat, info.id),
+            )
+            return self._info(q, info.id)
+
+    def _role_name(self) -> str:
+        """Who this connection acts as, for a refusal by the database."""
+        return "this connection"
+
+    def take_lease(self, table_id: str, owner: str, seconds: float = LEASE_SECONDS) -> bool:
+        now = time.time()
+        with self._tx() as q:
+            return (
+                q.count(
+                    "UPDATE bg_tables SET lease_owner = ?, lease_until = ? WHERE id = ? AND "
+                    "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
+                    (owner, now + seconds, normalize_id(table_id), owner, now),
+                )
+                == 1
+            )
+
+    def release_lease(self, table_id: str, owner: str) -> None:
+        with self._tx() as q:
+            q(
+                "UPDATE bg_tables SET lease_owner = NULL, lease_until = 0 WHERE id = ? AND "
+                "lease_owner = ?",
+                (normalize_id(table_id), owner),
+            )
+
+    # ---- copying -------------------------------------------------------------------------
+    def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
+        with self._tx(write=False, snapshot=True) as q:
+            info = self._info(q, table_id)
+            rows = q(
+                'SELECT n, move_id, seat, "user", at FROM bg_moves WHERE table_id = ? ORDER BY n',
+                (info.id,),
+            )
+        return info, [(int(n), str(m), int(s), str(u), str(a)) for n, m, s, u, a in rows]
+
+    def import_table(self, info: TableInfo, rows: Sequence[MoveRow], digest: str) -> None:
+        with self._tx() as q:
+            q(_INSERT_TABLE, _table_row(info))
+            q.many(_INSERT_SEAT, [(info.id, s.seat, s.kind, s.user) for s in info.seats])
+            q.many(_INSERT_MOVE, [(info.id, *r) for r in rows])
+            stored = self._info(q, info.id)
+            if table_digest(stored, self._move_ids(q, info.id)) != digest:
+                raise StoreError(f"table {info.id} does not replay the same in {self.path}")
+
+
+def _table_row(t: TableInfo) -> tuple[Any, ...]:
+    return (
+        t.id,
+        t.game,
+        t.seed,
+        json.dumps(t.options),
+        json.dumps(t.settings),
+        t.creator,
+        t.created,
+        t.updated,
+        t.status,
+        t.moves,
+        t.rev,
+        t.to_move_seat,
+    )
+
+
+def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
+    """A `bg_tables` row (COLUMNS) and its seats' rows as a TableInfo."""
+    (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row
+    return TableInfo(
+        id=str(tid),
+        game=str(game),
+        seed=int(seed),
+        options=json.loads(str(options)),
+        settings=json.loads(str(settings)),
+        creator=str(creator),
+        created=str(created),
+        updated=str(updated),
+        status=str(status),
+        moves=int(moves),
+        rev=int(rev),
+        to_move_seat=None if tm is None else int(tm),
+        seats=tuple(SeatInfo(int(s), str(k), u) for s, k, u in seats),
+    )
