@@ -179,6 +179,8 @@ class MenuScreen(BaseScreen[None]):
         label = self.app.launch.saves_label
         if label:
             return label
+        if self.app.launch.confine:  # a room's session: the host's paths are not the player's
+            return "your own folder in this room"
         path = saves.saves_dir(self.app.saves_dir)
         try:
             return str(Path("~") / path.relative_to(Path.home()))
