@@ -15,10 +15,10 @@ previews the moves show.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields, replace
-from typing import TypeVar, cast
+from dataclasses import replace
+from typing import TypeVar
 
-from ..core.decisions import DecisionTable, Kind, choice
+from ..core.decisions import DecisionTable, choice, decision
 from ..core.protocol import Event, Game, Move, Prompt
 from . import data
 from .queries import (
@@ -954,17 +954,11 @@ def _plus(n: int, what: str) -> str:
 K = TypeVar("K", bound=NotreDameDecision)
 
 
-def _kind(
-    cls: type[K],
-    prompt: Callable[[NotreDameGame, NotreDameState, K], Prompt],
+def _taken(
     play: Callable[[NotreDameGame, NotreDameState, K, str, list[Event]], None],
-) -> tuple[str, Kind[NotreDameGame, NotreDameState, NotreDameDecision]]:
-    """The table's entry for the decisions of class `cls`: its kind and its handlers, typed
-    for `cls` (the table dispatches on the kind, which only `cls` has). A decision leaves the
-    queue before its play, which pushes the parts it leads to; a part that follows counts as
-    a step of the turn (an empty queue: the turn is over)."""
-    kind = next(f.default for f in fields(cls) if f.name == "kind")
-    assert isinstance(kind, str)
+) -> Callable[[NotreDameGame, NotreDameState, K, str, list[Event]], None]:
+    """A decision leaves the queue before its play, which pushes the parts it leads to; a
+    part that follows counts as a step of the turn (an empty queue: the turn is over)."""
 
     def taken(game: NotreDameGame, s: NotreDameState, d: K, mid: str, ev: list[Event]) -> None:
         s.pending.pop(0)
@@ -972,28 +966,26 @@ def _kind(
         if s.pending:
             s.step += 1
 
-    return kind, cast(Kind[NotreDameGame, NotreDameState, NotreDameDecision], choice(prompt, taken))
+    return taken
 
 
 DECISIONS: Decisions = DecisionTable(
-    dict(
-        (
-            _kind(DraftTurn, prompt_draft, play_draft),
-            _kind(ActionTurn, prompt_action, play_action),
-            _kind(HireTurn, prompt_hire, play_hire),
-            _kind(Source, prompt_source, play_source),
-            _kind(Donate, prompt_donate, play_donate),
-            _kind(Friend, prompt_friend, play_friend),
-            _kind(Carriage, prompt_carriage, play_carriage),
-            _kind(Message, prompt_message, play_message),
-            _kind(Bonus, prompt_bonus, play_bonus),
-            _kind(MinstrelFrom, prompt_minstrel_from, play_minstrel_from),
-            _kind(MinstrelTo, prompt_minstrel_to, play_minstrel_to),
-            _kind(MinstrelCount, prompt_minstrel_n, play_minstrel_n),
-            _kind(FoolFrom, prompt_fool_from, play_fool_from),
-            _kind(FoolTo, prompt_fool_to, play_fool_to),
-            _kind(Bishop, prompt_bishop, play_bishop),
-            _kind(Overflow, prompt_overflow, play_overflow),
-        )
+    (
+        decision(DraftTurn, choice(prompt_draft, _taken(play_draft))),
+        decision(ActionTurn, choice(prompt_action, _taken(play_action))),
+        decision(HireTurn, choice(prompt_hire, _taken(play_hire))),
+        decision(Source, choice(prompt_source, _taken(play_source))),
+        decision(Donate, choice(prompt_donate, _taken(play_donate))),
+        decision(Friend, choice(prompt_friend, _taken(play_friend))),
+        decision(Carriage, choice(prompt_carriage, _taken(play_carriage))),
+        decision(Message, choice(prompt_message, _taken(play_message))),
+        decision(Bonus, choice(prompt_bonus, _taken(play_bonus))),
+        decision(MinstrelFrom, choice(prompt_minstrel_from, _taken(play_minstrel_from))),
+        decision(MinstrelTo, choice(prompt_minstrel_to, _taken(play_minstrel_to))),
+        decision(MinstrelCount, choice(prompt_minstrel_n, _taken(play_minstrel_n))),
+        decision(FoolFrom, choice(prompt_fool_from, _taken(play_fool_from))),
+        decision(FoolTo, choice(prompt_fool_to, _taken(play_fool_to))),
+        decision(Bishop, choice(prompt_bishop, _taken(play_bishop))),
+        decision(Overflow, choice(prompt_overflow, _taken(play_overflow))),
     )
 )

@@ -9,6 +9,7 @@ from dataclasses import MISSING, fields
 
 import pytest
 
+from engine.core.decisions import kind_of
 from engine.core.playout import random_playout
 from engine.notre_dame import GAME
 from engine.notre_dame.decisions import DECISIONS
@@ -137,7 +138,7 @@ def test_one_decision_class_per_kind_with_only_its_own_fields() -> None:
     """Each kind of decision is its own small dataclass (no bag of optional fields): one class
     per kind of the table, and each holds exactly the fields its first-layout digest names."""
     classes = NotreDameDecision.__subclasses__()
-    kinds = {next(f.default for f in fields(c) if f.name == "kind"): c for c in classes}
+    kinds = {kind_of(c): c for c in classes}
     assert len(kinds) == len(classes) == 16
     assert set(kinds) == set(DECISIONS.kinds())
     for kind, cls in kinds.items():
