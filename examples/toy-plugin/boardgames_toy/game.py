@@ -174,12 +174,18 @@ class ToyGame(FlowGame[ToyState, Decision, ToyView]):
     def result(self, s: ToyState) -> Result:
         best = max(s.scores)
         winners = [i for i, v in enumerate(s.scores) if v == best]
-        lines = [ScoreLine(i, v, [("stones", v)]) for i, v in enumerate(s.scores)]
+        rank = {v: 1 + sum(o > v for o in s.scores) for v in s.scores}  # ties share a place
+        lines = [ScoreLine(i, v, [("stones", v)], rank[v]) for i, v in enumerate(s.scores)]
         return Result(winners, lines, "most stones wins")
 
     def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
         return (
-            "# Toy\n\nChoose a card, then take that many stones or discard it face down.\n\n"
+            "# Toy\n\n## Setup\n\n- A deck of 30 cards, ten each of 1, 2 and 3, shuffled.\n"
+            f"- Each player is dealt {HAND} cards.\n"
+            "- The pile holds 15 stones (6 at the fast speed).\n\n"
+            "## Play\n\nIn turn, choose a card of your hand, then take that many stones from "
+            "the pile (the card is shown) or discard it face down; draw a card. The game ends "
+            "when the pile is empty or a hand runs out: most stones wins.\n\n"
             "## Table rules of this edition\n\n- none\n"
         )
 
