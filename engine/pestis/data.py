@@ -471,10 +471,14 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
         "empty, Trading ships, reinforcement points) is made automatically.",
     ),
     (
+        SEED,
+        "Unused points are converted after the active player's action, at the end of the "
+        "area's actions (the rule text and the appendix's examples).",
+    ),
+    (
         EDITION,
-        "Unused points are converted after the active player's action: first every loser's "
-        "reinforcement points, then the tokens in turn order from the First Player, each "
-        "player's from the highest.",
+        "The losers convert in this order: first every loser's reinforcement points, then the "
+        "tokens in turn order from the First Player, each player's from the highest.",
     ),
     (
         SEED,

@@ -65,11 +65,12 @@ The resource deck lies with its top card face up.
    reveal the tokens. The highest total (tokens + reinforcements + development base points +
    bonuses) is the active player, if it is at least 1. Ties: the First Player, else the nearest
    to the First Player's left (6 players, Period III: the most subject cards and developments
-   first). The losers convert each token: its value in coins, or 1 grave-digger from the docks
-   of their colour (a 0-point token: a grave-digger only; nothing if the docks are empty); each
-   of their reinforcements converts into 1 coin. The active player's points are used up. Every
-   invested grave-digger goes back to the docks; tokens go back to their owners. Then the
-   active player takes the area's action:
+   first). The active player takes the area's action first (below); their points are used up.
+   Then the losers convert their unused points: each token its value in coins, or 1
+   grave-digger from the docks of their colour (a 0-point token: a grave-digger only; nothing
+   if the docks are empty); each of their reinforcements converts into 1 coin. Last, every
+   invested grave-digger goes back to the docks and the tokens go back to their owners. The
+   areas' actions:
    1. **Schola Medica**: build one development, or buy the top resource for {data.SCHOLA_PRICE} coins,
      or send a grave-digger from your reserve to Agrus.
    2. **Burgus**: take face-up subjects whose total cost is at most your points (taken infected; at
