@@ -25,6 +25,12 @@ ROUNDS = 9
 ROUNDS_PER_PERIOD = 3
 FIRST_PLAYER_SEAT = 0  # [design] the first seat of the setup screen starts as First Player
 
+# ---- the Apothecary option: when a healed Apothecary's ability may first be used -------------
+# Seed (Upkeep): a cured subject's abilities are "for use in the following rounds", so an
+# Apothecary healed in an Upkeep heals for coins from the next Upkeep on. Games played before
+# the option existed let it heal in the same Upkeep: they replay so (Option.legacy).
+APOTHECARY_RULEBOOK, APOTHECARY_AT_ONCE = "next-round", "same-upkeep"
+
 # ---- areas, in activation order --------------------------------------------------------------
 AREAS = ("schola", "burgus", "mercatus", "agrus", "portus", "suburbium")
 AREA_NAMES = {
@@ -536,6 +542,13 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
         EDITION,
         f"Lazaretum and Apothecary each allow one heal for {HEAL_COINS_CHEAP} coins per Upkeep "
         "(two heals with both); the Apothecary must itself be healed.",
+    ),
+    (
+        SEED,
+        "A subject healed in an Upkeep gives its ability 'for use in the following rounds': an "
+        "Apothecary healed in an Upkeep heals for coins from the next Upkeep on (the Apothecary "
+        "option's default; games played before it existed keep the earlier reading, in the same "
+        "Upkeep).",
     ),
     (
         EDITION,

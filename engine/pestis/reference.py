@@ -41,8 +41,13 @@ def _devs_table() -> str:
 
 def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, every card table, and the table rules of this edition
-    (1347 has no options)."""
+    (a game on the Apothecary's earlier reading says so)."""
     table_rules = "\n".join(f"- *({src})* {text}" for src, text in data.TABLE_RULES)
+    if (options or {}).get("apothecary") == data.APOTHECARY_AT_ONCE:
+        table_rules += (
+            "\n\n**This game** keeps the earlier reading: an Apothecary healed in an Upkeep heals "
+            "for coins in that same Upkeep."
+        )
     tokens = "-".join(map(str, data.START_TOKENS))
     return f"""# {data.TITLE}
 

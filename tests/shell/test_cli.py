@@ -223,7 +223,7 @@ def test_contradictory_or_negative_computer_flags_are_refused(
 def test_new_help_lists_the_games_options_and_the_bot_delay_default() -> None:
     out = run("new", "--help").stdout
     assert "rules=standard|published" in out and "buildings=recommended|" in out
-    assert "1347: none" in out
+    assert "1347: apothecary=next-round|same-upkeep" in out
     assert "visible (0.6" in " ".join(out.split())
 
 
