@@ -50,8 +50,8 @@ class Pestis(FlowGame[PestisState, PestisDecision, PestisView]):
             "apothecary",
             "Apothecary",
             (
-                (data.APOTHECARY_RULEBOOK, "heals from the next Upkeep (rulebook)"),
-                (data.APOTHECARY_AT_ONCE, "heals in the Upkeep it is healed (earlier versions)"),
+                (data.APOTHECARY_RULEBOOK, "from the next Upkeep (rulebook)"),
+                (data.APOTHECARY_AT_ONCE, "in the same Upkeep (earlier)"),
             ),
             data.APOTHECARY_RULEBOOK,
             "A healed subject's ability is for the following rounds (rulebook): an Apothecary "
