@@ -545,10 +545,15 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
     ),
     (
         SEED,
-        "A subject healed in an Upkeep gives its ability 'for use in the following rounds': an "
-        "Apothecary healed in an Upkeep heals for coins from the next Upkeep on (the Apothecary "
-        "option's default; games played before it existed keep the earlier reading, in the same "
-        "Upkeep).",
+        "A subject healed in an Upkeep gives its abilities 'for use in the following rounds': "
+        "an Apothecary healed in an Upkeep first heals for coins in the next Upkeep.",
+    ),
+    (
+        EDITION,
+        "Games begun before this edition followed that rule (saves and tables that name no "
+        "Apothecary option) keep the earlier reading, so that they replay as they were played: "
+        "there the Apothecary heals in the Upkeep in which it is healed. The Apothecary option "
+        "chooses either reading for a new game.",
     ),
     (
         EDITION,
