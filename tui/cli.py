@@ -212,8 +212,19 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("screenshots", help="write SVG screenshots of every screen")
     sc.add_argument("dir", nargs="?", default="screenshots")
 
-    r = sub.add_parser("rules", help="print a game's rules reference")
-    r.add_argument("game")
+    r = sub.add_parser(
+        "rules",
+        help="print a game's rules reference",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.epilog_fn = options_help
+    r.add_argument("game", help=f"one of: {games}")
+    r.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option, as `new` takes it: the reference for that rule set",
+    )
 
     w = sub.add_parser(
         "web",
@@ -506,7 +517,10 @@ def _run(args: argparse.Namespace) -> int:
     if cmd in ("analyse", "analyze"):
         return cmd_analyse(args)
     if cmd == "rules":
-        print(get_game(args.game).rules_reference())
+        game = get_game(args.game)
+        # without --option, the reference for every set-up (the options' defaults named)
+        options = check_options(game, args.option) if args.option else None
+        print(game.rules_reference(options))
         return 0
     if cmd == "bench":
         from tui.tools.bench import run_bench

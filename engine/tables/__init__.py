@@ -27,6 +27,7 @@ from .store import (
     public_view,
     store_location,
     store_path,
+    taken_back,
     view_for,
 )
 
@@ -78,5 +79,6 @@ __all__ = [
     "public_view",
     "store_location",
     "store_path",
+    "taken_back",
     "view_for",
 ]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import BOT_LEVELS, HUMAN, Match, Seat
-from ..core.match import now_iso
+from ..core.match import Step, now_iso
 from ..core.protocol import IllegalMove, SetupError
 from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
@@ -307,6 +307,29 @@ def check_undo(info: TableInfo, match: Match, user: str) -> None:
         raise Refused("only your own last move can be taken back (someone has moved since)")
     if last.reveal:
         raise Refused("that move revealed hidden information or drew by chance: it stands")
+
+
+def taken_back(
+    shown: Sequence[Step], match: Match, viewer: int | None, me: int | None = None
+) -> list[str]:
+    """What a screen says when moves it showed are gone from the table (someone took them
+    back at another terminal): one line per move, the last taken back first, each naming
+    the move as `viewer` read it ("alice took back “alice keeps a card…”"; "You took back"
+    for `me`'s own seat, played at another terminal). `shown`: the steps the screen showed."""
+    now = match.steps[: match.cursor]
+    same = 0
+    while same < min(len(shown), len(now)) and shown[same].move_id == now[same].move_id:
+        same += 1
+    out = []
+    for index in range(len(shown), same, -1):
+        step = shown[index - 1]
+        lines = step.lines_for(viewer)
+        if index == 1:  # the first move's log opens with the setup's lines: not the move
+            lines = lines[len(getattr(match.state_at(0), "opening", ())) :]
+        line = lines[0] if lines else step.label_for(viewer)
+        who = "You" if me is not None and step.seat == me else match.seats[step.seat].name
+        out.append(f"{who} took back “{line}”")
+    return out
 
 
 def public_view(match: Match, state: Any = None) -> dict[str, Any]:

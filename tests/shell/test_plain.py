@@ -408,6 +408,37 @@ def test_a_table_shows_the_others_moves_as_they_come(tmp_path: Path) -> None:
     other.close()
 
 
+def test_a_table_says_a_move_taken_back(tmp_path: Path) -> None:
+    """Ann plays while Bob's session waits, then takes her move back at her terminal while
+    Bob decides: Bob hears it, as he may read the move."""
+    from engine.tables import SQLiteStore, parse_seats
+    from tui.plain import join_table
+    from tui.plain.lines import TIMEOUT
+
+    path = tmp_path / "tables.sqlite"
+    store, other = SQLiteStore(path), SQLiteStore(path)
+    info = store.create("notre-dame", parse_seats("ann,bob", "ann"), {}, 3, "ann", {})
+    out = Output()
+    steps = iter(["play", "undo", "quit"])
+
+    def read(timeout: float | None = None) -> str | None:
+        step = next(steps, "quit")
+        t, match = other.load(info.id)
+        if step == "play":
+            other.append(info.id, "ann", match.prompt.moves[0].id, t.moves)
+            return TIMEOUT
+        if step == "undo":  # while bob decides: his answer comes too late
+            other.undo(info.id, "ann", t.moves)
+            return "1"
+        return None
+
+    assert join_table(store, info.id, "bob", read=read, say=out) == 0
+    told = [line for line in out.lines if "took back" in line]
+    assert told == ["ann took back “ann keeps a card and passes two to bob”"]
+    store.close()
+    other.close()
+
+
 def test_a_hint_in_lines(tmp_path: Path) -> None:
     m = Match.new("notre-dame", seats("notre-dame", 2), seed=1)
     out = Output()
