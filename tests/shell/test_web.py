@@ -3,6 +3,8 @@ and a real browser (the system's Chromium) playing a move that reaches the autos
 
 from __future__ import annotations
 
+import random
+import re
 import shutil
 import signal
 import socket
@@ -15,7 +17,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from engine.core import saves
+from engine.core import Match, Seat, saves
+from tests.conformance.test_hostile_names import HOSTILE, assert_literal
 from tests.root import ROOT
 from tui.web.app import command
 from tui.web.server import (
@@ -278,6 +281,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# a terminal's sequences as Textual writes them: CSI, and the mouse pointer's shape (OSC 22)
+TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]22;[a-z-]*\x07")
+
+
 class Screen:
     """What the browser received from its app, to wait for words on the screen.
 
@@ -292,12 +299,18 @@ class Screen:
     def _frame(self, payload: str | bytes) -> None:
         self.text += payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
 
+    def plain(self, since: int = 0) -> str:
+        """What was drawn after `since` without the terminal's sequences."""
+        return TEXTUAL_SEQUENCES.sub("", self.text[since:])
+
     def mark(self) -> int:
         return len(self.text)
 
     def wait_for(self, words: str, since: int = 0) -> int:
+        """Wait until `words` were drawn after `since`, as one run of text or (styled) plain
+        text between the terminal's sequences; where the screen is then."""
         deadline = time.monotonic() + GUARD
-        while words not in self.text[since:]:
+        while words not in self.text[since:] and words not in self.plain(since):
             assert time.monotonic() < deadline, f"{words!r} never appeared on the screen"
             self.page.wait_for_timeout(50)
         return self.mark()
@@ -348,5 +361,73 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
         assert match.cursor == 1 and match.move_ids()[0].startswith("keep:")
         code, _, err = server.stop()
         assert code == 0, err
+    finally:
+        server.kill()
+
+
+HTML_NAMES = ["<img src=x onerror=f()>", "</script><b>Bo"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_hostile_names_are_data_on_the_web_page(tmp_path: Path) -> None:
+    """Names that are markup or HTML, a save whose name holds terminal controls and a file
+    named with them: the browser shows them as typed, nothing reaches the page but text, and
+    the page keeps working (issue 29)."""
+    from playwright.sync_api import sync_playwright
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    names = [name for name, _, _ in HOSTILE[:3]] + HTML_NAMES
+    m = Match.new("rattus-cartus", [Seat(name) for name in names], seed=4)
+    rng = random.Random(4)
+    while m.prompt is not None and m.cursor < 12:
+        m.play(rng.choice(m.prompt.moves).id)
+    bad = saves.save(Match.new("notre-dame", [Seat("Edna"), Seat("Fay")]), folder / "bad.toml")
+    bad.write_text(bad.read_text().replace('"Edna"', '"Ed\\u001b]2;owned\\u0007na"'))
+    (folder / "title\x1b]0;pwned\x07.toml").write_text("not a save")
+    saves.save(m, folder / "hostile.toml")  # the latest: what Continue opens
+    server = Served(folder)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch_persistent_context(
+                str(tmp_path / "profile"),
+                executable_path=CHROMIUM,
+                args=CHROMIUM_FLAGS,
+                headless=True,
+                viewport={"width": 1000, "height": 700},
+            )
+            page = browser.new_page()
+            screen = Screen(page)
+            happened: list[str] = []
+            page.on("pageerror", lambda error: happened.append(f"error: {error}"))
+            page.on("dialog", lambda dialog: happened.append(f"dialog: {dialog.message}"))
+            browser.on("page", lambda popup: happened.append(f"page: {popup.url}"))
+            page.goto(server.url)
+            at = screen.wait_for("New game")
+            page.keyboard.press("l")  # the load list: the files and their players
+            at = screen.wait_for("hostile.toml", at)
+            page.keyboard.press("Escape")
+            at = screen.wait_for("New game", at)
+            page.keyboard.press("c")  # continue the hostile game: its hand-over, then the board
+            at = screen.wait_for("Show my turn", at)
+            page.keyboard.press("Enter")
+            screen.wait_for("Undo", at)  # the board, its log and prompt say whose turn it is
+            page.keyboard.press("q")
+            screen.wait_for("New game", at)
+
+            raw = screen.text
+            assert "pwned\x07" not in raw and "owned\x07" not in raw and "\x1b]0;" not in raw
+            shown = screen.plain()
+            assert "title]0;pwned.toml" in shown and "bad.toml" in shown
+            for name in names:
+                assert name in shown, name
+            assert assert_literal("web page", shown, 3) > 5  # no escape, no markup read
+            assert page.title() == "boardgames-tui"
+            assert page.locator("img, b").count() == 0  # no name became an element
+            assert happened == []
+            browser.close()
+        code, _, err = server.stop()
+        assert code == 0, err
+        assert saves.load(folder / "hostile.toml").cursor == m.cursor
     finally:
         server.kill()
