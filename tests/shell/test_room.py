@@ -180,6 +180,23 @@ def gone_within(pids: list[int], seconds: float) -> bool:
     return False
 
 
+def assert_terminal_restored(raw: bytes) -> None:
+    """After `raw`, the terminal is as the app found it: the alternate screen left, the mouse,
+    focus and paste reports off, the cursor shown, the line begun at the left margin."""
+    for on, off in [
+        (b"\x1b[?1049h", b"\x1b[?1049l"),
+        (b"\x1b[?1000h", b"\x1b[?1000l"),
+        (b"\x1b[?1003h", b"\x1b[?1003l"),
+        (b"\x1b[?1006h", b"\x1b[?1006l"),
+        (b"\x1b[?1004h", b"\x1b[?1004l"),
+        (b"\x1b[?2004h", b"\x1b[?2004l"),
+        (b"\x1b[?25l", b"\x1b[?25h"),
+        (b"\x1b[>", b"\x1b[<u"),  # the kitty keyboard protocol, pushed and popped
+    ]:
+        assert raw.rfind(on) < raw.rfind(off), (on, raw[-300:])
+    assert raw.endswith(b"\r\n"), raw[-300:]
+
+
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Room]:
     r = Room(tmp_path)
@@ -321,6 +338,8 @@ def test_resize_disconnect_mid_game_then_reconnect_and_resume(room: Room) -> Non
     [_, pid2] = pids_started(room)
     assert "room closed (1 sessions ended" in room.close()  # Ctrl+C on the server
     assert "the room has closed (your game is saved)" in again.wait_for("closed", mark, 5)
+    raw = bytes(again.output)
+    assert_terminal_restored(raw[: raw.rindex(b"boardgames-tui: the room has closed")])
     again.close()
     assert gone_within([pid2], 0.1)
     assert " end " in room.log()
