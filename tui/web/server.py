@@ -158,11 +158,10 @@ class WebServer(Server):
         self.app_argv = list(app_argv)
         self.tabs: set[TabApp] = set()
         # the names a browser may ask for (the Host header), besides loopback and addresses
-        self.names = {host_name(n) for n in allow_hosts}
-        if host in WILDCARDS:
-            self.names.add(host_name(socket.gethostname()))  # the name `url_for` prints
-        else:
-            self.names.add(host_name(host))
+        self.allowed = [host_name(n) for n in allow_hosts]
+        # the name `url_for` prints, on every address; or the one address it serves
+        self.own = host_name(socket.gethostname()) if host in WILDCARDS else host_name(host)
+        self.names = {self.own, *self.allowed}
 
     def initialize_logging(self) -> None:
         # errors only: textual-serve's banner and aiohttp's access log are not for players
@@ -222,12 +221,10 @@ class WebServer(Server):
 
     def names_shown(self) -> list[str]:
         """The names to suggest in a refusal (the server's own, then the allowed ones)."""
-        shown = ["localhost", "127.0.0.1"]
-        if self.host not in WILDCARDS:
-            shown.append(self.host)
-        else:
+        shown = ["localhost", "127.0.0.1", self.own]
+        if self.host in WILDCARDS:
             shown.append("this machine's addresses")
-        return list(dict.fromkeys([*shown, *sorted(self.names)]))
+        return list(dict.fromkeys([*shown, *self.allowed]))
 
     @aiohttp_jinja2.template("index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
