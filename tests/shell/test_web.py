@@ -213,6 +213,10 @@ async def test_refuses_a_rebound_name_on_every_binding(tmp_path: Path) -> None:
                 assert page.status == 403
                 text = await page.text()
             assert len(text.splitlines()) == 1 and "--allow-host evil.example" in text
+            async with http.get(base + "static/js/textual.js", headers=evil) as script:
+                assert script.status == 403  # nothing is served to that name
+            async with http.get(base + "static/js/textual.js") as script:
+                assert script.status == 200
             for name in ("127.0.0.1", "localhost", socket.gethostname(), "games.example"):
                 ws = await http.ws_connect(base + "ws", headers=as_from(name))
                 await ws.close()
@@ -222,7 +226,7 @@ async def test_refuses_a_rebound_name_on_every_binding(tmp_path: Path) -> None:
         code, _, err = server.stop()
         assert code == 0, err
         refusals = [line for line in err.splitlines() if "refused" in line]
-        assert len(refusals) == 2 and all("'evil.example:" in line for line in refusals)
+        assert len(refusals) == 3 and all("'evil.example:" in line for line in refusals)
     finally:
         server.kill()
 

@@ -226,11 +226,22 @@ class WebServer(Server):
             shown.append("this machine's addresses")
         return list(dict.fromkeys([*shown, *self.allowed]))
 
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.middlewares.append(self._guard)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every request (the page, its websocket, its files, downloads) is checked first."""
+        if why := self.refusal(request):
+            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
     @aiohttp_jinja2.template("index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
         """The page: a terminal that connects to `/ws` on the host the browser asked for."""
-        if why := self.refusal(request):
-            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
         font_size = request.query.get("fontsize", "16")
         scheme = "wss" if request.secure else "ws"
         return {
@@ -242,8 +253,6 @@ class WebServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: start its app at the browser's size and relay keys, sizes and screens."""
-        if why := self.refusal(request):
-            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
         websocket = web.WebSocketResponse(heartbeat=15)
         query = request.query
         width = int(query["width"]) if query.get("width", "").isdigit() else 80
