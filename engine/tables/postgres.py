@@ -115,11 +115,14 @@ CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
 
 # A notification target's URL may hold a secret (a webhook token, a mail password): each role
 # sees and changes its own targets and messages only. A move still owes the next player a
-# message: the view of the targets' numbers, without their URLs, runs with its owner's rights.
-# Added to a store made before them when its owner opens it (`_setup`).
+# message: the view of the targets' numbers, without their URLs, runs with its owner's rights
+# (readable by every role the schema lets in: players granted the tables before the view
+# existed must not have their moves refused). Added to a store made before them when its
+# owner opens it (`_setup`).
 TARGET_NUMBERS = "bg_target_numbers"
 NOTICE_POLICIES = f"""
 CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n FROM bg_targets;
+GRANT SELECT ON {TARGET_NUMBERS} TO PUBLIC;
 ALTER TABLE bg_targets ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_own ON bg_targets FOR ALL USING ("user" = current_user)
     WITH CHECK ("user" = current_user);
