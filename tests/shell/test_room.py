@@ -428,7 +428,8 @@ def test_twenty_sessions_at_once_reach_the_menu(room: Room) -> None:
 
 def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
     """`k` in the menu writes a code into the player's folder (done here as the app does); a
-    session of the new key types it and plays as alice; a wrong code gets one line."""
+    session of the new key types it and plays as alice; a wrong code, or Ctrl+C, gets one
+    line."""
     from tui.room.folder import Room as Folder
 
     assert room.run("alice", "alice", "table", "list").returncode == 0
@@ -458,6 +459,8 @@ def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
     wrong, _ = asyncio.run(type_code("000-000" if code != "000-000" else "111-111"))
     assert "Type the code" in wrong and "that is not the code" in wrong
     assert "welcome" not in wrong
+    given_up, _ = asyncio.run(type_code("12\x03"))  # Ctrl+C: the line starts on its own
+    assert "12\r\nboardgames-tui: no key was added\r\n" in given_up, given_up[-200:]
     right, _ = asyncio.run(type_code(code))
     assert "The key is now alice's" in right and "welcome, alice" in right
     assert len(json.loads((room.dir / "players.json").read_text())["alice"]["keys"]) == 2
