@@ -236,6 +236,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine only)"
     )
     w.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
+    w.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name browsers may use for this server (repeatable); any other name "
+        "is refused (DNS rebinding)",
+    )
     _computer_flags(w)
     from .table_args import add_table_parser
 
@@ -304,6 +312,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             bot_delay=args.bot_delay,
             user=user_of(args),
             store=args.store,
+            allow_hosts=args.allow_host,
         )
     except WebError as exc:
         raise UsageError(str(exc)) from None

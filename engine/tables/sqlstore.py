@@ -88,6 +88,7 @@ class SQLStore(TableStore):
     connection, the schema and live updates."""
 
     ROW_LOCK = ""  # appended to the read of the table's row in a change
+    TARGET_NUMBERS = "bg_targets"  # where a move finds the numbers of the targets it owes
     _cache: dict[str, Match]  # table id -> its match, replayed
 
     @abstractmethod
@@ -181,7 +182,7 @@ class SQLStore(TableStore):
             q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
             made = self._info(q, tid)
             if made.status == PLAYING:
-                queue_turn_notice(q, made, self._match(q, made), creator)
+                queue_turn_notice(q, made, self._match(q, made), creator, self.TARGET_NUMBERS)
             return made
 
     def join(self, table_id: str, user: str) -> int | None:
@@ -208,7 +209,7 @@ class SQLStore(TableStore):
             )
             if not still_open:
                 now = self._info(q, info.id)
-                queue_turn_notice(q, now, self._match(q, now), user)
+                queue_turn_notice(q, now, self._match(q, now), user, self.TARGET_NUMBERS)
             return seat
 
     def append(
@@ -251,7 +252,7 @@ class SQLStore(TableStore):
                         status=status,
                         to_move_seat=to_move,
                     )
-                    queue_turn_notice(q, done, match, user)
+                    queue_turn_notice(q, done, match, user, self.TARGET_NUMBERS)
                     return done
                 except BaseException:
                     self._cache.pop(info.id, None)  # rolled back: so is the cache

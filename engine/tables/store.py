@@ -445,14 +445,18 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     return seat.user, title, "\n".join(lines)
 
 
-def queue_turn_notice(run: Run, info: TableInfo, match: Match, actor: str | None) -> None:
+def queue_turn_notice(
+    run: Run, info: TableInfo, match: Match, actor: str | None, targets: str = "bg_targets"
+) -> None:
     """In the transaction that committed a change: the message it owes, one per target of
-    the person whose turn it now is (recorded once: keyed by table, move count, user)."""
+    the person whose turn it now is (recorded once: keyed by table, move count, user).
+    `targets`: where the targets' numbers are read (on PostgreSQL a view: a role may not
+    read another's URLs)."""
     owed = turn_notice(info, match, actor)
     if owed is None:
         return
     user, title, body = owed
-    for (n,) in run('SELECT n FROM bg_targets WHERE "user" = ?', (user,)):
+    for (n,) in run(f'SELECT n FROM {targets} WHERE "user" = ?', (user,)):
         run(
             'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
             "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
@@ -507,9 +511,12 @@ class TableStore(ABC):
                 "AND t.moves = bg_notices.n)",
                 (),
             )
-            rows = q(
+            rows = q(  # only messages whose target this caller may read (its own, on
+                # PostgreSQL with players as roles; the service role's: everyone's)
                 "UPDATE bg_notices SET claim_until = ? WHERE state = 'due' AND due <= ? "
-                'AND claim_until < ? RETURNING table_id, n, "user", target, title, body, tries',
+                "AND claim_until < ? AND EXISTS (SELECT 1 FROM bg_targets g "
+                'WHERE g."user" = bg_notices."user" AND g.n = bg_notices.target) '
+                'RETURNING table_id, n, "user", target, title, body, tries',
                 (now + hold, now, now),
             )
             out = []

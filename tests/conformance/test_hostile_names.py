@@ -4,7 +4,8 @@ Each name below would be read as Rich/Textual markup (a style, a closing tag tha
 parser, an action link that runs an app action on click) if any surface parsed it. The match is
 drawn on every surface of the every-surface leak walk, plus the end screen, the dialogs, the
 load list and the command line; each surface must show the names as typed (the word inside a
-tag is always preceded by its literal tag) and nothing may crash.
+tag is always preceded by its literal tag) and nothing may crash. The web page, through a real
+browser: tests/shell/test_web.py::test_hostile_names_are_data_on_the_web_page.
 """
 
 from __future__ import annotations
