@@ -5,10 +5,12 @@ Usable by the command line, the TUI and a future server alike: nothing here impo
 
 from .sqlite import SQLiteStore
 from .store import (
+    DAMAGED,
     FINISHED,
     OPEN,
     PLAYING,
     WAITING,
+    Damaged,
     Disconnected,
     NoStore,
     Refused,
@@ -54,10 +56,12 @@ def open_store(
 
 
 __all__ = [
+    "DAMAGED",
     "FINISHED",
     "OPEN",
     "PLAYING",
     "WAITING",
+    "Damaged",
     "Disconnected",
     "NoStore",
     "Refused",

@@ -31,6 +31,7 @@ from ..core.saves import saves_dir
 
 OPEN = "open"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+DAMAGED = "damaged"  # a table whose stored rows make no sense: listed, never played
 LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken over after this
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
 ID_LENGTH = 5
@@ -58,6 +59,38 @@ class UnknownTable(StoreError):
     def __init__(self, table_id: str) -> None:
         super().__init__(f"no table {table_id!r} (see `table list`)")
         self.table_id = table_id
+
+
+class Damaged(StoreError):
+    """A table whose stored rows make no sense (edited by hand, or written by a fault): it is
+    listed as damaged, and every action on it gives this one line; the others go on."""
+
+    def __init__(self, table_id: object, problem: str) -> None:
+        self.table_id, self.problem = shown_id(table_id), printable(problem)
+        super().__init__(f"table {self.table_id} is damaged: {self.problem}")
+
+
+def printable(text: object, limit: int = 300) -> str:
+    """`text` on one line with every character a terminal would obey written as an escape
+    (`\\x1b`): a stored value quoted in a message is data, whatever it holds."""
+    out = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """A stored value quoted for a message (repr: unprintable characters escaped)."""
+    if not isinstance(value, str):
+        return printable(repr(value), limit)
+    return repr(value if len(value) <= limit else value[:limit] + "…")
+
+
+ID_RE = re.compile(r"^[a-z0-9]{1,16}$")
+
+
+def shown_id(table_id: object) -> str:
+    """A table id as printed: itself, or quoted when it is not one a table could have."""
+    text = str(table_id)
+    return text if ID_RE.match(text) else quoted(text, 20)
 
 
 class Refused(StoreError):
@@ -163,11 +196,12 @@ class TableInfo:
     creator: str
     created: str
     updated: str
-    status: str  # WAITING (open seats), PLAYING or FINISHED
+    status: str  # WAITING (open seats), PLAYING or FINISHED; DAMAGED (see `damage`)
     moves: int
     rev: int  # bumped by every change (move, undo, join): a cheap "anything new?"
     to_move_seat: int | None
     seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
+    damage: str | None = None  # what is wrong with a damaged table's rows (one line)
 
     @property
     def strict(self) -> bool:
@@ -222,8 +256,8 @@ def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
     try:
         game = get_game(info.game)
         match = Match.new(game, seats, game.recorded_options(info.options), info.seed)
-    except (SetupError, KeyError) as exc:  # KeyError: UnknownGame too
-        raise StoreError(f"table {info.id} cannot be set up: {exc}") from None
+    except (SetupError, KeyError, ValueError, TypeError) as exc:  # KeyError: UnknownGame too
+        raise Damaged(info.id, f"it cannot be set up: {exc}") from None
     match.settings.update({"handover": False, "strict": info.strict})
     match.created = info.created
     extend_match(match, info, move_ids)
@@ -235,8 +269,8 @@ def extend_match(match: Match, info: TableInfo, move_ids: Sequence[str]) -> None
         try:
             match.play(move_ids[n])
         except IllegalMove as exc:
-            raise StoreError(
-                f"table {info.id}: move {n + 1} ({move_ids[n]}) does not replay: {exc}"
+            raise Damaged(
+                info.id, f"move {n + 1} ({quoted(move_ids[n])}) does not replay: {exc}"
             ) from None
 
 
@@ -681,7 +715,7 @@ def new_table_probe(
 def cached_match(cache: dict[str, Match], info: TableInfo, ids: Sequence[str]) -> Match:
     """The match at the table's last move: the cached one brought up to date (or rebuilt)."""
     if len(ids) != info.moves:
-        raise StoreError(f"table {info.id}: {len(ids)} moves stored, {info.moves} counted")
+        raise Damaged(info.id, f"{len(ids)} moves stored, {info.moves} counted")
     m = cache.get(info.id)
     if m is not None and m.names == seat_names(info.seats) and m.length >= m.cursor:
         have = m.move_ids(m.length)
@@ -704,8 +738,10 @@ def check_moves(tid: str, rows: Sequence[Sequence[Any]]) -> list[str]:
     """Move ids from (n, move id) rows in order: StoreError at a gap."""
     out: list[str] = []
     for n, mid in rows:
-        if n != len(out) + 1:
-            raise StoreError(f"table {tid}: move {len(out) + 1} is missing")
+        if n != len(out) + 1 or not isinstance(n, int):
+            raise Damaged(tid, f"move {len(out) + 1} is missing")
+        if not isinstance(mid, str) or not mid.isprintable() or not mid:
+            raise Damaged(tid, f"move {n} ({quoted(mid)}) is not a move id")
         out.append(mid)
     return out
 
