@@ -305,8 +305,13 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
 def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any]:
     """What `table show --json` prints: the table from `user`'s seat."""
     info, match = store.load(table_id)
-    if computer_to_move(info, match) and play_computers(store, table_id, lease_owner(), None):
-        info, match = store.load(table_id)
+    if computer_to_move(info, match):
+        try:
+            played = play_computers(store, table_id, lease_owner(), None)
+        except StoreUnavailable:  # it cannot be changed now (a full disk): shown as it is
+            played = 0
+        if played:
+            info, match = store.load(table_id)
     seat = info.seat_of(user)
     prompt = match.prompt
     mine = prompt is not None and seat == prompt.seat and info.status != WAITING
