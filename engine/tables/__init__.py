@@ -21,6 +21,7 @@ from .store import (
     TableInfo,
     TableStore,
     UnknownTable,
+    check_claim,
     check_user,
     copy_tables,
     default_user,
@@ -38,12 +39,19 @@ def open_store(
     create_file: bool = True,
     shared_cache: bool = False,
     busy: float | None = None,
+    share_group: str | None = None,
 ) -> TableStore:
     """The store at --store / $BOARDGAMES_STORE / the data folder: a `postgresql://` URL
-    opens a PostgreSQL schema, anything else a SQLite file."""
+    opens a PostgreSQL schema, anything else a SQLite file (made owner-only, or shared with
+    `share_group`)."""
     location = store_location(path)
     wait = {} if busy is None else {"busy": busy}
     if is_server_url(location):
+        if share_group is not None:
+            raise StoreUnavailable(
+                "--share-group is for a SQLite file: on a PostgreSQL store, grant the players' "
+                "roles access instead (docs/tables.md)"
+            )
         try:
             from .postgres import PostgresStore
         except ImportError:
@@ -52,7 +60,13 @@ def open_store(
                 "(pip install 'boardgames-tui[postgres]')"
             ) from None
         return PostgresStore(location, create_file=create_file, shared_cache=shared_cache, **wait)
-    return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache, **wait)
+    return SQLiteStore(
+        store_path(path),
+        create_file=create_file,
+        shared_cache=shared_cache,
+        share_group=share_group,
+        **wait,
+    )
 
 
 __all__ = [
@@ -73,6 +87,7 @@ __all__ = [
     "TableInfo",
     "TableStore",
     "UnknownTable",
+    "check_claim",
     "check_user",
     "copy_tables",
     "default_user",

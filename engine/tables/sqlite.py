@@ -74,6 +74,7 @@ class SQLiteStore(SQLStore):
         create_file: bool = True,
         busy: float = BUSY_SECONDS,
         shared_cache: bool = False,
+        share_group: str | None = None,
     ) -> None:
         self.path = str(Path(path).expanduser())
         self.busy = busy
@@ -85,12 +86,9 @@ class SQLiteStore(SQLStore):
                 raise StoreUnavailable(
                     f"no table store at {self.path} (create a table first: `table new`)"
                 )
-            try:
-                p.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreUnavailable(
-                    f"cannot create the table store {self.path}: {exc.strerror or exc}"
-                ) from None
+            _create(p, share_group)
+        elif share_group is not None:
+            _share(p, share_group)
         # the matches replayed, brought up to date on every read; `shared_cache`: shared with
         # this process's other stores of the same file (a script calling the command line
         # again and again then replays only the new moves)
@@ -250,6 +248,65 @@ class SQLiteStore(SQLStore):
         """`PRAGMA integrity_check`: "ok" for a sound file."""
         with self._errors():
             return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+# who may open the file: its owner only, unless a group is asked for (a folder of its own,
+# setgid so that the -wal and -shm files SQLite makes there belong to the group too)
+PRIVATE = (0o700, 0o600)
+GROUP_SHARED = (0o2770, 0o660)
+
+
+def _group_id(group: str) -> int:
+    import grp
+
+    try:
+        return int(group) if group.isdigit() else grp.getgrnam(group).gr_gid
+    except KeyError:
+        raise StoreUnavailable(f"--share-group {group}: there is no such group") from None
+
+
+def _create(p: Path, group: str | None) -> None:
+    """The store's file (and its folder, if missing): owner-only, or shared with `group`."""
+    gid = None if group is None else _group_id(group)
+    folder_mode, file_mode = PRIVATE if gid is None else GROUP_SHARED
+    try:
+        if not p.parent.exists():
+            p.parent.mkdir(parents=True, mode=folder_mode)
+            _own(p.parent, folder_mode, gid)
+        try:
+            os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, file_mode))
+        except FileExistsError:  # another process made it first: theirs stands
+            return
+        _own(p, file_mode, gid)
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot create the table store {p}: {exc.strerror or exc}"
+            + ("" if gid is None else f" (to share it with group {group}, be a member of it)")
+        ) from None
+
+
+def _share(p: Path, group: str) -> None:
+    """An existing store of this account's given to `group` (file 0660, folder 2770)."""
+    gid = _group_id(group)
+    try:
+        if p.stat().st_uid != os.geteuid():
+            raise StoreUnavailable(f"--share-group {group}: the table store {p} is not yours")
+        if p.parent.stat().st_uid == os.geteuid():
+            _own(p.parent, GROUP_SHARED[0], gid)
+        for f in (p, Path(f"{p}-wal"), Path(f"{p}-shm")):
+            if f.exists():
+                _own(f, GROUP_SHARED[1], gid)
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot share the table store {p} with group {group}: {exc.strerror or exc} "
+            "(be a member of the group)"
+        ) from None
+
+
+def _own(path: Path, mode: int, gid: int | None) -> None:
+    if gid is not None:
+        os.chown(path, -1, gid)
+    os.chmod(path, mode)  # after chown (which clears setgid), and whatever the umask
 
 
 class _SQLite(Sql):

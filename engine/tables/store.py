@@ -109,13 +109,50 @@ class Stale(Refused):
 
 
 def default_user() -> str:
-    """The login name, as a valid user name ("player" if there is none)."""
+    """The name of the account this process runs as, as a valid user name ("player" if it
+    has none). Not $USER or $LOGNAME: anyone can set those."""
     try:
-        name = getpass.getuser()
-    except Exception:  # no login name (a container without a passwd entry)
-        name = ""
+        import pwd
+
+        name = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):  # no passwd entry (a container): the login, if any
+        try:
+            name = getpass.getuser()
+        except Exception:
+            name = ""
     name = re.sub(r"[^A-Za-z0-9._-]", "", name)[:16].lstrip("._-")
     return name if name and name.lower() not in RESERVED else "player"
+
+
+def check_claim(location: str, user: str) -> None:
+    """StoreError (one line) when this process may not act as `user` at the SQLite store at
+    `location`: a name other than the login name is taken only by the store file's owner (a
+    room's service account); on a shared file anyone who can write it could claim any seat.
+    A server store enforces identity itself (database roles)."""
+    if is_server_url(location) or user == default_user():
+        return
+    try:
+        owner = Path(location).stat().st_uid
+    except OSError:  # no store yet (this process makes it, and owns it), or none to open
+        return
+    if owner == os.geteuid():
+        return
+    raise StoreError(
+        f"--user {user}: you are {default_user()}, and the table store {location} belongs to "
+        f"{_account(owner)}: anyone who can write a shared file could claim any seat, so only "
+        "its owner may play under another name; players whose identity is enforced use the "
+        "ssh room (boardgames-tui serve, docs/ssh.md) or a PostgreSQL store with a database "
+        "role each (docs/tables.md)"
+    )
+
+
+def _account(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"user id {uid}"
 
 
 def check_user(name: str) -> str:
