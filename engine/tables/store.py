@@ -479,17 +479,19 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     if person is None and actor is None and seat.user == info.creator:
         return None
     since = max((i + 1 for i, st in enumerate(steps) if st.seat == seat.seat), default=0)
-    names = seat_names(info.seats)
-    done = [f"{names[st.seat]}: {st.label_for(None)}" for st in steps[since:]]
-    title = f"Your turn: {match.game.title} at table {info.id}"
-    lines = [f"It is your turn ({seat.user}) at table {info.id} ({match.game.title})."]
+    # stored names and labels are data: whatever they hold reaches nobody's terminal raw
+    names = [printable(n, 40) for n in seat_names(info.seats)]
+    done = [f"{names[st.seat]}: {printable(st.label_for(None))}" for st in steps[since:]]
+    tid, game = shown_id(info.id), printable(match.game.title)
+    title = f"Your turn: {game} at table {tid}"
+    lines = [f"It is your turn ({names[seat.seat]}) at table {tid} ({game})."]
     if done:
         more = len(done) - NOTICE_MOVES
         lines.append("Since your last move:" if since > 0 else "So far:")
         if more > 0:
             lines.append(f"  … {more} earlier move(s)")
         lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
-    lines.append(f"Play: boardgames-tui table show {info.id}")
+    lines.append(f"Play: boardgames-tui table show {tid}")
     return seat.user, title, "\n".join(lines)
 
 
