@@ -795,6 +795,9 @@ def copy_tables(source: TableStore, target: TableStore) -> list[str]:
     """Every table of `source` into `target`, each checked to replay to the same digest
     there before it is committed; the ids copied. A table `target` has already is refused."""
     have = {t.id for t in target.tables()}
+    bad = next((t for t in source.tables() if t.damage is not None), None)
+    if bad is not None:
+        raise StoreError(f"table {bad.id} is damaged: {bad.damage}: nothing copied")
     clash = sorted(t.id for t in source.tables() if t.id in have)
     if clash:
         raise StoreError(f"{target.path} already has table(s) {', '.join(clash)}: nothing copied")
