@@ -123,7 +123,14 @@ def first_move(store: TableStore, tid: str) -> None:
 
 @pytest.mark.parametrize("case, edits, line, listed, where", CASES, ids=[c[0] for c in CASES])
 def test_one_damaged_table_leaves_the_others_working(  # type: ignore[no-untyped-def]
-    backend: Backend, capsys, case: str, edits: list[str], line: str, listed: bool, where: str
+    backend: Backend,
+    tmp_path: Path,
+    capsys,
+    case: str,
+    edits: list[str],
+    line: str,
+    listed: bool,
+    where: str,
 ) -> None:
     if where == "sqlite" and backend.pg:
         pytest.skip("the server's column types refuse this edit")
@@ -157,6 +164,15 @@ def test_one_damaged_table_leaves_the_others_working(  # type: ignore[no-untyped
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1, (action, err)
         assert err.startswith(f"boardgames-tui: table {bad} is damaged: ") and line in err
+
+    if listed:  # copy-store copies nothing from a store with a damaged table
+        target = tmp_path / "copy.sqlite"
+        assert main(["table", "copy-store", backend.location, str(target)]) == 1
+        err = capsys.readouterr().err
+        assert line in err and err.endswith(": nothing copied\n") and err.count("\n") == 1
+        copy = backend.__class__("sqlite", str(target)).open()
+        assert copy.tables() == []
+        copy.close()
 
     # the other table is shown and played as before
     assert main([*base, "show", good, "--json"]) == 0
