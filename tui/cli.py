@@ -143,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
         "folder) or postgresql://USER@HOST/DB?schema=NAME; $BOARDGAMES_STORE",
     )
     p.add_argument(
+        "--share-group",
+        metavar="GROUP",
+        help="make the SQLite store group-shared (file 0660, folder 2770, group GROUP); "
+        "by default it is its owner's only",
+    )
+    p.add_argument(
         "--plain",
         action="store_true",
         help="play by lines (screen readers, braille, pipes): no full-screen drawing; "
@@ -468,7 +474,13 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
 def plain_launch() -> argparse.Namespace:
     """What `build_parser().parse_args([])` gives (tests/shell/test_tui_games.py checks it)."""
     return argparse.Namespace(
-        saves=None, user=None, store=None, plain=False, confine=False, command=None
+        saves=None,
+        user=None,
+        store=None,
+        share_group=None,
+        plain=False,
+        confine=False,
+        command=None,
     )
 
 
@@ -497,13 +509,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def user_of(args: argparse.Namespace) -> str:
-    """--user, else the login name; a bad name is a usage error."""
-    from engine.tables import StoreError, check_user, default_user
+    """--user, else the login name; a bad name, or a name that is not yours at a store that
+    is not yours either, is a usage error."""
+    from engine.tables import StoreError, check_claim, check_user, default_user, store_location
 
+    if args.user is None:
+        return default_user()
     try:
-        return check_user(args.user) if args.user is not None else default_user()
+        name = check_user(args.user)
     except StoreError as exc:
         raise UsageError(f"--user: {exc}") from None
+    try:
+        check_claim(store_location(args.store), name)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    return name
+
+
+def share_store(args: argparse.Namespace) -> None:
+    """--share-group: the store made (or made over) group-shared before anything else."""
+    from engine.tables import StoreError, open_store
+
+    try:
+        open_store(args.store, share_group=args.share_group).close()
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _plain(args: argparse.Namespace) -> bool:
@@ -515,6 +545,8 @@ def _plain(args: argparse.Namespace) -> bool:
 
 def _run(args: argparse.Namespace) -> int:
     cmd = args.command
+    if getattr(args, "share_group", None) is not None:
+        share_store(args)
     if cmd == "table":
         from .table_cmd import run_table
 

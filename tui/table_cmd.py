@@ -241,6 +241,8 @@ def _new(args: argparse.Namespace, user: str) -> int:
 
 
 def _group(info: TableInfo, user: str) -> str:
+    if info.damage is not None:
+        return "damaged"
     if info.seat_of(user) is not None:
         return "yours"
     if info.status == WAITING:
@@ -250,7 +252,7 @@ def _group(info: TableInfo, user: str) -> str:
 
 def _list(store: TableStore, user: str, as_json: bool) -> int:
     infos = store.tables()
-    order = {"yours": 0, "open": 1, "others": 2}
+    order = {"yours": 0, "open": 1, "others": 2, "damaged": 3}
     infos.sort(key=lambda i: (order[_group(i, user)], not i.your_turn(user), i.finished))
     rows: list[dict[str, Any]] = [
         {
@@ -263,6 +265,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             "your_turn": i.your_turn(user),
             "seats": [s.label for s in i.seats],
             "updated": i.updated,
+            "damage": i.damage,
         }
         for i in infos
     ]
@@ -272,12 +275,20 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
     if not rows:
         print("No tables yet: create one with `boardgames-tui table new GAME --seats …`.")
         return 0
-    heads = {"yours": "Your tables", "open": "Open tables (join)", "others": "Other tables"}
+    heads = {
+        "yours": "Your tables",
+        "open": "Open tables (join)",
+        "others": "Other tables",
+        "damaged": "Damaged tables (the others are not affected)",
+    }
     last = ""
     for r in rows:
         if r["group"] != last:
             print(f"{heads[r['group']]}:")
             last = r["group"]
+        if r["damage"] is not None:
+            print(f"  {r['id']}  damaged: {r['damage']}")
+            continue
         if r["your_turn"]:
             state = "YOUR TURN"
         elif r["status"] == FINISHED:
@@ -294,8 +305,13 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
 def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any]:
     """What `table show --json` prints: the table from `user`'s seat."""
     info, match = store.load(table_id)
-    if computer_to_move(info, match) and play_computers(store, table_id, lease_owner(), None):
-        info, match = store.load(table_id)
+    if computer_to_move(info, match):
+        try:
+            played = play_computers(store, table_id, lease_owner(), None)
+        except StoreUnavailable:  # it cannot be changed now (a full disk): shown as it is
+            played = 0
+        if played:
+            info, match = store.load(table_id)
     seat = info.seat_of(user)
     prompt = match.prompt
     mine = prompt is not None and seat == prompt.seat and info.status != WAITING

@@ -5,10 +5,12 @@ Usable by the command line, the TUI and a future server alike: nothing here impo
 
 from .sqlite import SQLiteStore
 from .store import (
+    DAMAGED,
     FINISHED,
     OPEN,
     PLAYING,
     WAITING,
+    Damaged,
     Disconnected,
     NoStore,
     Refused,
@@ -19,6 +21,7 @@ from .store import (
     TableInfo,
     TableStore,
     UnknownTable,
+    check_claim,
     check_user,
     copy_tables,
     default_user,
@@ -37,12 +40,19 @@ def open_store(
     create_file: bool = True,
     shared_cache: bool = False,
     busy: float | None = None,
+    share_group: str | None = None,
 ) -> TableStore:
     """The store at --store / $BOARDGAMES_STORE / the data folder: a `postgresql://` URL
-    opens a PostgreSQL schema, anything else a SQLite file."""
+    opens a PostgreSQL schema, anything else a SQLite file (made owner-only, or shared with
+    `share_group`)."""
     location = store_location(path)
     wait = {} if busy is None else {"busy": busy}
     if is_server_url(location):
+        if share_group is not None:
+            raise StoreUnavailable(
+                "--share-group is for a SQLite file: on a PostgreSQL store, grant the players' "
+                "roles access instead (docs/tables.md)"
+            )
         try:
             from .postgres import PostgresStore
         except ImportError:
@@ -51,14 +61,22 @@ def open_store(
                 "(pip install 'boardgames-tui[postgres]')"
             ) from None
         return PostgresStore(location, create_file=create_file, shared_cache=shared_cache, **wait)
-    return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache, **wait)
+    return SQLiteStore(
+        store_path(path),
+        create_file=create_file,
+        shared_cache=shared_cache,
+        share_group=share_group,
+        **wait,
+    )
 
 
 __all__ = [
+    "DAMAGED",
     "FINISHED",
     "OPEN",
     "PLAYING",
     "WAITING",
+    "Damaged",
     "Disconnected",
     "NoStore",
     "Refused",
@@ -70,6 +88,7 @@ __all__ = [
     "TableInfo",
     "TableStore",
     "UnknownTable",
+    "check_claim",
     "check_user",
     "copy_tables",
     "default_user",

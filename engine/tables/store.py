@@ -31,6 +31,7 @@ from ..core.saves import saves_dir
 
 OPEN = "open"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+DAMAGED = "damaged"  # a table whose stored rows make no sense: listed, never played
 LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken over after this
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
 ID_LENGTH = 5
@@ -60,6 +61,38 @@ class UnknownTable(StoreError):
         self.table_id = table_id
 
 
+class Damaged(StoreError):
+    """A table whose stored rows make no sense (edited by hand, or written by a fault): it is
+    listed as damaged, and every action on it gives this one line; the others go on."""
+
+    def __init__(self, table_id: object, problem: str) -> None:
+        self.table_id, self.problem = shown_id(table_id), printable(problem)
+        super().__init__(f"table {self.table_id} is damaged: {self.problem}")
+
+
+def printable(text: object, limit: int = 300) -> str:
+    """`text` on one line with every character a terminal would obey written as an escape
+    (`\\x1b`): a stored value quoted in a message is data, whatever it holds."""
+    out = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """A stored value quoted for a message (repr: unprintable characters escaped)."""
+    if not isinstance(value, str):
+        return printable(repr(value), limit)
+    return repr(value if len(value) <= limit else value[:limit] + "…")
+
+
+ID_RE = re.compile(r"^[a-z0-9]{1,16}$")
+
+
+def shown_id(table_id: object) -> str:
+    """A table id as printed: itself, or quoted when it is not one a table could have."""
+    text = str(table_id)
+    return text if ID_RE.match(text) else quoted(text, 20)
+
+
 class Refused(StoreError):
     """A move, undo or join the rules of the table do not allow (not your seat, not your
     turn, an illegal move, the table is over)."""
@@ -76,13 +109,50 @@ class Stale(Refused):
 
 
 def default_user() -> str:
-    """The login name, as a valid user name ("player" if there is none)."""
+    """The name of the account this process runs as, as a valid user name ("player" if it
+    has none). Not $USER or $LOGNAME: anyone can set those."""
     try:
-        name = getpass.getuser()
-    except Exception:  # no login name (a container without a passwd entry)
-        name = ""
+        import pwd
+
+        name = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):  # no passwd entry (a container): the login, if any
+        try:
+            name = getpass.getuser()
+        except Exception:
+            name = ""
     name = re.sub(r"[^A-Za-z0-9._-]", "", name)[:16].lstrip("._-")
     return name if name and name.lower() not in RESERVED else "player"
+
+
+def check_claim(location: str, user: str) -> None:
+    """StoreError (one line) when this process may not act as `user` at the SQLite store at
+    `location`: a name other than the login name is taken only by the store file's owner (a
+    room's service account); on a shared file anyone who can write it could claim any seat.
+    A server store enforces identity itself (database roles)."""
+    if is_server_url(location) or user == default_user():
+        return
+    try:
+        owner = Path(location).stat().st_uid
+    except OSError:  # no store yet (this process makes it, and owns it), or none to open
+        return
+    if owner == os.geteuid():
+        return
+    raise StoreError(
+        f"--user {user}: you are {default_user()}, and the table store {location} belongs to "
+        f"{_account(owner)}: anyone who can write a shared file could claim any seat, so only "
+        "its owner may play under another name; players whose identity is enforced use the "
+        "ssh room (boardgames-tui serve, docs/ssh.md) or a PostgreSQL store with a database "
+        "role each (docs/tables.md)"
+    )
+
+
+def _account(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"user id {uid}"
 
 
 def check_user(name: str) -> str:
@@ -163,11 +233,12 @@ class TableInfo:
     creator: str
     created: str
     updated: str
-    status: str  # WAITING (open seats), PLAYING or FINISHED
+    status: str  # WAITING (open seats), PLAYING or FINISHED; DAMAGED (see `damage`)
     moves: int
     rev: int  # bumped by every change (move, undo, join): a cheap "anything new?"
     to_move_seat: int | None
     seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
+    damage: str | None = None  # what is wrong with a damaged table's rows (one line)
 
     @property
     def strict(self) -> bool:
@@ -222,8 +293,8 @@ def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
     try:
         game = get_game(info.game)
         match = Match.new(game, seats, game.recorded_options(info.options), info.seed)
-    except (SetupError, KeyError) as exc:  # KeyError: UnknownGame too
-        raise StoreError(f"table {info.id} cannot be set up: {exc}") from None
+    except (SetupError, KeyError, ValueError, TypeError) as exc:  # KeyError: UnknownGame too
+        raise Damaged(info.id, f"it cannot be set up: {exc}") from None
     match.settings.update({"handover": False, "strict": info.strict})
     match.created = info.created
     extend_match(match, info, move_ids)
@@ -235,8 +306,8 @@ def extend_match(match: Match, info: TableInfo, move_ids: Sequence[str]) -> None
         try:
             match.play(move_ids[n])
         except IllegalMove as exc:
-            raise StoreError(
-                f"table {info.id}: move {n + 1} ({move_ids[n]}) does not replay: {exc}"
+            raise Damaged(
+                info.id, f"move {n + 1} ({quoted(move_ids[n])}) does not replay: {exc}"
             ) from None
 
 
@@ -431,17 +502,19 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     if person is None and actor is None and seat.user == info.creator:
         return None
     since = max((i + 1 for i, st in enumerate(steps) if st.seat == seat.seat), default=0)
-    names = seat_names(info.seats)
-    done = [f"{names[st.seat]}: {st.label_for(None)}" for st in steps[since:]]
-    title = f"Your turn: {match.game.title} at table {info.id}"
-    lines = [f"It is your turn ({seat.user}) at table {info.id} ({match.game.title})."]
+    # stored names and labels are data: whatever they hold reaches nobody's terminal raw
+    names = [printable(n, 40) for n in seat_names(info.seats)]
+    done = [f"{names[st.seat]}: {printable(st.label_for(None))}" for st in steps[since:]]
+    tid, game = shown_id(info.id), printable(match.game.title)
+    title = f"Your turn: {game} at table {tid}"
+    lines = [f"It is your turn ({names[seat.seat]}) at table {tid} ({game})."]
     if done:
         more = len(done) - NOTICE_MOVES
         lines.append("Since your last move:" if since > 0 else "So far:")
         if more > 0:
             lines.append(f"  … {more} earlier move(s)")
         lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
-    lines.append(f"Play: boardgames-tui table show {info.id}")
+    lines.append(f"Play: boardgames-tui table show {tid}")
     return seat.user, title, "\n".join(lines)
 
 
@@ -711,7 +784,7 @@ def new_table_probe(
 def cached_match(cache: dict[str, Match], info: TableInfo, ids: Sequence[str]) -> Match:
     """The match at the table's last move: the cached one brought up to date (or rebuilt)."""
     if len(ids) != info.moves:
-        raise StoreError(f"table {info.id}: {len(ids)} moves stored, {info.moves} counted")
+        raise Damaged(info.id, f"{len(ids)} moves stored, {info.moves} counted")
     m = cache.get(info.id)
     if m is not None and m.names == seat_names(info.seats) and m.length >= m.cursor:
         have = m.move_ids(m.length)
@@ -734,8 +807,10 @@ def check_moves(tid: str, rows: Sequence[Sequence[Any]]) -> list[str]:
     """Move ids from (n, move id) rows in order: StoreError at a gap."""
     out: list[str] = []
     for n, mid in rows:
-        if n != len(out) + 1:
-            raise StoreError(f"table {tid}: move {len(out) + 1} is missing")
+        if n != len(out) + 1 or not isinstance(n, int):
+            raise Damaged(tid, f"move {len(out) + 1} is missing")
+        if not isinstance(mid, str) or not mid.isprintable() or not mid:
+            raise Damaged(tid, f"move {n} ({quoted(mid)}) is not a move id")
         out.append(mid)
     return out
 
@@ -750,6 +825,9 @@ def copy_tables(source: TableStore, target: TableStore) -> list[str]:
     """Every table of `source` into `target`, each checked to replay to the same digest
     there before it is committed; the ids copied. A table `target` has already is refused."""
     have = {t.id for t in target.tables()}
+    bad = next((t for t in source.tables() if t.damage is not None), None)
+    if bad is not None:
+        raise StoreError(f"table {bad.id} is damaged: {bad.damage}: nothing copied")
     clash = sorted(t.id for t in source.tables() if t.id in have)
     if clash:
         raise StoreError(f"{target.path} already has table(s) {', '.join(clash)}: nothing copied")

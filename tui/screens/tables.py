@@ -29,6 +29,7 @@ from engine.tables import (
     parse_seats,
 )
 
+from ..text import one_line
 from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen
 from .dialogs import MessageScreen, ScreenHelp
@@ -131,9 +132,11 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             return
         highlighted = ol.highlighted
         self.infos = {i.id: i for i in infos}
-        groups: dict[str, list[TableInfo]] = {"yours": [], "open": [], "others": []}
+        groups: dict[str, list[TableInfo]] = {"yours": [], "open": [], "others": [], "damaged": []}
         for i in infos:
-            if i.seat_of(user) is not None:
+            if i.damage is not None:
+                groups["damaged"].append(i)
+            elif i.seat_of(user) is not None:
                 groups["yours"].append(i)
             elif i.status == WAITING:
                 groups["open"].append(i)
@@ -144,6 +147,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             "yours": "Your tables",
             "open": "Open tables: Enter takes a seat",
             "others": "Other tables: Enter watches",
+            "damaged": "Damaged tables: Enter says what is wrong",
         }
         ol.clear_options()
         for key, rows in groups.items():
@@ -170,6 +174,10 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
     def _row(i: TableInfo, user: str) -> Text:
         t = Text()
         t.append(f" {i.id} ", style="bold reverse")
+        if i.damage is not None:
+            t.append("  damaged: ", style="bold red")
+            t.append(one_line(i.damage))
+            return t
         t.append(f"  {get_game(i.game).title}", style="bold")
         t.append(f" · {', '.join(s.label for s in i.seats)} · ")
         if i.your_turn(user):
@@ -184,8 +192,13 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
 
     @on(OptionList.OptionSelected, "#tables-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id in self.infos:
-            open_table(self.app, event.option.id, join=True)
+        info = self.infos.get(event.option.id or "")
+        if info is not None and info.damage is not None:
+            self.app.push_screen(
+                MessageScreen("A damaged table", f"table {info.id} is damaged: {info.damage}")
+            )
+        elif info is not None:
+            open_table(self.app, info.id, join=True)
 
     def action_watch(self) -> None:
         ol = self.query_one(OptionList)
