@@ -272,6 +272,7 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
     t = new(s)
     play_first(s, t.id)
     s.close()
+    backend.to_format_3()
     backend.sql("DROP INDEX bg_tables_updated")
     backend.sql("DROP TABLE bg_notices")  # format 3: turn notifications
     backend.sql("DROP TABLE bg_targets")
