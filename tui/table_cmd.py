@@ -107,8 +107,8 @@ def _run(args: argparse.Namespace, user: str) -> int:
             return code
     store = open_store(args.store, create_file=False, shared_cache=True)
     with _closing(store):
-        if action != "wait":  # `wait` settles as it waits
-            settle(store)
+        if action not in ("wait", "reclaim"):  # `wait` settles as it waits; a person
+            settle(store)  # taking their seat back has their turn, not the computer
         code = _act(store, args, user)
         if action != "wait":  # `wait` has sent what was owed while waiting: it returns at once
             _after(store, user)

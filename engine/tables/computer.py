@@ -106,7 +106,10 @@ def settle(store: TableStore, owner: str | None = None, think: float | None = No
     try:
         store.queue_reminders()
         for table_id in store.due_tables():
-            played += play_computers(store, table_id, owner, think)
+            try:
+                played += play_computers(store, table_id, owner, think)
+            finally:  # the next reader (another process) may play what comes due next
+                store.release_lease(table_id, owner)
     except StoreError:
         return played
     return played
