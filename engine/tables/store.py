@@ -454,8 +454,8 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     if info.status != PLAYING or match.prompt is None:
         return None
     seat = info.seats[match.prompt.seat]
-    if seat.is_bot or seat.user is None or seat.user == actor or seat.pilot is not None:
-        return None
+    if seat.is_bot or seat.user is None or seat.user == actor or pilot_reason(info):
+        return None  # (nor when the computer plays for them: left, away without vacation)
     steps = match.steps[: match.cursor]
     person = next((st for st in reversed(steps) if not info.seats[st.seat].is_bot), None)
     if person is not None and person.seat == seat.seat:
