@@ -45,3 +45,27 @@ async def test_the_clock_counts_down_runs_out_and_the_seat_is_taken_back(tmp_pat
         await until(pilot, lambda: "reclaim" in source_of(screen).keys_off)
         assert any("alice took back seat 2" in text for _, text in source_of(screen).notes())
     other.close()
+
+
+async def test_a_new_table_with_a_turn_limit_from_the_menu(tmp_path: Path) -> None:
+    from tui.screens.tables import NewTableScreen, TablesScreen
+
+    path = tmp_path / "tables.sqlite"
+    app = app_for(path, None, "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t", "n")
+        assert isinstance(app.screen, NewTableScreen)
+        app.screen.query_one("#table-seats").value = "me,bob"  # type: ignore[attr-defined]
+        limit = app.screen.query_one("#table-limit")
+        limit.value = "0s"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        assert "more than 0" in str(app.screen.query_one("#table-error").render())
+        limit.value = "90s"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await until(pilot, lambda: at_table(app))
+        assert "⏱ 1:" in status_text(app) or "⏱ 0:" in status_text(app)
+        await pilot.press("q")
+        assert isinstance(app.screen, TablesScreen)
+        [info] = app.screen.infos.values()
+        assert info.rules.turn_limit == 90
+        assert "⏱" in app.export_screenshot()
