@@ -300,12 +300,13 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             seed = int(seed_text) if seed_text else int.from_bytes(os.urandom(3), "big")
             strict = self.query_one("#table-strict", Switch).value
             limit_text = self.query_one("#table-limit", Input).value.strip()
-            rules = ClockRules(parse_duration(limit_text) if limit_text else None)
+            rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)
             info = table_store(self.app).create(
                 game.id, seats, options, seed, user, {"strict": strict}, rules
             )
         except (StoreError, ValueError, ClockError) as exc:
             error.update(Text(str(exc), style="bold red"))
+            self.call_after_refresh(error.scroll_visible, animate=False)
             return
         self.dismiss(None)
         open_table(self.app, info.id, join=False)
