@@ -553,22 +553,13 @@ class SQLStore(TableStore):
         return [i.id for i in infos if pilot_reason(i) is not None]
 
     def queue_reminders(self) -> int:
+        with self._tx(write=False) as q:  # usually nothing is due: no write lock for that
+            if not self._reminders_due(q, self._now(q)):
+                return 0
         done = 0
         with self._tx() as q:
             now = self._now(q)
-            rows = q(
-                'SELECT t.id, t.moves, s."user", t.turn_since FROM bg_tables t JOIN bg_seats s '
-                "ON s.table_id = t.id AND s.seat = t.to_move_seat LEFT JOIN bg_clocks c "
-                'ON c.table_id = t.id AND c.seat = s.seat LEFT JOIN bg_prefs p ON p."user" = s."user" '
-                "WHERE t.status = ? AND s.kind = ? AND c.pilot IS NULL AND t.reminded = 0 "
-                f"AND t.turn_since IS NOT NULL AND coalesce(p.remind, {DEFAULT_REMIND}) > 0 "
-                f"AND t.turn_since + coalesce(p.remind, {DEFAULT_REMIND}) * 3600 <= ? "
-                'AND EXISTS (SELECT 1 FROM bg_targets g WHERE g."user" = s."user") '
-                'AND s."user" NOT IN (SELECT "user" FROM bg_away WHERE starts <= ? '
-                "AND (ends IS NULL OR ends > ?))",
-                (PLAYING, HUMAN, now, now, now),
-            )
-            for tid, moves, user, since in rows:
+            for tid, moves, user, since in self._reminders_due(q, now):
                 claimed = q.count(
                     "UPDATE bg_tables SET reminded = 1 WHERE id = ? AND moves = ? AND reminded = 0",
                     (tid, moves),
@@ -585,6 +576,22 @@ class SQLStore(TableStore):
                     )
                 done += 1
         return done
+
+    @staticmethod
+    def _reminders_due(q: Sql, now: float) -> list[tuple[Any, ...]]:
+        """(table, moves, user, turn since) of each turn owed a reminder now."""
+        return q(
+            'SELECT t.id, t.moves, s."user", t.turn_since FROM bg_tables t JOIN bg_seats s '
+            "ON s.table_id = t.id AND s.seat = t.to_move_seat LEFT JOIN bg_clocks c "
+            'ON c.table_id = t.id AND c.seat = s.seat LEFT JOIN bg_prefs p ON p."user" = s."user" '
+            "WHERE t.status = ? AND s.kind = ? AND c.pilot IS NULL AND t.reminded = 0 "
+            f"AND t.turn_since IS NOT NULL AND coalesce(p.remind, {DEFAULT_REMIND}) > 0 "
+            f"AND t.turn_since + coalesce(p.remind, {DEFAULT_REMIND}) * 3600 <= ? "
+            'AND EXISTS (SELECT 1 FROM bg_targets g WHERE g."user" = s."user") '
+            'AND s."user" NOT IN (SELECT "user" FROM bg_away WHERE starts <= ? '
+            "AND (ends IS NULL OR ends > ?))",
+            (PLAYING, HUMAN, now, now, now),
+        )
 
     def take_lease(self, table_id: str, owner: str, seconds: float = LEASE_SECONDS) -> bool:
         now = time.time()
