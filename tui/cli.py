@@ -467,8 +467,15 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
         if a.startswith("--saves=") or a == "--plain":
             front.append(args.pop(i))
             continue
+        if a in SIGNED_VALUES and i + 1 < len(args) and args[i + 1].startswith("-"):
+            # `--turn-limit -5m`: the value, refused in one line (not a missing argument)
+            args[i : i + 2] = [f"{a}={args[i + 1]}"]
         i += 1
     return front + args
+
+
+# options whose value a person may give negative by mistake
+SIGNED_VALUES = ("--turn-limit", "--vacation", "--until")
 
 
 def plain_launch() -> argparse.Namespace:

@@ -32,6 +32,11 @@ Computer players and other terminals
     when the turn came to this screen's seat by others' moves (the bell). `news()` says once what changed
     with no move to show (a table: "alice took back …"). `close()` at the end;
     `room_place(saves_dir)` says where a room's reconnect comes back to.
+
+A table's clock and the people absent from it
+    `clock_line()` the turn's clock in words ("4:59 left"; "" without one), read again every
+    second; `notes()` the table's own log lines (someone left, is away: (after move n,
+    text)); `reclaim()` takes back this screen's seat the computer plays (a line to show).
 """
 
 from __future__ import annotations
@@ -117,6 +122,9 @@ class MoveSource(Protocol):
     def turn_arrived(self) -> bool: ...
     def close(self) -> None: ...
     def room_place(self, saves_dir: str | None) -> dict[str, str]: ...
+    def clock_line(self) -> str: ...
+    def notes(self) -> list[tuple[int, str]]: ...
+    def reclaim(self) -> str: ...
 
 
 def _position(match: Match) -> tuple[int, tuple[str, ...]]:
@@ -131,7 +139,7 @@ class LocalSource:
     reader = None
     shared = False
     heading = brief_heading = who = ""
-    keys_off = frozenset({"bell"})
+    keys_off = frozenset({"bell", "reclaim"})
     poll_seconds = 0.0
 
     def __init__(self, match: Match, think: float | None = None) -> None:
@@ -152,6 +160,15 @@ class LocalSource:
 
     def decides(self, seat: int) -> bool:
         return not self._match.seats[seat].is_bot
+
+    def clock_line(self) -> str:
+        return ""
+
+    def notes(self) -> list[tuple[int, str]]:
+        return []
+
+    def reclaim(self) -> str:
+        raise Refused("Nobody plays for you here.")
 
     def view(self, viewer: int | None) -> Mapping[str, Any]:
         view: Mapping[str, Any] = self._match.view(viewer)  # computed once per position

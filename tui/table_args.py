@@ -21,6 +21,31 @@ def add_table_parser(sub: Any, options: Any) -> None:
     n.add_argument("--seed", type=int, default=None)
     n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     n.add_argument("--strict", action="store_true", help="no undo at this table")
+    n.add_argument(
+        "--turn-limit",
+        metavar="DURATION",
+        default=None,
+        help="time per turn, e.g. 90s, 10m, 24h, 2d (default: no clock)",
+    )
+    n.add_argument(
+        "--on-timeout",
+        metavar="POLICY",
+        default="computer",
+        help="when a turn's time runs out: computer (plays that turn; the default) or wait",
+    )
+    n.add_argument(
+        "--autopilot",
+        metavar="LEVEL",
+        default="greedy",
+        help="the computer level that plays for someone absent or out of time (default greedy)",
+    )
+    n.add_argument(
+        "--vacation",
+        metavar="DAYS",
+        default="14",
+        help="days per seat the clock may pause while its owner is away (default 14; 0: none, "
+        "the computer plays for them)",
+    )
     ls = ts.add_parser("list", help="your tables (your turn first), open tables, others")
     ls.add_argument("--json", action="store_true")
     sh = ts.add_parser("show", help="the table from your seat")
@@ -55,6 +80,26 @@ def add_table_parser(sub: Any, options: Any) -> None:
     nos.add_parser("test", help="send a test message to every target now")
     nr = nos.add_parser("remove", help="stop sending to target N (see list)")
     nr.add_argument("n", type=int)
+    nrm = nos.add_parser(
+        "remind", help="one reminder after HOURS waiting on your turn (default 24; 0: none)"
+    )
+    nrm.add_argument("hours", nargs="?", default=None, help="hours (omit to see the setting)")
+    rc = ts.add_parser("reclaim", help="take back your seat the computer plays for you")
+    rc.add_argument("id")
+    lv = ts.add_parser("leave", help="give your seat to the computer for good; the game goes on")
+    lv.add_argument("id")
+    aw = ts.add_parser(
+        "away",
+        help="you are away: your clocks pause (vacation) or the computer plays for you",
+    )
+    awg = aw.add_mutually_exclusive_group()
+    awg.add_argument(
+        "--until",
+        metavar="DATE",
+        default=None,
+        help="back at DATE (2026-12-24, '2026-12-24 18:00') or after a duration (3d, 12h)",
+    )
+    awg.add_argument("--off", action="store_true", help="you are back")
     w = ts.add_parser("wait", help="wait until it is your turn (at ID, or anywhere); prints the id")
     w.add_argument("id", nargs="?")
     w.add_argument("--timeout", type=float, default=None, help="give up after S seconds (exit 1)")

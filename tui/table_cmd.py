@@ -1,6 +1,8 @@
 """`boardgames-tui table …`: shared tables from the command line (scriptable).
 
-new, list, show, play, undo, join, export, copy-store, notify, wait. Exit codes: 0 done; 1 refused (not your seat, not
+new, list, show, play, undo, join, export, copy-store, notify, wait, reclaim, leave, away.
+Every command first settles what is due by the store's clock (a turn the computer plays for
+someone out of time or away, a reminder owed), then sends what notifications are owed. Exit codes: 0 done; 1 refused (not your seat, not
 your turn, an illegal move, the table is over, an unknown table) or a store that cannot be
 used; 2 bad usage.
 """
@@ -34,7 +36,20 @@ from engine.tables import (
     store_path,
     view_for,
 )
-from engine.tables.computer import computer_to_move, lease_owner, play_computers
+from engine.tables.clock import (
+    REASONS,
+    ClockError,
+    ClockRules,
+    clock_paused,
+    clock_text,
+    deadline,
+    limit_text,
+    parse_duration,
+    pilot_reason,
+    seconds_left,
+    shown_duration,
+)
+from engine.tables.computer import computer_to_move, lease_owner, play_computers, settle
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -67,6 +82,11 @@ def _run(args: argparse.Namespace, user: str) -> int:
             return code
     if action == "copy-store":
         return _copy_store(args.source, args.target)
+    if action == "away":
+        with _closing(open_store(args.store, shared_cache=True)) as store:
+            code = _away(store, args, user)
+            _after(store, user)
+            return code
     if action == "list":
         try:
             store = open_store(args.store, create_file=False, shared_cache=True)
@@ -81,11 +101,14 @@ def _run(args: argparse.Namespace, user: str) -> int:
                 print("No tables yet: create one with `boardgames-tui table new GAME --seats …`.")
             return 0
         with _closing(store):
+            settle(store)
             code = _list(store, user, args.json)
             _after(store, user)
             return code
     store = open_store(args.store, create_file=False, shared_cache=True)
     with _closing(store):
+        if action not in ("wait", "reclaim"):  # `wait` settles as it waits; a person
+            settle(store)  # taking their seat back has their turn, not the computer
         code = _act(store, args, user)
         if action != "wait":  # `wait` has sent what was owed while waiting: it returns at once
             _after(store, user)
@@ -109,6 +132,18 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return _join(store, args, user)
     if action == "wait":
         return _wait(store, user, args.id, args.timeout)
+    if action == "reclaim":
+        info = store.reclaim(args.id, user)
+        seat = info.seat_of(user)
+        print(f"you ({user}) play seat {(seat or 0) + 1} at table {info.id} again")
+        return 0
+    if action == "leave":
+        info = store.leave(args.id, user)
+        print(
+            f"you left table {info.id}: the computer ({info.rules.autopilot}) plays your seat "
+            f"from now on (`table reclaim {info.id}` to come back)"
+        )
+        return 0
     raise TableUsage(f"unknown table action {action!r}")
 
 
@@ -118,6 +153,7 @@ def _after(store: TableStore, user: str) -> None:
     from engine.tables.notify import deliver
 
     try:
+        settle(store)
         deliver(store)
         failing = store.take_failures(user)
     except StoreError:  # the command itself is done; the next reader sends what is owed
@@ -134,6 +170,22 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
     from engine.tables.notify import check_target, send, shown_url
 
     what = args.notify_action
+    if what == "remind":
+        if args.hours is None:
+            hours = store.remind_hours(user)
+            said = "never" if hours == 0 else f"after {hours:g} hours on one turn"
+            print(f"{user} is reminded {said} (`table notify remind HOURS`; 0: never)")
+            return 0
+        try:
+            hours = float(args.hours)
+        except ValueError:
+            hours = -1.0
+        if not 0 <= hours <= 24 * 365 or hours != hours:
+            raise TableUsage(f"remind {args.hours!r}: give hours, 0 (never) or more")
+        store.set_remind(user, hours)
+        said = "never" if hours == 0 else f"once after {hours:g} hours waiting on one turn"
+        print(f"{user} is reminded {said}")
+        return 0
     if what == "add":
         try:
             url = check_target(args.url)
@@ -170,6 +222,7 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
 
 WAIT_POLL = 0.1
 WAIT_RESEND = 5.0  # while waiting, messages due later (retries) are sent this often
+WAIT_SETTLE = 1.0  # and turns whose time ran out are settled this often
 
 
 def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | None) -> int:
@@ -181,9 +234,13 @@ def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | N
     start = time.monotonic()
     seen: int | None = None
     resend = start + WAIT_RESEND
+    settle_at = start
     while True:
-        version = store.version()
         now = time.monotonic()
+        if now >= settle_at:  # a turn may run out with nothing else changing
+            settle_at = now + WAIT_SETTLE
+            settle(store)
+        version = store.version()
         if version != seen:
             seen = version
             infos = [store.info(table_id)] if table_id else store.tables()
@@ -228,16 +285,100 @@ def _new(args: argparse.Namespace, user: str) -> int:
         game.check_players(len(seats))
     except (StoreError, ValueError) as exc:
         raise TableUsage(str(exc)) from None
+    rules = _rules(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
     with _closing(open_store(args.store, shared_cache=True)) as store:
-        info = store.create(game.id, seats, options, seed, user, {"strict": args.strict})
+        info = store.create(game.id, seats, options, seed, user, {"strict": args.strict}, rules)
         if info.status != WAITING:
             play_computers(store, info.id, lease_owner(), None)
         seats_text = ", ".join(s.label for s in info.seats)
-        print(f"{game.title} for {seats_text} (seed {seed})")
+        clock = ""
+        if rules.turn_limit is not None:
+            clock = f", {limit_text(rules.turn_limit)} a turn"
+        print(f"{game.title} for {seats_text} (seed {seed}{clock})")
         print(info.id)
         _after(store, user)
     return 0
+
+
+def _rules(args: argparse.Namespace) -> ClockRules:
+    """`table new`'s clock options, checked (TableUsage: one line)."""
+    try:
+        limit = None if args.turn_limit is None else parse_duration(args.turn_limit)
+        try:
+            vacation = float(args.vacation)
+        except ValueError:
+            raise ClockError(f"--vacation {args.vacation!r}: give days, 0 or more") from None
+        if vacation != vacation:  # NaN
+            raise ClockError(f"--vacation {args.vacation!r}: give days, 0 or more")
+        return ClockRules(limit, args.on_timeout, args.autopilot.lower(), vacation).check()
+    except ClockError as exc:
+        raise TableUsage(str(exc)) from None
+
+
+def parse_until(text: str, now: float) -> float:
+    """`--until`: a date or date and time (local), or a duration from now; TableUsage for
+    anything else or a time that has passed."""
+    from datetime import datetime
+
+    try:
+        return now + parse_duration(text, "--until")
+    except ClockError:
+        pass
+    try:
+        when = datetime.fromisoformat(text.strip()).astimezone().timestamp()
+    except ValueError:
+        raise TableUsage(
+            f"--until {text!r}: give a date (2026-12-24), a date and time "
+            "('2026-12-24 18:00') or a duration (3d, 12h)"
+        ) from None
+    if when <= now:
+        raise TableUsage(f"--until {text!r}: that time has passed already")
+    return when
+
+
+def _away(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    from engine.tables.sqlstore import away_effect, shown_time
+
+    if args.off:
+        infos = store.end_away(user)
+        if not infos and store.away(user) is None:
+            print(f"{user} is back (was not away)")
+            return 0
+        print(f"{user} is back: your clocks run again and you play your seats yourself")
+        return 0
+    until = None if args.until is None else parse_until(args.until, store.clock_now())
+    infos = store.set_away(user, until)
+    when = "until `table away --off`" if until is None else f"until {shown_time(until)}"
+    print(f"{user} is away {when}")
+    for info in infos:
+        seat = info.seats[info.seat_of(user) or 0]
+        effect = away_effect(info).replace("them", "you").replace("their", "your")
+        if info.rules.vacation > 0 and info.rules.turn_limit is not None:
+            left = max(0.0, info.rules.vacation * 86400 - seat.vacation_used)
+            effect += f", {shown_duration(left)} of vacation left"
+        print(f"  {info.id}  {get_game(info.game).title}: {effect}")
+    return 0
+
+
+def clock_fields(info: TableInfo) -> dict[str, Any]:
+    """The clock of the seat to move, for `show --json` and `list --json`."""
+    from datetime import UTC, datetime
+
+    due = deadline(info)
+    left = seconds_left(info)
+    return {
+        "turn_limit": info.rules.turn_limit,
+        "on_timeout": info.rules.on_timeout,
+        "autopilot": info.rules.autopilot,
+        "vacation_days": info.rules.vacation,
+        "deadline": None
+        if due is None
+        else datetime.fromtimestamp(due, UTC).isoformat(timespec="seconds"),
+        "seconds_left": None if left is None else round(max(0.0, left), 1),
+        "clock_paused": clock_paused(info),
+        "computer_plays": pilot_reason(info),
+    }
 
 
 def _group(info: TableInfo, user: str) -> str:
@@ -266,6 +407,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             "seats": [s.label for s in i.seats],
             "updated": i.updated,
             "damage": i.damage,
+            **clock_fields(i),
         }
         for i in infos
     ]
@@ -297,6 +439,9 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             state = "waiting for players"
         else:
             state = f"{r['to_move']} to move"
+        info = next(i for i in infos if i.id == r["id"])
+        if r["status"] != FINISHED and clock_text(info):
+            state += f" · {clock_text(info)}"
         title = get_game(r["game"]).title
         print(f"  {r['id']}  {title:<28} {', '.join(r['seats']):<32} move {r['moves']:<4} {state}")
     return 0
@@ -326,6 +471,18 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         "seats": [s.label for s in info.seats],
         "strict": info.strict,
         "finished": info.finished,
+        **clock_fields(info),
+        "seat_clocks": [
+            {
+                "seat": s.seat,
+                "user": s.user,
+                "computer_plays": s.pilot,
+                "timeouts_in_a_row": s.strikes,
+                "vacation_used_days": round(s.vacation_used / 86400, 3),
+            }
+            for s in info.seats
+            if not s.is_bot
+        ],
         "legal": [m.id for m in prompt.moves] if mine and prompt else [],
         "prompt": prompt.text if mine and prompt else None,
         "moves_offered": [
@@ -334,7 +491,7 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         if mine and prompt
         else [],
         "view": view_for(info, match, user),
-        "log": [line for _, line in match.events(seat)][-12:],
+        "log": table_log(store, info, match, seat)[-12:],
     }
     if info.finished:
         res = match.game.result(match.state)
@@ -343,6 +500,24 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
             "winners": [info.seats[w].label for w in res.winners],
         }
     return doc
+
+
+def table_log(store: TableStore, info: TableInfo, match: Any, seat: int | None) -> list[str]:
+    """The table's log as `seat` reads it: the moves' lines, "(autopilot)" after a move the
+    computer played for a person, and the table's own lines (away, leaving) in their place."""
+    lines: list[tuple[int, int, str]] = []
+    last = 0
+    setup = len(getattr(match.state_at(0), "opening", ()))
+    for n, line in match.events(seat):
+        if n == 1 and setup:  # the first move's log begins with the setup's lines
+            setup -= 1
+        elif n in match.autopilot and n != last:
+            line = f"{line} (autopilot)"
+            last = n
+        lines.append((n, 0, line))
+    for ev in store.events(info.id):
+        lines.append((ev.n, 1, f"· {ev.text}"))
+    return [text for _, _, text in sorted(lines, key=lambda x: (x[0], x[1]))]
 
 
 def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
@@ -361,6 +536,7 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
             console.rule(panel.title)
             console.print(panel.body)
     who = "a spectator" if doc["your_seat"] is None else f"seat {doc['your_seat'] + 1}"
+    info = store.info(table_id)
     print(cap.get().rstrip())
     print(f"\nTable {doc['id']} · {doc['title']} · you ({user}) are {who}")
     print(f"Seats: {', '.join(doc['seats'])} · {doc['moves']} moves played")
@@ -370,13 +546,19 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
         print(f"Game over: {doc['result']['summary']}")
     elif doc["status"] == WAITING:
         print("Waiting for players to join the open seats.")
+    elif doc["computer_plays"] and doc["your_seat"] == info.to_move_seat:
+        print(f"The computer plays your seat: you {REASONS[doc['computer_plays']]}")
+        print(f"Take it back with: boardgames-tui table reclaim {doc['id']}")
     elif doc["legal"]:
+        if clock_text(info):
+            print(f"Clock: {clock_text(info)}")
         print(f"YOUR TURN: {doc['prompt']}")
         for m in doc["moves_offered"]:
             print(f"  {m['id']:<24} {m['label']}")
         print(f"Play one with: boardgames-tui table play {doc['id']} MOVE_ID")
     else:
-        print(f"{doc['to_move']} to move")
+        clock = f" · {clock_text(info)}" if clock_text(info) else ""
+        print(f"{doc['to_move']} to move{clock}")
     return 0
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,9 +22,12 @@ from engine.tables import (
     view_for,
 )
 from engine.tables import Refused as StoreRefused
+from engine.tables.clock import clock_text, deadline, is_away, pilot_reason
 from engine.tables.computer import choose, computer_to_move, lease_owner
 
 from .source import SPECTATOR, ComputerTurn, Refused
+
+CLOCK_CHECK_SECONDS = 1.0
 
 
 class _Frozen:
@@ -47,6 +52,9 @@ class TableSource:
 
         self.store, self.user, self.think = store, user, think
         self.info, self._match = store.load(table_id)
+        self._read_at = time.monotonic()  # when `info.now` (the store's clock) was read
+        self._notes = self._read_notes()
+        self._clock_check = 0.0  # when an expired turn was last looked for in the store
         self.strict = self.info.strict
         self.offline = False  # the store's server is unreachable: "reconnecting…"
         self.owner = lease_owner()
@@ -62,9 +70,47 @@ class TableSource:
         self.reader = SPECTATOR if self.seat is None else self.seat
         self.who = "watching" if self.seat is None else f"you: {self.user}"
         # nothing offered that would only be refused: a spectator has no moves to undo, hint
-        # at or ring for; a strict table has neither undo nor hints
+        # at or ring for; a strict table has neither undo nor hints; only a seat the computer
+        # plays for its owner can be taken back
         off = {"redo"} | ({"undo", "hint", "bell"} if self.seat is None else set())
+        if not self._piloted():
+            off.add("reclaim")
         self.keys_off = frozenset(off | ({"undo", "hint"} if self.strict else set()))
+
+    def _piloted(self) -> bool:
+        """The computer plays this screen's seat (left, timeouts) or its owner is away."""
+        if self.seat is None or self.info.finished:
+            return False
+        mine = self.info.seats[self.seat]
+        return mine.pilot is not None or is_away(mine, self.info.now)
+
+    def _read_notes(self) -> list[tuple[int, str]]:
+        try:
+            return [(e.n, e.text) for e in self.store.events(self.info.id)]
+        except StoreError:
+            return []
+
+    def _estimate(self) -> TableInfo:
+        """The table as read, at the store's clock now (as far as this process can tell)."""
+        return dataclasses.replace(self.info, now=self.info.now + time.monotonic() - self._read_at)
+
+    def clock_line(self) -> str:
+        if self.info.finished or self.waiting() is not None:
+            return ""
+        return clock_text(self._estimate())
+
+    def notes(self) -> list[tuple[int, str]]:
+        return self._notes
+
+    def reclaim(self) -> str:
+        if self.seat is None:
+            raise Refused("A spectator has no seat to take back.")
+        try:
+            self.info = self.store.reclaim(self.info.id, self.user)
+        except StoreError as exc:
+            raise Refused(str(exc)) from None
+        self.reload()
+        return f"You play seat {self.seat + 1} again."
 
     @property
     def heading(self) -> str:
@@ -96,6 +142,8 @@ class TableSource:
             self.info, self._match = self.store.load(self.info.id)
         except StoreError as exc:
             raise self._problem(exc) from None
+        self._read_at = time.monotonic()
+        self._notes = self._read_notes()
         self._seated()
         if tell:
             self._news += taken_back(shown, self._match, self.reader, self.seat)
@@ -113,7 +161,10 @@ class TableSource:
         return f"seat {open_seats} open (table join {self.info.id})"
 
     def decides(self, seat: int) -> bool:
-        return self.seat is not None and seat == self.seat and self.waiting() is None
+        """This screen's seat, unless the computer plays it now (left, out of time, away)."""
+        if self.seat is None or seat != self.seat or self.waiting() is not None:
+            return False
+        return pilot_reason(self._estimate()) is None
 
     def _my_turn(self) -> bool:
         prompt = self._match.prompt
@@ -228,7 +279,7 @@ class TableSource:
                 self.reload(by_others=True)
                 return True
             if v == self._version and not self._busy:
-                return None
+                return self._clock_due()
             self._version = v
             if self._busy:  # the computer is thinking here: keep its lease
                 self.store.take_lease(self.info.id, self.owner)
@@ -241,6 +292,21 @@ class TableSource:
             if was_offline and self.offline:
                 return None  # still away: said once already
             raise problem from None
+        return False if computer_to_move(self.info, self._match) else None
+
+    def _clock_due(self) -> bool | None:
+        """Nothing changed in the store, but the turn's time may have run out: read the table
+        again (the store's clock decides, at most once a second); False when the computer
+        is due to play."""
+        est = self._estimate()
+        due = deadline(est)
+        if due is None or due > est.now or pilot_reason(est) is None:
+            return None
+        now = time.monotonic()
+        if now < self._clock_check + CLOCK_CHECK_SECONDS:
+            return None
+        self._clock_check = now
+        self.reload()
         return False if computer_to_move(self.info, self._match) else None
 
     def turn_arrived(self) -> bool:

@@ -89,6 +89,8 @@ class Match:
     settings: dict[str, bool] = field(default_factory=lambda: {"handover": True, "strict": False})
     # move numbers (1 = the first move) decided after the seat asked the computer for a hint
     hints: set[int] = field(default_factory=set)
+    # move numbers played for a person's seat by the computer (a shared table's autopilot)
+    autopilot: set[int] = field(default_factory=set)
     # what loading its save had to mend (said once when the game opens; the next write fixes it)
     repairs: list[str] = field(default_factory=list, repr=False)
 
@@ -232,6 +234,7 @@ class Match:
         del self.steps[self.cursor :]
         self._recent.clear()
         self.hints = {n for n in self.hints if n <= self.cursor + 1}  # not the dropped branch's
+        self.autopilot = {n for n in self.autopilot if n <= self.cursor}
         self.snaps.append(_dump(state))
         self.steps.append(step)
         self.cursor += 1
@@ -270,6 +273,7 @@ class Match:
         self._recent.clear()
         self._at = -1
         self.hints = {n for n in self.hints if n <= self.cursor}
+        self.autopilot = {n for n in self.autopilot if n <= self.cursor}
 
     def undo_warning(self, viewer: int | None) -> str | None:
         """Why undoing the last move needs confirmation, or None.

@@ -83,6 +83,9 @@ def to_dict(match: Match) -> dict[str, Any]:
     hints = sorted(n for n in match.hints if 1 <= n <= len(match.steps))
     if hints:  # only then: saves of games without hints stay as they were
         doc["hints"] = hints
+    auto = sorted(n for n in match.autopilot if 1 <= n <= len(match.steps))
+    if auto:  # moves a shared table's computer played for an absent person
+        doc["autopilot"] = auto
     return doc
 
 
@@ -298,6 +301,12 @@ def from_document(doc: dict[str, Any], path: str | os.PathLike[str] = "<save>") 
             else f"dropped the hint marks for moves {marks}, which were never played"
         )
     match.hints = {h for h in hints if 1 <= h <= len(moves)}
+    auto = doc.get("autopilot", [])
+    if not isinstance(auto, list) or not all(
+        isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= len(moves) for h in auto
+    ):
+        raise SaveError(p, f"'autopilot' should be a list of move numbers from 1 to {len(moves)}")
+    match.autopilot = set(auto)
     cursor = doc.get("cursor", len(moves))
     if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(moves):
         raise SaveError(p, f"'cursor' should be a move number from 0 to {len(moves)}")

@@ -1,4 +1,9 @@
-"""Computer seats at a table: whichever process holds the table's lease plays them."""
+"""Computer seats at a table: whichever process holds the table's lease plays them, and the
+seats of people the computer plays for now (left, out of time, away: `clock.pilot_reason`).
+
+There is no daemon: any process that reads a table (a screen's poll, a `table` command,
+`table wait`) calls `settle`, which plays what is due under the lease; the store's move-number
+check makes a second, racing attempt fail, so a turn is played once."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..core import Match
+from .clock import pilot_reason
 from .store import LEASE_SECONDS, Refused, StoreError, TableInfo, TableStore
 
 
@@ -18,15 +24,20 @@ def lease_owner() -> str:
 
 
 def computer_to_move(info: TableInfo, match: Match) -> bool:
+    """A computer seat is to move, or the computer plays the person's seat to move now (at
+    the store's clock when `info` was read)."""
     p = match.prompt
-    return p is not None and info.status != "waiting" and info.seats[p.seat].is_bot
+    if p is None or info.status == "waiting":
+        return False
+    return info.seats[p.seat].is_bot or pilot_reason(info) is not None
 
 
 def choose(info: TableInfo, match: Match, think: float | None = None) -> str:
     """The computer's move for the seat to move (a bot error falls back to a random move)."""
     prompt = match.prompt
     assert prompt is not None
-    kind = info.seats[prompt.seat].kind
+    seat = info.seats[prompt.seat]
+    kind = seat.kind if seat.is_bot else info.rules.autopilot
     bot: Any = make_bot(
         kind, match.game, seed=info.seed * 31 + prompt.seat + match.cursor, think=think
     )
@@ -83,3 +94,22 @@ def _renew(
                 return
         except StoreError:
             return
+
+
+def settle(store: TableStore, owner: str | None = None, think: float | None = None) -> int:
+    """What is due at any table now, by the store's clock: the moves the computer plays for
+    people (played here if this process gets the lease) and the reminders owed. How many
+    moves were played here. A store that cannot be reached settles nothing (the next reader
+    does it once it is back)."""
+    owner = owner or lease_owner()
+    played = 0
+    try:
+        store.queue_reminders()
+        for table_id in store.due_tables():
+            try:
+                played += play_computers(store, table_id, owner, think)
+            finally:  # the next reader (another process) may play what comes due next
+                store.release_lease(table_id, owner)
+    except StoreError:
+        return played
+    return played

@@ -27,6 +27,7 @@ from psycopg import sql
 from ..core import Match
 from .sqlstore import Conflict, Sql, SQLStore
 from .store import (
+    CLOCK_TABLES,
     FORMAT,
     NOTICE_TABLES,
     Disconnected,
@@ -47,6 +48,21 @@ _CACHE: dict[str, dict[str, Match]] = {}
 # where the targets' numbers are read)
 _IDLE: dict[str, psycopg.Connection[Any]] = {}
 _READY: dict[str, tuple[str, bool, str]] = {}
+
+PLAY_POLICY = (
+    # a move at a person's seat by that person; at a computer seat as its level; or by the
+    # computer for a person who is absent or out of time ("autopilot", played by any process
+    # holding the table's lease, as a computer seat's move is)
+    """CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
+    EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_moves.table_id
+            AND s.seat = bg_moves.seat
+            AND ((s.kind = 'human' AND s."user" = current_user AND bg_moves."user" = current_user)
+                 OR (s.kind = 'human' AND bg_moves."user" = 'autopilot')
+                 OR (s.kind <> 'human' AND bg_moves."user" = s.kind))))""",
+)
+# this backend's own steps after the shared ones of the same number (store.UPGRADES)
+PG_UPGRADES = {3: ("DROP POLICY bg_play ON bg_moves", *PLAY_POLICY)}
+
 
 SCHEMA = """
 CREATE TABLE bg_meta (key text PRIMARY KEY, value text NOT NULL);
@@ -105,13 +121,8 @@ CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
     WITH CHECK ("user" = current_user);
 ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
-CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
-    EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_moves.table_id
-            AND s.seat = bg_moves.seat
-            AND ((s.kind = 'human' AND s."user" = current_user AND bg_moves."user" = current_user)
-                 OR (s.kind <> 'human' AND bg_moves."user" = s.kind))));
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join(NOTICE_TABLES)
+""" + ";\n".join(NOTICE_TABLES + CLOCK_TABLES + PLAY_POLICY)
 
 # A notification target's URL may hold a secret (a webhook token, a mail password): each role
 # sees and changes its own targets and messages only. A move still owes the next player a
@@ -158,6 +169,7 @@ class PostgresStore(SQLStore):
     `busy`: how long to wait for a table's row held by another session."""
 
     ROW_LOCK = " FOR UPDATE"
+    NOW_SQL = "extract(epoch FROM clock_timestamp())::float8"  # the server's clock
 
     def __init__(
         self,
@@ -317,7 +329,7 @@ class PostgresStore(SQLStore):
             if upgrade_steps(row and row[0], self.path):
                 c.execute("SELECT value FROM bg_meta WHERE key = 'format' FOR UPDATE")
                 row = c.fetchone()
-                for stmt in upgrade_steps(row and row[0], self.path):
+                for stmt in upgrade_steps(row and row[0], self.path, PG_UPGRADES):
                     c.execute(stmt.encode())
                 c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
             c.execute("SELECT row_security_active('bg_moves')")

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..core import Match
 from .sqlstore import Conflict, Sql, SQLStore
-from .store import FORMAT, NOTICE_TABLES, StoreUnavailable, upgrade_steps
+from .store import CLOCK_TABLES, FORMAT, NOTICE_TABLES, StoreUnavailable, upgrade_steps
 
 BUSY_SECONDS = 5.0
 FULL_BYTES = 256 * 1024  # less free space than this, after an I/O error: the disk is full
@@ -61,12 +61,15 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join(NOTICE_TABLES)
+""" + ";\n".join(NOTICE_TABLES + CLOCK_TABLES)
 
 
 class SQLiteStore(SQLStore):
     """Tables in one SQLite file. `create_file`: make the file (and its folder) if missing;
     `busy`: how long to wait for another process's write before giving up."""
+
+    # the writer's clock: SQLite has no server, so the process that writes reads the time
+    NOW_SQL = "((julianday('now') - 2440587.5) * 86400.0)"
 
     def __init__(
         self,

@@ -17,12 +17,27 @@ import json
 import time
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from ..core import BOT_LEVELS, HUMAN, Match
 from ..core.match import now_iso
 from ..core.protocol import SetupError
 from ..core.registry import UnknownGame, get_game
+from .clock import (
+    AUTOPILOT,
+    COMPUTER,
+    DEFAULT_REMIND,
+    LEFT,
+    STRIKES_OUT,
+    TIMEOUT,
+    TIMEOUTS,
+    ClockRules,
+    away_credit,
+    pilot_reason,
+    seconds_left,
+    shown_duration,
+)
 from .store import (
     DAMAGED,
     FINISHED,
@@ -37,6 +52,7 @@ from .store import (
     Stale,
     StoreError,
     StoreUnavailable,
+    TableEvent,
     TableInfo,
     TableStore,
     UnknownTable,
@@ -55,13 +71,29 @@ from .store import (
 )
 
 COLUMNS = (
-    "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
+    "id, game, seed, options, settings, creator, created, updated, status, moves, rev, "
+    "to_move_seat, turn_limit, on_timeout, autopilot, vacation, turn_since, timed_out"
 )
 KINDS = (HUMAN, *BOT_LEVELS)
-_SEATS = 'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = ? ORDER BY seat'
-_INSERT_TABLE = (
-    "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, updated, "
-    "status, moves, rev, to_move_seat) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+NCOL = len(COLUMNS.split(","))
+# a seat with its clock and its owner's time away
+SEAT_COLUMNS = (
+    's.seat, s.kind, s."user", c.pilot, c.strikes, c.paused, c.vacation_used, a.starts, a.ends'
+)
+SEAT_JOINS = (
+    "LEFT JOIN bg_clocks c ON c.table_id = s.table_id AND c.seat = s.seat "
+    'LEFT JOIN bg_away a ON a."user" = s."user"'
+)
+_SEATS = f"SELECT {SEAT_COLUMNS} FROM bg_seats s {SEAT_JOINS} WHERE s.table_id = ? ORDER BY s.seat"
+_INSERT_TABLE = f"INSERT INTO bg_tables ({COLUMNS}) VALUES ({','.join('?' * NCOL)})"
+_CLOCK = (
+    "INSERT INTO bg_clocks (table_id, seat, pilot, strikes) VALUES (?,?,?,?) "
+    "ON CONFLICT (table_id, seat) DO UPDATE SET pilot = excluded.pilot, strikes = excluded.strikes"
+)
+_BANK = (
+    "INSERT INTO bg_clocks (table_id, seat, paused, vacation_used) VALUES (?,?,?,?) "
+    "ON CONFLICT (table_id, seat) DO UPDATE SET paused = bg_clocks.paused + excluded.paused, "
+    "vacation_used = bg_clocks.vacation_used + excluded.vacation_used"
 )
 _INSERT_SEAT = 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (?,?,?,?)'
 _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
@@ -98,6 +130,8 @@ class SQLStore(TableStore):
 
     ROW_LOCK = ""  # appended to the read of the table's row in a change
     TARGET_NUMBERS = "bg_targets"  # where a move finds the numbers of the targets it owes
+    NOW_SQL = "0"  # the store's clock in seconds since the epoch (a backend's expression)
+    clock_skew = 0.0  # seconds added to the store's clock (tests of day-long waits)
     _cache: dict[str, Match]  # table id -> its match, replayed
 
     @abstractmethod
@@ -120,20 +154,25 @@ class SQLStore(TableStore):
         """The table's row and its seats (`lock`: the row locked for a change; else one
         statement, one round trip)."""
         tid = normalize_id(table_id)
+        now = self.NOW_SQL
         if lock:  # the seats read after the lock is held: a statement of their own
-            row = q.one(f"SELECT {COLUMNS} FROM bg_tables WHERE id = ?{self.ROW_LOCK}", (tid,))
+            row = q.one(
+                f"SELECT {COLUMNS}, {now} FROM bg_tables WHERE id = ?{self.ROW_LOCK}", (tid,)
+            )
             if row is None:
                 raise UnknownTable(table_id)
-            return row_info(row, q(_SEATS, (tid,)))
+            return row_info(row, q(_SEATS, (tid,)), self.clock_skew)
         cols = ", ".join(f"t.{k.strip()}" for k in COLUMNS.split(","))
         rows = q(
-            f'SELECT {cols}, s.seat, s.kind, s."user" FROM bg_tables t '
-            "LEFT JOIN bg_seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.seat",
+            f"SELECT {cols}, {now}, {SEAT_COLUMNS} FROM bg_tables t "
+            f"LEFT JOIN bg_seats s ON s.table_id = t.id {SEAT_JOINS} WHERE t.id = ? "
+            "ORDER BY s.seat",
             (tid,),
         )
         if not rows:
             raise UnknownTable(table_id)
-        return row_info(rows[0][:12], [r[12:] for r in rows if r[12] is not None])
+        seats = [r[NCOL + 1 :] for r in rows if r[NCOL + 1] is not None]
+        return row_info(rows[0][: NCOL + 1], seats, self.clock_skew)
 
     def info(self, table_id: str) -> TableInfo:
         with self._tx(write=False) as q:
@@ -141,16 +180,17 @@ class SQLStore(TableStore):
 
     def tables(self) -> list[TableInfo]:
         with self._tx(write=False) as q:
-            rows = q(f"SELECT {COLUMNS} FROM bg_tables ORDER BY updated DESC")
-            seats: dict[str, list[tuple[int, str, str | None]]] = {}
-            for tid, seat, kind, user in q(
-                'SELECT table_id, seat, kind, "user" FROM bg_seats ORDER BY table_id, seat'
+            rows = q(f"SELECT {COLUMNS}, {self.NOW_SQL} FROM bg_tables ORDER BY updated DESC")
+            seats: dict[str, list[tuple[Any, ...]]] = {}
+            for tid, *seat in q(
+                f"SELECT s.table_id, {SEAT_COLUMNS} FROM bg_seats s {SEAT_JOINS} "
+                "ORDER BY s.table_id, s.seat"
             ):
-                seats.setdefault(tid, []).append((seat, kind, user))
+                seats.setdefault(tid, []).append(tuple(seat))
         out = []
         for r in rows:  # one damaged table is listed as such; the others as they are
             try:
-                out.append(row_info(r, seats.get(r[0], [])))
+                out.append(row_info(r, seats.get(r[0], []), self.clock_skew))
             except Damaged as exc:
                 out.append(damaged_info(r, exc))
         return out
@@ -167,7 +207,12 @@ class SQLStore(TableStore):
         )
 
     def _match(self, q: Sql, info: TableInfo) -> Match:
-        return cached_match(self._cache, info, self._move_ids(q, info.id))
+        rows = q(
+            'SELECT n, move_id, "user" FROM bg_moves WHERE table_id = ? ORDER BY n', (info.id,)
+        )
+        ids = check_moves(info.id, [r[:2] for r in rows])
+        auto = [int(n) for n, _, who in rows if who == AUTOPILOT]
+        return cached_match(self._cache, info, ids, auto)
 
     def load(self, table_id: str) -> tuple[TableInfo, Match]:
         with self._tx(write=False, snapshot=True) as q:
@@ -183,9 +228,10 @@ class SQLStore(TableStore):
         seed: int,
         creator: str,
         settings: Mapping[str, bool] | None = None,
+        rules: ClockRules | None = None,
     ) -> TableInfo:
         self._as(creator)
-        p = new_table_probe(game, seats, options, seed, creator, settings)
+        p = new_table_probe(game, seats, options, seed, creator, settings, rules)
         with self._tx() as q:
             for _ in range(20):
                 tid = new_table_id()
@@ -193,7 +239,8 @@ class SQLStore(TableStore):
                     break
             else:  # pragma: no cover - 28 million ids
                 raise StoreError("no free table id: the store is full")
-            q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid)))
+            since = self._now(q) if p.status == PLAYING else None
+            q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid, turn_since=since)))
             q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
             made = self._info(q, tid)
             if made.status == PLAYING:
@@ -218,9 +265,15 @@ class SQLStore(TableStore):
             if taken != 1:  # pragma: no cover - the lock makes this impossible
                 return None
             still_open = any(s.is_open and s.seat != seat for s in info.seats)
-            q(
-                "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ? WHERE id = ?",
-                (WAITING if still_open else PLAYING, now_iso(), info.id),
+            q(  # the game begins: so does the first turn's clock
+                "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ?, turn_since = ? "
+                "WHERE id = ?",
+                (
+                    WAITING if still_open else PLAYING,
+                    now_iso(),
+                    None if still_open else info.now,
+                    info.id,
+                ),
             )
             if not still_open:
                 now = self._info(q, info.id)
@@ -244,18 +297,26 @@ class SQLStore(TableStore):
                     lease_ok = held is not None and held[0] == lease and held[1] >= time.time()
                 match = self._match(q, info)
                 seat = check_append(info, match, user, move_id, lease_ok)
+                sat = info.seats[seat]
+                reason = pilot_reason(info) if user is None and not sat.is_bot else None
                 try:
                     match.play(move_id)
                     prompt = match.prompt
                     stamp = now_iso()
                     status = FINISHED if prompt is None else info.status
                     to_move = None if prompt is None else prompt.seat
-                    who = user or info.seats[seat].kind
+                    who = user or (AUTOPILOT if reason else sat.kind)
                     q(_INSERT_MOVE, (info.id, expected + 1, move_id, seat, who, stamp))
+                    if reason:
+                        match.autopilot.add(expected + 1)
+                    new_turn = to_move != info.to_move_seat
+                    timed_out = (info.timed_out or reason == TIMEOUT) and not new_turn
+                    since = info.now if new_turn else info.turn_since
                     q(
                         "UPDATE bg_tables SET moves = moves + 1, rev = rev + 1, updated = ?, "
-                        "status = ?, to_move_seat = ? WHERE id = ?",
-                        (stamp, status, to_move, info.id),
+                        "status = ?, to_move_seat = ?, turn_since = ?, timed_out = ?, "
+                        "reminded = CASE WHEN ? THEN 0 ELSE reminded END WHERE id = ?",
+                        (stamp, status, to_move, since, int(timed_out), new_turn, info.id),
                     )
                     # the row as updated, without reading it back (every round trip counts
                     # while the row is locked)
@@ -266,7 +327,11 @@ class SQLStore(TableStore):
                         updated=stamp,
                         status=status,
                         to_move_seat=to_move,
+                        turn_since=since,
+                        timed_out=timed_out,
                     )
+                    if self._clock_after_move(q, info, sat, user, reason, new_turn):
+                        done = self._info(q, info.id)  # a seat's clock changed
                     queue_turn_notice(q, done, match, user, self.TARGET_NUMBERS)
                     return done
                 except BaseException:
@@ -289,16 +354,261 @@ class SQLStore(TableStore):
             )
             if gone != 1:  # row-level security hid the row: not this role's move
                 raise Refused(f"the table store refused it: {self._role_name()} may not undo that")
+            back = match.steps[-1].seat
             q(
                 "UPDATE bg_tables SET moves = moves - 1, rev = rev + 1, updated = ?, "
-                "status = ?, to_move_seat = ? WHERE id = ?",
-                (now_iso(), PLAYING, match.steps[-1].seat, info.id),
+                "status = ?, to_move_seat = ?, turn_since = ? WHERE id = ?",
+                (
+                    now_iso(),
+                    PLAYING,
+                    back,
+                    info.turn_since if back == info.to_move_seat else info.now,
+                    info.id,
+                ),
             )
             return self._info(q, info.id)
 
     def _role_name(self) -> str:
         """Who this connection acts as, for a refusal by the database."""
         return "this connection"
+
+    # ---- clocks, absent people, the table's own log lines --------------------------------
+    def _now(self, q: Sql) -> float:
+        row = q.one(f"SELECT {self.NOW_SQL}")
+        assert row is not None
+        return float(row[0]) + self.clock_skew
+
+    def clock_now(self) -> float:
+        with self._tx(write=False) as q:
+            return self._now(q)
+
+    def _event(self, q: Sql, info: TableInfo, text: str, bump: bool = True) -> None:
+        """A log line at the table after its last move (`bump`: tell the screens)."""
+        row = q.one("SELECT coalesce(max(k), 0) FROM bg_events WHERE table_id = ?", (info.id,))
+        k = int(row[0]) + 1 if row else 1
+        q(
+            "INSERT INTO bg_events (table_id, k, n, at, text) VALUES (?,?,?,?,?)",
+            (info.id, k, info.moves, now_iso(), text),
+        )
+        if bump:
+            q("UPDATE bg_tables SET rev = rev + 1, updated = ? WHERE id = ?", (now_iso(), info.id))
+
+    def _clock_after_move(
+        self,
+        q: Sql,
+        info: TableInfo,
+        sat: SeatInfo,
+        user: str | None,
+        reason: str | None,
+        new_turn: bool,
+    ) -> bool:
+        """A move's effect on the mover's clock: a timeout counted (the third in a row hands
+        the seat to the computer), a person's own move ending the run, vacation banked at
+        the end of a turn. True if the seat's clock changed."""
+        changed = False
+        level = info.rules.autopilot
+        if reason == TIMEOUT and not info.timed_out:
+            strikes = sat.strikes + 1
+            out = strikes >= STRIKES_OUT
+            q(_CLOCK, (info.id, sat.seat, TIMEOUTS if out else None, strikes))
+            if out:
+                text = (
+                    f"{sat.user} missed {strikes} turns in a row: the computer ({level}) plays "
+                    f"seat {sat.seat + 1} until they take it back (t, or table reclaim {info.id})"
+                )
+            else:
+                text = (
+                    f"{sat.user} ran out of time: the computer ({level}) plays this turn "
+                    f"({strikes} of {STRIKES_OUT} in a row)"
+                )
+            self._event(q, info, text, bump=False)
+            changed = True
+        elif user is not None and sat.strikes:
+            q(_CLOCK, (info.id, sat.seat, None, 0))
+            changed = True
+        if new_turn and not sat.is_bot:
+            credit = away_credit(info, sat)
+            if credit or sat.paused:
+                q(_BANK, (info.id, sat.seat, -sat.paused, credit))
+                changed = True
+        return changed
+
+    def _bank(self, q: Sql, user: str) -> list[TableInfo]:
+        """Credit `user`'s away time to the turns they are on (before their away changes);
+        their unfinished tables, locked."""
+        out = []
+        for (tid,) in q(
+            "SELECT DISTINCT t.id FROM bg_tables t JOIN bg_seats s ON s.table_id = t.id "
+            'WHERE s."user" = ? AND t.status <> ? ORDER BY t.id',
+            (user, FINISHED),
+        ):
+            info = self._info(q, tid, lock=True)
+            seat = info.seats[info.seat_of(user) or 0]
+            credit = away_credit(info, seat)
+            if credit:
+                q(_BANK, (info.id, seat.seat, credit, credit))
+            out.append(info)
+        return out
+
+    def set_away(self, user: str, until: float | None) -> list[TableInfo]:
+        self._as(user)
+        with self._tx() as q:
+            infos = self._bank(q, user)
+            now = self._now(q)
+            if until is not None and until <= now:
+                raise StoreError("--until: that time has passed already")
+            q(
+                'INSERT INTO bg_away ("user", starts, ends) VALUES (?,?,?) ON CONFLICT ("user") '
+                "DO UPDATE SET starts = excluded.starts, ends = excluded.ends",
+                (user, now, until),
+            )
+            when = "" if until is None else f" until {shown_time(until)}"
+            for info in infos:
+                self._event(q, info, f"{user} is away{when}: {away_effect(info)}")
+            return [self._info(q, i.id) for i in infos]
+
+    def end_away(self, user: str) -> list[TableInfo]:
+        self._as(user)
+        with self._tx() as q:
+            return self._end_away(q, user)
+
+    def _end_away(self, q: Sql, user: str) -> list[TableInfo]:
+        if q.one('SELECT 1 FROM bg_away WHERE "user" = ?', (user,)) is None:
+            return []
+        infos = self._bank(q, user)
+        q('DELETE FROM bg_away WHERE "user" = ?', (user,))
+        for info in infos:
+            self._event(q, info, f"{user} is back")
+        return [self._info(q, i.id) for i in infos]
+
+    def away(self, user: str) -> tuple[float, float | None] | None:
+        with self._tx(write=False) as q:
+            row = q.one('SELECT starts, ends FROM bg_away WHERE "user" = ?', (user,))
+            now = self._now(q)
+        if row is None or (row[1] is not None and float(row[1]) <= now):
+            return None
+        return float(row[0]), None if row[1] is None else float(row[1])
+
+    def leave(self, table_id: str, user: str) -> TableInfo:
+        self._as(user)
+        with self._tx() as q:
+            info = self._info(q, table_id, lock=True)
+            seat = info.seat_of(user)
+            if seat is None:
+                raise Refused(f"you ({user}) have no seat at table {info.id}")
+            if info.finished:
+                raise Refused(f"table {info.id} is over: there is nothing to leave")
+            if info.seats[seat].pilot == LEFT:
+                raise Refused(f"you left table {info.id} already")
+            q(_CLOCK, (info.id, seat, LEFT, 0))
+            self._event(
+                q,
+                info,
+                f"{user} left the table: the computer ({info.rules.autopilot}) plays seat "
+                f"{seat + 1} from now on",
+            )
+            return self._info(q, info.id)
+
+    def reclaim(self, table_id: str, user: str) -> TableInfo:
+        self._as(user)
+        with self._tx() as q:
+            info = self._info(q, table_id, lock=True)
+            seat = info.seat_of(user)
+            if seat is None:
+                raise Refused(f"you ({user}) have no seat at table {info.id}")
+            if info.finished:
+                raise Refused(f"table {info.id} is over")
+            mine = info.seats[seat]
+            was_away = bool(self._end_away(q, user))
+            if mine.pilot is None:
+                if was_away:
+                    return self._info(q, info.id)
+                raise Refused(
+                    f"your seat at table {info.id} is yours already: nobody plays it for you"
+                )
+            q(_CLOCK, (info.id, seat, None, 0))
+            if info.to_move_seat == seat:  # back on your turn: its time starts now
+                q(
+                    "UPDATE bg_tables SET turn_since = ?, timed_out = 0 WHERE id = ?",
+                    (self._now(q), info.id),
+                )
+            self._event(q, info, f"{user} took back seat {seat + 1}")
+            return self._info(q, info.id)
+
+    def events(self, table_id: str) -> list[TableEvent]:
+        with self._tx(write=False) as q:
+            rows = q(
+                "SELECT n, at, text FROM bg_events WHERE table_id = ? ORDER BY k",
+                (normalize_id(table_id),),
+            )
+        return [TableEvent(int(n), str(at), str(text)) for n, at, text in rows]
+
+    def set_remind(self, user: str, hours: float) -> None:
+        self._as(user)
+        with self._tx() as q:
+            q(
+                'INSERT INTO bg_prefs ("user", remind) VALUES (?,?) ON CONFLICT ("user") '
+                "DO UPDATE SET remind = excluded.remind",
+                (user, hours),
+            )
+
+    def remind_hours(self, user: str) -> float:
+        with self._tx(write=False) as q:
+            row = q.one('SELECT remind FROM bg_prefs WHERE "user" = ?', (user,))
+        return DEFAULT_REMIND if row is None or row[0] is None else float(row[0])
+
+    def due_tables(self) -> list[str]:
+        with self._tx(write=False) as q:
+            rows = q(
+                "SELECT t.id FROM bg_tables t JOIN bg_seats s ON s.table_id = t.id "
+                "AND s.seat = t.to_move_seat LEFT JOIN bg_clocks c ON c.table_id = t.id "
+                "AND c.seat = s.seat WHERE t.status = ? AND s.kind = ? AND (c.pilot IS NOT NULL "
+                "OR (t.turn_limit IS NOT NULL AND t.on_timeout = ?) "
+                'OR s."user" IN (SELECT "user" FROM bg_away)) ORDER BY t.updated',
+                (PLAYING, HUMAN, COMPUTER),
+            )
+            infos = [self._info(q, tid) for (tid,) in rows]
+        return [i.id for i in infos if pilot_reason(i) is not None]
+
+    def queue_reminders(self) -> int:
+        with self._tx(write=False) as q:  # usually nothing is due: no write lock for that
+            if not self._reminders_due(q, self._now(q)):
+                return 0
+        done = 0
+        with self._tx() as q:
+            now = self._now(q)
+            for tid, moves, user, since in self._reminders_due(q, now):
+                claimed = q.count(
+                    "UPDATE bg_tables SET reminded = 1 WHERE id = ? AND moves = ? AND reminded = 0",
+                    (tid, moves),
+                )
+                if claimed != 1:
+                    continue
+                info = self._info(q, tid)
+                title, body = reminder_text(info, str(user), now - float(since))
+                for (n,) in q(f'SELECT n FROM {self.TARGET_NUMBERS} WHERE "user" = ?', (user,)):
+                    q(
+                        'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
+                        "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                        (tid, moves, user, int(n), "remind", title, body),
+                    )
+                done += 1
+        return done
+
+    def _reminders_due(self, q: Sql, now: float) -> list[tuple[Any, ...]]:
+        """(table, moves, user, turn since) of each turn owed a reminder now."""
+        return q(
+            'SELECT t.id, t.moves, s."user", t.turn_since FROM bg_tables t JOIN bg_seats s '
+            "ON s.table_id = t.id AND s.seat = t.to_move_seat LEFT JOIN bg_clocks c "
+            'ON c.table_id = t.id AND c.seat = s.seat LEFT JOIN bg_prefs p ON p."user" = s."user" '
+            "WHERE t.status = ? AND s.kind = ? AND c.pilot IS NULL AND t.reminded = 0 "
+            f"AND t.turn_since IS NOT NULL AND coalesce(p.remind, {DEFAULT_REMIND}) > 0 "
+            f"AND t.turn_since + coalesce(p.remind, {DEFAULT_REMIND}) * 3600 <= ? "
+            f'AND EXISTS (SELECT 1 FROM {self.TARGET_NUMBERS} g WHERE g."user" = s."user") '
+            'AND s."user" NOT IN (SELECT "user" FROM bg_away WHERE starts <= ? '
+            "AND (ends IS NULL OR ends > ?))",
+            (PLAYING, HUMAN, now, now, now),
+        )
 
     def take_lease(self, table_id: str, owner: str, seconds: float = LEASE_SECONDS) -> bool:
         now = time.time()
@@ -340,6 +650,33 @@ class SQLStore(TableStore):
                 raise StoreError(f"table {info.id} does not replay the same in {self.path}")
 
 
+def shown_time(when: float) -> str:
+    """A store-clock time for people: local, to the minute."""
+    return datetime.fromtimestamp(when).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
+
+
+def away_effect(info: TableInfo) -> str:
+    """What someone's being away means at this table."""
+    if info.rules.vacation <= 0:
+        return f"no vacation at this table, the computer ({info.rules.autopilot}) plays for them"
+    if info.rules.turn_limit is None:
+        return "no clock at this table, it waits for them"
+    return "their clock is paused (vacation)"
+
+
+def reminder_text(info: TableInfo, user: str, waited: float) -> tuple[str, str]:
+    """The reminder's title and body (public text only, as a turn's message)."""
+    from ..core import get_game
+
+    title = f"Reminder: your turn at table {info.id} ({get_game(info.game).title})"
+    lines = [f"It has been your turn ({user}) at table {info.id} for {shown_duration(waited)}."]
+    left = seconds_left(info)
+    if left is not None and left > 0:
+        lines.append(f"Time left for this turn: {shown_duration(left)}.")
+    lines.append(f"Play: boardgames-tui table show {info.id}")
+    return title, "\n".join(lines)
+
+
 def _table_row(t: TableInfo) -> tuple[Any, ...]:
     return (
         t.id,
@@ -354,13 +691,23 @@ def _table_row(t: TableInfo) -> tuple[Any, ...]:
         t.moves,
         t.rev,
         t.to_move_seat,
+        t.rules.turn_limit,
+        t.rules.on_timeout,
+        t.rules.autopilot,
+        t.rules.vacation,
+        t.turn_since,
+        int(t.timed_out),
     )
 
 
-def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
-    """A `bg_tables` row (COLUMNS) and its seats' rows as a TableInfo; Damaged, one line
-    saying what is wrong, for rows that make no sense (edited by hand, a fault)."""
-    (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row
+def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0.0) -> TableInfo:
+    """A `bg_tables` row (COLUMNS and the store's clock) and its seats' rows (SEAT_COLUMNS)
+    as a TableInfo; Damaged, one line saying what is wrong, for rows that make no sense
+    (edited by hand, a fault)."""
+    (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row[
+        :12
+    ]
+    limit, on_timeout, autopilot, vacation, since, timed_out, now = row[12:19]
     tid = str(tid)
 
     def bad(problem: str) -> Damaged:
@@ -390,6 +737,16 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
     infos = _seats(bad, g, seats)
     if tm is not None and not (_whole(tm) and 0 <= int(tm) < len(infos)):
         raise bad(f"the seat to move ({quoted(tm)}) is not one of its {len(infos)} seats")
+    try:
+        rules = ClockRules(
+            None if limit is None else float(limit),
+            str(on_timeout),
+            str(autopilot),
+            float(vacation),
+        )
+        turn_since = None if since is None else float(since)
+    except (TypeError, ValueError):
+        raise bad(f"its clock ({quoted(limit)}, {quoted(on_timeout)}) is not a clock") from None
     return TableInfo(
         id=tid,
         game=g.id,
@@ -404,6 +761,24 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
         rev=int(rev),
         to_move_seat=None if tm is None else int(tm),
         seats=infos,
+        rules=rules,
+        turn_since=turn_since,
+        timed_out=bool(timed_out),
+        now=float(now) + skew,
+    )
+
+
+def _seat(r: Sequence[Any]) -> SeatInfo:
+    seat, kind, user, pilot, strikes, paused, used, starts, ends = r
+    return SeatInfo(
+        int(seat),
+        str(kind),
+        user,
+        pilot,
+        int(strikes or 0),
+        float(paused or 0),
+        float(used or 0),
+        None if starts is None else (float(starts), None if ends is None else float(ends)),
     )
 
 
@@ -449,7 +824,8 @@ def _seats(
     if not rows:
         raise bad("it has no seats")
     out: dict[int, SeatInfo] = {}
-    for s, kind, user in rows:
+    for r in rows:
+        s, kind, user = r[0], r[1], r[2]
         if not _whole(s) or not 0 <= s < game.max_players:
             top = game.max_players
             raise bad(f"a seat row numbered {quoted(s)} is out of range (0-{top - 1})")
@@ -463,7 +839,7 @@ def _seats(
                 check_user(str(user))
             except StoreError as exc:
                 raise bad(f"{label}: {exc}") from None
-        out[s] = SeatInfo(s, kind, user)
+        out[s] = _seat(r)
     missing = [k for k in range(max(out) + 1) if k not in out]
     if missing:
         raise bad(f"seat {missing[0] + 1} is missing")

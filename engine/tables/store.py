@@ -28,6 +28,7 @@ from ..core.match import Step, now_iso
 from ..core.protocol import IllegalMove, SetupError
 from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
+from .clock import REASONS, ClockRules, pilot_reason
 
 OPEN = "open"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -206,6 +207,14 @@ class SeatInfo:
     seat: int
     kind: str = HUMAN  # HUMAN or a computer level
     user: str | None = None
+    # the clock (see clock.py): why the computer plays this person's seat (None: they do),
+    # timeouts in a row, vacation seconds banked in this turn and in the whole game, and
+    # the owner's time away (store clock: since, until or None), if any
+    pilot: str | None = None
+    strikes: int = 0
+    paused: float = 0.0
+    vacation_used: float = 0.0
+    away: tuple[float, float | None] | None = None
 
     @property
     def is_open(self) -> bool:
@@ -239,6 +248,10 @@ class TableInfo:
     to_move_seat: int | None
     seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
     damage: str | None = None  # what is wrong with a damaged table's rows (one line)
+    rules: ClockRules = field(default_factory=ClockRules)
+    turn_since: float | None = None  # when the seat to move began its turn (store clock)
+    timed_out: bool = False  # this turn has counted as a timeout already
+    now: float = field(default=0.0, compare=False)  # the store's clock when this was read
 
     @property
     def strict(self) -> bool:
@@ -265,7 +278,10 @@ class TableInfo:
         return next((s.seat for s in self.seats if s.is_open), None)
 
     def your_turn(self, user: str) -> bool:
-        return self.status == PLAYING and self.to_move == user
+        """`user` is to move (not while the computer plays their seat for them)."""
+        if self.status != PLAYING or self.to_move != user or self.to_move_seat is None:
+            return False
+        return self.seats[self.to_move_seat].pilot is None
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
@@ -286,7 +302,7 @@ def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
     return names
 
 
-def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
+def build_match(info: TableInfo, move_ids: Sequence[str], autopilot: Sequence[int] = ()) -> Match:
     """The table's match, replayed through the rules (StoreError if a move does not replay)."""
     names = seat_names(info.seats)
     seats = [Seat(n, s.kind) for n, s in zip(names, info.seats, strict=True)]
@@ -298,6 +314,7 @@ def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
     match.settings.update({"handover": False, "strict": info.strict})
     match.created = info.created
     extend_match(match, info, move_ids)
+    match.autopilot = set(autopilot)
     return match
 
 
@@ -339,7 +356,9 @@ def check_append(
     """The seat that plays `move_id` now, or Refused saying why it may not.
 
     `user` None with `lease_ok` True: a process holding the table's computer lease plays a
-    computer seat. The move number is checked by the backend before this is called.
+    computer seat, or a person's seat the computer plays now (`clock.pilot_reason`, at the
+    store's clock in `info.now`). The move number is checked by the backend before this is
+    called.
     """
     if info.finished or match.prompt is None:
         raise Refused(f"table {info.id} is over: no more moves")
@@ -347,15 +366,21 @@ def check_append(
         raise Refused(f"table {info.id} is waiting for players to join (open seats)")
     prompt = match.prompt
     seat = info.seats[prompt.seat]
+    reason = None if seat.is_bot else pilot_reason(info)
     if seat.is_bot:
         if user is not None or not lease_ok:
             raise Refused(f"not your turn at table {info.id}: the computer ({seat.kind}) plays")
+    elif user is None:
+        if not lease_ok or reason is None:
+            raise Refused(f"not the computer's turn at table {info.id}: {seat.label} is to move")
     else:
-        mine = info.seat_of(user) if user else None
+        mine = info.seat_of(user)
         if mine is None:
             raise Refused(f"you ({user}) have no seat at table {info.id}")
         if seat.user != user:
             raise Refused(f"not your turn at table {info.id}: {seat.label} is to move")
+        if reason is not None:
+            raise Refused(pilot_refusal(info, reason))
     try:
         prompt.move(move_id)
     except IllegalMove:
@@ -363,6 +388,24 @@ def check_append(
             f"{move_id!r} is not a legal move at table {info.id} now (see `table show {info.id}`)"
         ) from None
     return prompt.seat
+
+
+def pilot_refusal(info: TableInfo, reason: str) -> str:
+    """Why a person may not move at their own seat now: the computer plays it."""
+    level = info.rules.autopilot
+    if reason == "timeout":
+        return (
+            f"your time for this turn at table {info.id} ran out: the computer ({level}) plays it"
+        )
+    if reason == "away":
+        return (
+            f"you are away (table {info.id} allows no vacation): the computer ({level}) plays "
+            "for you; `table away --off` when you are back"
+        )
+    return (
+        f"you {REASONS[reason]} at table {info.id}: the computer ({level}) plays your seat; "
+        f"take it back with `table reclaim {info.id}`"
+    )
 
 
 def check_undo(info: TableInfo, match: Match, user: str) -> None:
@@ -374,6 +417,8 @@ def check_undo(info: TableInfo, match: Match, user: str) -> None:
         raise Refused("nothing to undo")
     last = match.steps[-1]
     owner = info.seats[last.seat]
+    if len(match.steps) in match.autopilot:
+        raise Refused("the computer played that move for you (autopilot): it stands")
     if owner.user != user:
         raise Refused("only your own last move can be taken back (someone has moved since)")
     if last.reveal:
@@ -460,6 +505,15 @@ NOTICE_MOVES = 8  # at most this many of the others' moves in one message
 
 
 @dataclass(frozen=True, slots=True)
+class TableEvent:
+    """A line of a table's log that is not a move: after move `n`, at `at` (ISO time)."""
+
+    n: int
+    at: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Target:
     """Where a user's turn notifications go: an Apprise URL, numbered per user."""
 
@@ -481,6 +535,7 @@ class Notice:
     title: str
     body: str
     tries: int
+    kind: str = "turn"  # or "remind": the reminder after hours of waiting on the same turn
 
 
 def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, str, str] | None:
@@ -493,8 +548,8 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     if info.status != PLAYING or match.prompt is None:
         return None
     seat = info.seats[match.prompt.seat]
-    if seat.is_bot or seat.user is None or seat.user == actor:
-        return None
+    if seat.is_bot or seat.user is None or seat.user == actor or pilot_reason(info):
+        return None  # (nor when the computer plays for them: left, away without vacation)
     steps = match.steps[: match.cursor]
     person = next((st for st in reversed(steps) if not info.seats[st.seat].is_bot), None)
     if person is not None and person.seat == seat.seat:
@@ -589,22 +644,22 @@ class TableStore(ABC):
                 "UPDATE bg_notices SET claim_until = ? WHERE state = 'due' AND due <= ? "
                 "AND claim_until < ? AND EXISTS (SELECT 1 FROM bg_targets g "
                 'WHERE g."user" = bg_notices."user" AND g.n = bg_notices.target) '
-                'RETURNING table_id, n, "user", target, title, body, tries',
+                'RETURNING table_id, n, "user", target, title, body, tries, kind',
                 (now + hold, now, now),
             )
             out = []
-            for tid, n, user, target, title, body, tries in rows:
+            for tid, n, user, target, title, body, tries, kind in rows:
                 url = q('SELECT url FROM bg_targets WHERE "user" = ? AND n = ?', (user, target))
                 if url:
-                    out.append(Notice(tid, n, user, target, url[0][0], title, body, tries))
-        return sorted(out, key=lambda x: (x.table_id, x.n, x.user, x.target))
+                    out.append(Notice(tid, n, user, target, url[0][0], title, body, tries, kind))
+        return sorted(out, key=lambda x: (x.table_id, x.n, x.user, x.target, x.kind))
 
     def settle_notice(self, notice: Notice, error: str | None, now: float | None = None) -> None:
         """A claimed message sent (`error` None) or not: then tried again later, doubling
         the wait, up to MAX_TRIES; the target's failure is reported once to its owner."""
         now = time.time() if now is None else now
-        key = (notice.table_id, notice.n, notice.user, notice.target)
-        where = 'table_id = ? AND n = ? AND "user" = ? AND target = ?'
+        key = (notice.table_id, notice.n, notice.user, notice.target, notice.kind)
+        where = 'table_id = ? AND n = ? AND "user" = ? AND target = ? AND kind = ?'
         with self._session() as q:
             if error is None:
                 q(f"UPDATE bg_notices SET state = 'sent' WHERE {where}", key)
@@ -650,8 +705,10 @@ class TableStore(ABC):
         seed: int,
         creator: str,
         settings: Mapping[str, bool] | None = None,
+        rules: ClockRules | None = None,
     ) -> TableInfo:
-        """A new table (the game set up and checked); its id is short and unique."""
+        """A new table (the game set up and checked); its id is short and unique; `rules`:
+        its clock (none by default)."""
 
     @abstractmethod
     def info(self, table_id: str) -> TableInfo:
@@ -699,6 +756,55 @@ class TableStore(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    # ---- clocks, absent people, the table's own log lines (see clock.py) ------------------
+    def _no_clocks(self) -> StoreError:
+        return StoreError(f"{self.path} keeps no turn clocks")
+
+    def events(self, table_id: str) -> list[TableEvent]:
+        """The table's log lines that are not moves (leaving, away, timeouts), in order."""
+        raise self._no_clocks()
+
+    def leave(self, table_id: str, user: str) -> TableInfo:
+        """`user`'s seat goes to the computer (the table's autopilot level) for good."""
+        raise self._no_clocks()
+
+    def reclaim(self, table_id: str, user: str) -> TableInfo:
+        """`user` takes back the seat the computer played for them (ending their away)."""
+        raise self._no_clocks()
+
+    def set_away(self, user: str, until: float | None) -> list[TableInfo]:
+        """`user` is away from now until `until` (store clock; None: until `end_away`);
+        their unfinished tables."""
+        raise self._no_clocks()
+
+    def end_away(self, user: str) -> list[TableInfo]:
+        """`user` is back: their unfinished tables (none if they were not away)."""
+        raise self._no_clocks()
+
+    def away(self, user: str) -> tuple[float, float | None] | None:
+        """(since, until) while `user` is away, else None."""
+        raise self._no_clocks()
+
+    def set_remind(self, user: str, hours: float) -> None:
+        """After how many hours on one turn `user` is reminded (0: never)."""
+        raise self._no_clocks()
+
+    def remind_hours(self, user: str) -> float:
+        raise self._no_clocks()
+
+    def due_tables(self) -> list[str]:
+        """The tables where the computer is to play a person's seat now (store clock)."""
+        return []
+
+    def queue_reminders(self) -> int:
+        """Owe a reminder to each person waited for longer than their setting, once per
+        turn; how many turns were reminded."""
+        return 0
+
+    def clock_now(self) -> float:
+        """The store's clock (seconds since the epoch)."""
+        return time.time()
+
     def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
         """The table and its moves as stored (for `table copy-store`)."""
         raise StoreError(f"{self.path} cannot be copied from")
@@ -712,7 +818,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 3
+FORMAT = 4
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -725,15 +831,51 @@ NOTICE_TABLES = (
     'PRIMARY KEY (table_id, n, "user", target))',
     "CREATE INDEX bg_notices_due ON bg_notices (state, due)",
 )
+# 3 -> 4: turn clocks (clock.py): the table's rules and when its turn began, each seat's
+# clock (`bg_clocks`: who plays it, timeouts in a row, vacation), people away, each user's
+# reminder setting, the table's log lines that are not moves, and a notice's kind (a turn's
+# message and its reminder are both owed once)
+CLOCK_TABLES = (
+    "ALTER TABLE bg_tables ADD COLUMN turn_limit DOUBLE PRECISION",
+    "ALTER TABLE bg_tables ADD COLUMN on_timeout TEXT NOT NULL DEFAULT 'computer'",
+    "ALTER TABLE bg_tables ADD COLUMN autopilot TEXT NOT NULL DEFAULT 'greedy'",
+    "ALTER TABLE bg_tables ADD COLUMN vacation DOUBLE PRECISION NOT NULL DEFAULT 14",
+    "ALTER TABLE bg_tables ADD COLUMN turn_since DOUBLE PRECISION",
+    "ALTER TABLE bg_tables ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE bg_tables ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0",
+    "CREATE TABLE bg_clocks (table_id TEXT NOT NULL, seat INTEGER NOT NULL, pilot TEXT, "
+    "strikes INTEGER NOT NULL DEFAULT 0, paused DOUBLE PRECISION NOT NULL DEFAULT 0, "
+    "vacation_used DOUBLE PRECISION NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat))",
+    'CREATE TABLE bg_away ("user" TEXT PRIMARY KEY, starts DOUBLE PRECISION NOT NULL, '
+    "ends DOUBLE PRECISION)",
+    'CREATE TABLE bg_prefs ("user" TEXT PRIMARY KEY, remind DOUBLE PRECISION)',
+    "CREATE TABLE bg_events (table_id TEXT NOT NULL, k INTEGER NOT NULL, n INTEGER NOT NULL, "
+    "at TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (table_id, k))",
+    'CREATE TABLE bg_notices4 (table_id TEXT NOT NULL, n INTEGER NOT NULL, "user" TEXT NOT NULL, '
+    "target INTEGER NOT NULL, kind TEXT NOT NULL DEFAULT 'turn', title TEXT NOT NULL, "
+    "body TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'due', tries INTEGER NOT NULL DEFAULT 0, "
+    "due DOUBLE PRECISION NOT NULL DEFAULT 0, claim_until DOUBLE PRECISION NOT NULL DEFAULT 0, "
+    'PRIMARY KEY (table_id, n, "user", target, kind))',
+    'INSERT INTO bg_notices4 (table_id, n, "user", target, title, body, state, tries, due, '
+    'claim_until) SELECT table_id, n, "user", target, title, body, state, tries, due, '
+    "claim_until FROM bg_notices",
+    "DROP TABLE bg_notices",
+    "ALTER TABLE bg_notices4 RENAME TO bg_notices",
+    "CREATE INDEX bg_notices_due ON bg_notices (state, due)",
+)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
     2: NOTICE_TABLES,
+    3: CLOCK_TABLES,
 }
 
 
-def upgrade_steps(found: str | None, where: str) -> list[str]:
-    """The SQL that brings a store of format `found` to FORMAT (none when it is current);
+def upgrade_steps(
+    found: str | None, where: str, extra: Mapping[int, Sequence[str]] | None = None
+) -> list[str]:
+    """The SQL that brings a store of format `found` to FORMAT (none when it is current),
+    with a backend's own `extra` steps after the shared ones of the same number;
     StoreUnavailable, one line, for a newer format or no format at all."""
     if found is None or not found.isdigit():
         raise StoreUnavailable(f"{where} is not a table store (no format)")
@@ -743,7 +885,8 @@ def upgrade_steps(found: str | None, where: str) -> list[str]:
             f"{where} was written by a newer version (format {n}, this reads {FORMAT}): upgrade "
             "boardgames-tui"
         )
-    return [stmt for k in range(n, FORMAT) for stmt in UPGRADES[k]]
+    extra = extra or {}
+    return [stmt for k in range(n, FORMAT) for stmt in (*UPGRADES[k], *extra.get(k, ()))]
 
 
 # ---- what every backend does alike -----------------------------------------------------------
@@ -757,9 +900,10 @@ def new_table_probe(
     seed: int,
     creator: str,
     settings: Mapping[str, bool] | None,
+    rules: ClockRules | None = None,
 ) -> TableInfo:
-    """A table about to be created, checked (game, players, options) and set up: its id is
-    "new" and `to_move_seat` is the first seat to move."""
+    """A table about to be created, checked (game, players, options, clock) and set up: its
+    id is "new" and `to_move_seat` is the first seat to move."""
     try:
         g = get_game(game)
     except UnknownGame as exc:
@@ -771,18 +915,35 @@ def new_table_probe(
     try:
         g.check_players(len(seated))
         opts = g.check_options(dict(options))
-    except SetupError as exc:
+        rules = (rules or ClockRules()).check()
+    except (SetupError, ValueError) as exc:
         raise StoreError(str(exc)) from None
     probe = TableInfo("new", g.id, seed, opts, sets, creator, stamp, stamp, status, 0, 0, 0, seated)
     match = build_match(probe, [])
     to_move = match.prompt.seat if match.prompt else None
     return TableInfo(
-        "new", g.id, seed, opts, sets, creator, stamp, stamp, status, 0, 0, to_move, seated
+        "new",
+        g.id,
+        seed,
+        opts,
+        sets,
+        creator,
+        stamp,
+        stamp,
+        status,
+        0,
+        0,
+        to_move,
+        seated,
+        rules=rules,
     )
 
 
-def cached_match(cache: dict[str, Match], info: TableInfo, ids: Sequence[str]) -> Match:
-    """The match at the table's last move: the cached one brought up to date (or rebuilt)."""
+def cached_match(
+    cache: dict[str, Match], info: TableInfo, ids: Sequence[str], autopilot: Sequence[int] = ()
+) -> Match:
+    """The match at the table's last move: the cached one brought up to date (or rebuilt);
+    `autopilot`: the move numbers the computer played for a person's seat."""
     if len(ids) != info.moves:
         raise Damaged(info.id, f"{len(ids)} moves stored, {info.moves} counted")
     m = cache.get(info.id)
@@ -797,8 +958,9 @@ def cached_match(cache: dict[str, Match], info: TableInfo, ids: Sequence[str]) -
             except StoreError:
                 cache.pop(info.id, None)
                 raise
+            m.autopilot = set(autopilot)
             return m
-    m = build_match(info, ids)
+    m = build_match(info, ids, autopilot)
     cache[info.id] = m
     return m
 

@@ -41,6 +41,21 @@ class Backend:
             cur = c.execute(statement.replace("?", "%s"), params or None)
             return cur.fetchall() if cur.description else []
 
+    def to_format_3(self) -> None:
+        """Make the store what format 3 wrote: no clocks, notices without a kind."""
+        from engine.tables.store import NOTICE_TABLES
+
+        self.sql("DROP TABLE bg_notices")
+        for stmt in NOTICE_TABLES[1:]:
+            self.sql(stmt)
+        for col in ("turn_limit", "on_timeout", "autopilot", "vacation", "turn_since"):
+            self.sql(f"ALTER TABLE bg_tables DROP COLUMN {col}")
+        self.sql("ALTER TABLE bg_tables DROP COLUMN timed_out")
+        self.sql("ALTER TABLE bg_tables DROP COLUMN reminded")
+        for table in ("bg_clocks", "bg_away", "bg_prefs", "bg_events"):
+            self.sql(f"DROP TABLE {table}")
+        self.sql("UPDATE bg_meta SET value = '3' WHERE key = 'format'")
+
     @property
     def schema(self) -> str:
         return self.location.rsplit("schema=", 1)[1]

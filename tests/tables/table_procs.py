@@ -11,6 +11,9 @@ group STORE WRITERS COUNT MODE OUT: forks WRITERS racers (imports done once, eac
     to move at the number it read, racing the others (MODE `same`: every racer on the first
     table not over; `different`: racer k on table k); each writes its successes to OUT.k.json.
 writer STORE SEED: plays random games forever (the SIGKILL test kills it).
+settler STORE USER OUT: says "ready", then settles the store (`engine.tables.computer.settle`,
+    what every reader does) as fast as it can until USER's first turn at the first table has
+    been played; writes how many moves it played to OUT.
 """
 
 from __future__ import annotations
@@ -214,8 +217,25 @@ def forker(store_path: str) -> None:
         print(pid, flush=True)
 
 
+def settler(store_path: str, user: str, out_path: str) -> None:
+    from engine.tables.computer import lease_owner, settle
+
+    store = open_store(store_path)
+    owner = lease_owner()
+    print("ready", flush=True)
+    played = 0
+    while True:
+        tables = store.tables()
+        if tables and (tables[0].moves > 0 and tables[0].to_move != user):
+            break
+        played += settle(store, owner)
+    store.close()
+    Path(out_path).write_text(json.dumps({"played": played}))
+
+
 if __name__ == "__main__":
     role, *rest = sys.argv[1:]
     roles = {"player": player, "watcher": watcher, "group": group, "writer": writer}
     roles["forker"] = forker
+    roles["settler"] = settler
     roles[role](*rest)

@@ -161,6 +161,30 @@ def test_each_role_sees_and_changes_only_its_own_notification_targets(
         s.close()
 
 
+def test_a_players_role_settles_anothers_expired_turn(pgb: Backend, roles: tuple[str, str]) -> None:
+    """With players as roles, alice's process may let the computer play bob's turn whose time
+    ran out (the `autopilot` move at his seat, his clock, the log line), never move for him."""
+    from engine.tables.clock import ClockRules
+    from engine.tables.computer import settle
+    from engine.tables.sqlstore import SQLStore
+
+    al, bo = roles
+    owner = pgb.open()
+    t = owner.create("notre-dame", parse_seats(f"{bo},{al}", al), {}, 3, al, rules=ClockRules(30))
+    alice = open_store(as_role(pgb, al))
+    try:
+        SQLStore.clock_skew = 31
+        assert settle(alice) >= 1
+    finally:
+        SQLStore.clock_skew = 0.0
+    info = alice.info(t.id)
+    assert info.to_move == al and info.seats[0].strikes == 1
+    assert {u for (u,) in pgb.sql('SELECT "user" FROM bg_moves')} == {"autopilot"}
+    assert "ran out of time" in alice.events(t.id)[0].text
+    alice.close()
+    owner.close()
+
+
 def until_ok(f: Callable[[], T], limit: float = 15.0) -> tuple[T, int]:
     """f() once the store is back, and how many calls said the store was unreachable."""
     end = time.monotonic() + limit

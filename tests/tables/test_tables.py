@@ -272,6 +272,7 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
     t = new(s)
     play_first(s, t.id)
     s.close()
+    backend.to_format_3()
     backend.sql("DROP INDEX bg_tables_updated")
     if backend.pg:  # made with the format-3 tables (their policies: test_postgres.py)
         backend.sql("DROP VIEW bg_target_numbers")

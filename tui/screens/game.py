@@ -30,7 +30,7 @@ from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_mo
 from ..text import seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
-from ..widgets.log import GameLog, fresh_from, log_entries
+from ..widgets.log import GameLog, LogEntry, fresh_from, log_entries
 from ..widgets.picker import MovePicker
 from .base import BaseScreen
 from .dialogs import (
@@ -60,6 +60,19 @@ def thinking_line(match: Match, prompt: Prompt) -> str:
     (it may name the computer's hand or face-down tokens)."""
     line = f"{match.seats[prompt.seat].name} (computer) is thinking"
     return f"{line} · {prompt.phase}" if prompt.phase else line
+
+
+def with_notes(entries: list[LogEntry], notes: list[tuple[int, str]], start: int) -> list[LogEntry]:
+    """The log's lines with a table's own lines (after move n, text) in their places."""
+    out = list(entries)
+    for n, text in notes:
+        if n < start:
+            continue
+        at = len(out)
+        while at > 0 and out[at - 1].move > n:
+            at -= 1
+        out.insert(at, LogEntry(n, f"· {text}"))
+    return out
 
 
 class ComputerMove(Message):
@@ -117,6 +130,7 @@ class GameScreen(BaseScreen[None]):
         ),
         Binding("e", "results", "Results", show=False),
         Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
+        Binding("t", "reclaim", "Take seat back"),  # when the computer plays your seat
     ]
 
     def __init__(
@@ -166,7 +180,9 @@ class GameScreen(BaseScreen[None]):
         self._log_cursor = -1
         self._log_viewer: int | None = -2
         self._log_fresh = -1  # where the marked (computer) lines began at the last write
+        self._log_notes = 0  # the table's own lines (away, left) written so far
         self._end_shown = False
+        self._clock_shown = ""
         self._waiting_handover = False
         self._handover_later = False  # a hand-over waits for the window to be big enough
         self.compact = False
@@ -193,6 +209,7 @@ class GameScreen(BaseScreen[None]):
         self.refresh_game(highlight=False)
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
             self.set_interval(self.source.poll_seconds, self._poll)
+            self.set_interval(1.0, self._tick)  # the turn's clock counts down
         if self.app.launch.confine:  # a room's session: a reconnect comes back here
             from ..room import place
 
@@ -309,14 +326,25 @@ class GameScreen(BaseScreen[None]):
 
     def render_board(self, highlight: bool = True) -> None:
         source = self.source
-        match, game = self.match, self.match.game
         view = source.view(self.viewer)
-        prompt = match.prompt
-        waiting = source.waiting()
         board = self.query_one(BoardView)
         # a spectator's board is the public one: no seat of its own in it
         board_viewer = None if self.viewer == PUBLIC and source.shared else self.viewer
         board.show(view, board_viewer, self.compact, highlight=highlight)
+        self._render_status(view)
+        self._render_tabs(board)
+        if self._hint_at is not None and self._hint_at != self._position():
+            self._hide_hint()  # the hint was for another decision
+        self._render_picker()
+
+    def _tick(self) -> None:
+        """Once a second: the clock in the status line."""
+        clock = self.source.clock_line()
+        if clock != self._clock_shown and not self._waiting_handover:
+            self._render_status(self.source.view(self.viewer))
+
+    def _render_status(self, view: Mapping[str, Any]) -> None:
+        prompt, waiting = self.match.prompt, self.source.waiting()
         # the status's parts go from the last while the line is too long: never a cut word;
         # short of room, a computer's level and the table's id go first (never "…")
         width = max(20, self.app.size.width - 1)
@@ -333,9 +361,12 @@ class GameScreen(BaseScreen[None]):
             status.append(f" · {part}")
         status.truncate(width, overflow="ellipsis")
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
-        self._render_tabs(board)
-        if self._hint_at is not None and self._hint_at != self._position():
-            self._hide_hint()  # the hint was for another decision
+
+    def _render_picker(self) -> None:
+        source = self.source
+        match, game = self.match, self.match.game
+        prompt = match.prompt
+        waiting = source.waiting()
         picker = self.query_one(MovePicker)
         if prompt is None:
             res = game.result(match.state)
@@ -347,7 +378,12 @@ class GameScreen(BaseScreen[None]):
         elif not source.decides(prompt.seat):
             # only who and the phase: another seat's prompt may name its hidden cards
             name = match.seats[prompt.seat].name
-            picker.set_prompt(None, f"{name} to move · {prompt.phase or 'play'}", False)
+            text = f"{name} to move · {prompt.phase or 'play'}"
+            if prompt.seat == source.seat:  # the computer plays this seat for you
+                text = f"The computer plays for you ({source.clock_line()})"
+                if "reclaim" not in source.keys_off:
+                    text += " · t: take your seat back"
+            picker.set_prompt(None, text, False)
         else:
             name = match.seats[prompt.seat].name
             if source.seat is not None:
@@ -385,6 +421,9 @@ class GameScreen(BaseScreen[None]):
                 status.append(" (computer" + ("" if brief else f": {seat.kind}") + ")", "italic")
         else:
             status.append(" · game over", style="bold")
+        clock = self._clock_shown = source.clock_line()
+        if clock:  # right after whose turn: the part a narrow terminal must not lose
+            status.append(f" · ⏱ {clock}", style="bold" if "left" not in clock else "")
         if source.who:
             status.append(f" · {source.who}")
         return status
@@ -429,8 +468,10 @@ class GameScreen(BaseScreen[None]):
         fresh = fresh_from(self.match)
         # one move on: append its lines, unless the earlier lines now read differently: for
         # a new reader (private events) or because a decision ended the computers' marks
+        notes = self.source.notes()
         append = (
-            0 <= self._log_cursor == cursor - 1
+            len(notes) == self._log_notes
+            and 0 <= self._log_cursor == cursor - 1
             and (fresh == self._log_fresh or not any(e.fresh for e in log.entries))
             and (
                 viewer == self._log_viewer
@@ -442,6 +483,8 @@ class GameScreen(BaseScreen[None]):
             entries = log_entries(self.match, viewer, cursor - 1, cursor)
         else:
             entries = log_entries(self.match, viewer, cursor - LOG_REWRITE, cursor)
+            entries = with_notes(entries, notes, cursor - LOG_REWRITE)
+        self._log_notes = len(notes)
         log.show(entries, append=append)
         last = ""
         if entries:
@@ -801,6 +844,18 @@ class GameScreen(BaseScreen[None]):
         from .log import LogScreen
 
         self.app.push_screen(LogScreen(self.match, self.viewer))
+
+    def action_reclaim(self) -> None:
+        """Take back the seat the computer plays for you (a shared table)."""
+        self._stop_computer()
+        try:
+            said = self.source.reclaim()
+        except Refused as exc:
+            self._refused(exc)
+            return
+        self.notify(said)
+        self.refresh_bindings()
+        self.refresh_game(highlight=False)
 
     def action_bell(self) -> None:
         launch = self.app.launch

@@ -148,6 +148,8 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
             t.append("hint", style="italic reverse")
             t.append(" ")
         t.append(line)
+        if i in self.match.autopilot:
+            t.append(" (autopilot)", style="italic")
         return _numbered(i, t)
 
     def on_resize(self) -> None:
@@ -209,6 +211,8 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
             )
         if i in self.match.hints:
             parts.append("hint used")
+        if i in self.match.autopilot:
+            parts.append("played by the computer for an absent player (autopilot)")
         return " · ".join(parts)
 
     # ---- analysis ----------------------------------------------------------------------

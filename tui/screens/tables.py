@@ -11,7 +11,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,6 +28,7 @@ from engine.tables import (
     open_store,
     parse_seats,
 )
+from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
 
 from ..text import one_line
 from ..widgets.picker import SafeOptionList as OptionList
@@ -38,6 +39,7 @@ from .game import GameScreen
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
 
+SETTLE_SECONDS = 5.0  # how often the Tables screen settles turns whose time ran out
 POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (microseconds each)
 SPECTATOR = PUBLIC  # the log's reader for a spectator: every private line reads as its public text
 
@@ -101,6 +103,22 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         )
         self.refill()
         self.set_interval(1.0, self._poll)
+        self.set_interval(SETTLE_SECONDS, self._settle)
+
+    @work(thread=True, exclusive=True, group="settle")
+    def _settle(self) -> None:
+        """Turns whose time ran out at any table, played by the computer (no daemon: every
+        reader does it; a connection of its own, off the main thread)."""
+        from engine.tables.computer import settle
+
+        try:
+            store = open_store(self.app.launch.store, create_file=False)
+        except StoreError:
+            return
+        try:
+            settle(store)
+        finally:
+            store.close()
 
     def on_screen_resume(self) -> None:
         self.refill()
@@ -188,6 +206,9 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             t.append(f"{sum(s.is_open for s in i.seats)} open seat(s)", style="italic")
         else:
             t.append(f"move {i.moves} · {i.to_move} to move", style="dim")
+        clock = clock_text(i) if i.status != FINISHED else ""
+        if clock:
+            t.append(f" · ⏱ {clock}", style="dim")
         return t
 
     @on(OptionList.OptionSelected, "#tables-list")
@@ -248,6 +269,9 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 yield Input(placeholder="KEY=VALUE …", id="table-options")
             yield Static("", id="table-options-hint", classes="hint")
             with Horizontal(classes="row"):
+                yield Label("Turn limit", classes="label")
+                yield Input(placeholder="none (e.g. 90s, 10m, 24h)", id="table-limit")
+            with Horizontal(classes="row"):
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="table-strict")
             yield Static("", id="table-error")
@@ -288,11 +312,14 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             seed_text = self.query_one("#table-seed", Input).value.strip()
             seed = int(seed_text) if seed_text else int.from_bytes(os.urandom(3), "big")
             strict = self.query_one("#table-strict", Switch).value
+            limit_text = self.query_one("#table-limit", Input).value.strip()
+            rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)
             info = table_store(self.app).create(
-                game.id, seats, options, seed, user, {"strict": strict}
+                game.id, seats, options, seed, user, {"strict": strict}, rules
             )
-        except (StoreError, ValueError) as exc:
+        except (StoreError, ValueError, ClockError) as exc:
             error.update(Text(str(exc), style="bold red"))
+            self.call_after_refresh(error.scroll_visible, animate=False)
             return
         self.dismiss(None)
         open_table(self.app, info.id, join=False)

@@ -21,6 +21,7 @@ from engine.core import Match
 from ..text import plain
 
 FRESH_MARK = "▸"
+AUTOPILOT_MARK = "(autopilot)"  # after a move the computer played for a person's seat
 LOG_BLOCKS = 300  # moves' drawn lines kept per reader (4 readers' worth)
 
 
@@ -59,12 +60,15 @@ def log_entries(match: Match, viewer: int | None, start: int, stop: int) -> list
     for i in range(max(0, start), stop):
         step = match.steps[i]
         fresh = i >= first_fresh and match.seats[step.seat].is_bot
+        auto = (i + 1) in match.autopilot  # the computer played it for an absent person
         for k, ev in enumerate(step.events):
             line = ev.for_seat(viewer)
             if line:
                 if i == 0 and k < setup:
                     out.append(LogEntry(0, line))
                 else:
+                    if auto:
+                        line, auto = f"{line} {AUTOPILOT_MARK}", False
                     out.append(LogEntry(i + 1, line, fresh))
     return out
 
