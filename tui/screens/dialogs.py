@@ -165,6 +165,7 @@ class SeenScreen(HandoverScreen):
 
 KEY_ROWS = [
     ("1-9, letters", "pick a move by its hotkey"),
+    ("0", "the option that ends or declines the choice (Done, Pass, End the turn)"),
     ("↑ ↓ Enter", "highlight and pick a move"),
     ("/", "filter the moves by typing"),
     ("Esc", "clear the filter, or step back out of a multi-part move"),

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
@@ -27,10 +27,10 @@ from engine.core.protocol import Move, Prompt
 from ..errors import bot_error_message, hint_error_message, write_error
 from ..games import ui_for
 from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_move
-from ..text import seat_label
+from ..text import plain, seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
-from ..widgets.log import GameLog, fresh_from, log_entries
+from ..widgets.log import FRESH_MARK, GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
 from .base import BaseScreen
 from .dialogs import (
@@ -90,6 +90,16 @@ class HintValues(Message):
         super().__init__()
         self.worker, self.values, self.done, self.final = worker, values, done, final
         self.problem = problem
+
+
+class BoardRoom(Vertical):
+    """The rows between the status and the move picker: the board, and in the compact layout
+    the last lines of the log below the panels in the rows they leave."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            screen.fit_board()
 
 
 class GameScreen(BaseScreen[None]):
@@ -168,12 +178,15 @@ class GameScreen(BaseScreen[None]):
         self._waiting_handover = False
         self._handover_later = False  # a hand-over waits for the window to be big enough
         self.compact = False
+        self._board_height: int | str = "1fr"
 
     # ---- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
         yield Static("", id="tabs")
-        yield BoardView(self.ui, id="board")
+        with BoardRoom(id="upper"):
+            yield BoardView(self.ui, id="board")
+            yield Static("", id="recent")
         with Horizontal(id="bottom"):
             yield MovePicker(id="picker")
             yield HintPanel(id="hint")
@@ -312,7 +325,9 @@ class GameScreen(BaseScreen[None]):
         board = self.query_one(BoardView)
         # a spectator's board is the public one: no seat of its own in it
         board_viewer = None if self.viewer == PUBLIC and source.shared else self.viewer
+        board.room = self.query_one(BoardRoom).size.height
         board.show(view, board_viewer, self.compact, highlight=highlight)
+        self._size_board(board)
         status = Text()
         status.append(f" {game.title}{source.heading}", style="bold")
         # the seat to move comes first: on a narrow terminal the rest is cut, never this
@@ -370,6 +385,50 @@ class GameScreen(BaseScreen[None]):
             picker.options.focus()
         self._render_log()
 
+    def fit_board(self) -> None:
+        """The room for the board changed (the move picker grew or shrank): page again."""
+        board = self.query_one(BoardView)
+        room = self.query_one(BoardRoom).size.height
+        if not self.compact or room == board.room:
+            return
+        board.room = room
+        board.refit()
+        self._size_board(board)
+        self._render_tabs(board)
+        self._render_recent()
+
+    def _size_board(self, board: BoardView) -> None:
+        """Compact: the board as tall as its page, the log's last lines in the rows left."""
+        height: int | str = "1fr"
+        if self.compact and board.room:
+            height = min(board.page_rows(), board.room)
+        if height != self._board_height:
+            self._board_height = height
+            board.styles.height = height
+
+    def _render_recent(self) -> None:
+        """The log's lines before the last, as many as the rows under the board hold."""
+        recent = self.query_one("#recent", Static)
+        board = self.query_one(BoardView)
+        rows = board.room - board.page_rows() if self.compact and board.room else 0
+        lines: list[Text] = []
+        if rows > 0:
+            width = max(10, self.app.size.width - 1)
+            entries = self.query_one(GameLog).entries[:-1]
+            for n, e in reversed(list(enumerate(entries))):
+                if len(lines) >= rows:
+                    break
+                first = n == 0 or entries[n - 1].move != e.move
+                number = f"{e.move:>3} " if first and e.move else "    "
+                mark = FRESH_MARK if e.fresh else " "
+                text = Text(f"{mark}{number}", style="dim")
+                text.append_text(plain(e.text, style="bold" if e.fresh else ""))
+                wrapped = text.wrap(self.app.console, width)
+                lines[:0] = list(wrapped)
+            lines = lines[-rows:]
+        recent.update(Text("\n").join(lines), layout=False)
+        recent.styles.height = max(0, rows)
+
     def _can_step_back(self) -> bool:
         prompt = self.match.prompt
         return prompt is not None and prompt.step > 0 and self.source.decides(prompt.seat)
@@ -391,11 +450,14 @@ class GameScreen(BaseScreen[None]):
 
     @staticmethod
     def _tab_line(board: BoardView, titles: list[str], full: bool) -> Text:
-        t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
+        page = [i for i in board.page if i < len(titles)] or [board.tab]
+        shown_tabs = f"{page[0] + 1}" if len(page) == 1 else f"{page[0] + 1}-{page[-1] + 1}"
+        t = Text(f" Tab ▸ {shown_tabs}/{len(titles)} ", style="dim")
         for i, (p, title) in enumerate(zip(board.panels, titles, strict=True)):
-            if i == board.tab:
+            if i in page:
                 # the title's first part: the rest is in the panel's own frame below
-                shown = title.split(" · ")[0] if full else title.split()[0]
+                one = full and len(page) == 1
+                shown = title.split(" · ")[0] if one else title.split()[0]
                 t.append(f" {shown} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
                 # ✱: changed since it was last shown (a sign, not a colour only)
@@ -437,6 +499,7 @@ class GameScreen(BaseScreen[None]):
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
+        self._render_recent()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The move list keeps the focus (a click on the board must not take the keys away
@@ -815,7 +878,9 @@ class GameScreen(BaseScreen[None]):
             self.query_one(MovePicker).options.focus()
             return
         board.cycle(delta)
+        self._size_board(board)
         self._render_tabs(board)
+        self._render_recent()
 
     def action_results(self) -> None:
         if not self.match.over:
