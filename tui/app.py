@@ -278,6 +278,23 @@ class BoardgamesApp(App[int]):
         `boardgames-tui screenshots DIR` writes the screenshots."""
 
     # ---- terminal size -----------------------------------------------------------------
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            # the screen the key is sent to: if another is on top by the time the key comes
+            # back up unused, it is sent again to that one (`_on_key`)
+            event._sent_to = self.screen  # type: ignore[attr-defined]
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """(Textual's own `_on_key` runs after this one unless the default is prevented.)"""
+        sent_to = getattr(event, "_sent_to", None)
+        if sent_to is not None and sent_to is not self.screen and self.is_running:
+            # typed as a screen closed or opened (Enter at a hand-over, then the move's
+            # hotkey): the key was the old screen's, unused; the screen on top now gets it
+            event.prevent_default()
+            if not await self._check_bindings(event.key):
+                self.post_message(events.Key(event.key, event.character))
+
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._check_size)
 

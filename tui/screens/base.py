@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.message import Message
 from textual.screen import Screen
 
@@ -25,6 +26,19 @@ class BaseScreen(Screen[ResultT]):
 
     if TYPE_CHECKING:  # Textual's typed `app`; at run time its own property, no check per use
         app = getters.app(BoardgamesApp)
+
+
+def key_to_top(screen: Screen[Any], event: events.Key) -> bool:
+    """Send on a key that reached a screen no longer on top: it closed (or another opened)
+    while the key was on its way, e.g. Esc then 1 typed fast, Enter at a hand-over then the
+    move's hotkey. The key goes to the screen now on top instead of being lost."""
+    app = screen.app
+    if app.screen is screen or not app.is_running:
+        return False
+    event.stop()
+    event.prevent_default()
+    app.post_message(events.Key(event.key, event.character))
+    return True
 
 
 class StartMatch(Message):

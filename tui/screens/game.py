@@ -7,6 +7,7 @@ in thread workers (one at a time each: a new one cancels the last) and answer wi
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -32,7 +33,7 @@ from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
 from ..widgets.log import FRESH_MARK, GameLog, fresh_from, log_entries
 from ..widgets.picker import MovePicker
-from .base import BaseScreen
+from .base import BaseScreen, key_to_top
 from .dialogs import (
     ConfirmScreen,
     HandoverScreen,
@@ -45,11 +46,14 @@ from .dialogs import (
 if TYPE_CHECKING:
     from engine.bots.coach import Coach, OptionValue
 
+    from .rules import Prepared
+
 
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs (nothing cut)
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
+RULES_PREPARE = 1.5  # seconds after the screen opens: the rules reference is parsed in a thread
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
 
 
@@ -179,6 +183,7 @@ class GameScreen(BaseScreen[None]):
         self._handover_later = False  # a hand-over waits for the window to be big enough
         self.compact = False
         self._board_height: int | str = "1fr"
+        self._rules_text: Prepared | None = None  # the rules reference, laid out
 
     # ---- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -202,6 +207,7 @@ class GameScreen(BaseScreen[None]):
     def on_mount(self) -> None:
         self._apply_size()
         self.refresh_game(highlight=False)
+        self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
             self.set_interval(self.source.poll_seconds, self._poll)
         if self.app.launch.confine:  # a room's session: a reconnect comes back here
@@ -211,6 +217,10 @@ class GameScreen(BaseScreen[None]):
 
     def on_unmount(self) -> None:
         self.source.close()
+        name = f"rules-{id(self)}"
+        if self.app.is_screen_installed(name):
+            with contextlib.suppress(ScreenStackError):  # the app closing: it goes with it
+                self.app.uninstall_screen(name)
         if self.app.launch.confine:
             from ..room import place
 
@@ -413,19 +423,24 @@ class GameScreen(BaseScreen[None]):
         rows = board.room - board.page_rows() if self.compact and board.room else 0
         lines: list[Text] = []
         if rows > 0:
-            width = max(10, self.app.size.width - 1)
+            width = max(10, self.app.size.width - 6)
             entries = self.query_one(GameLog).entries[:-1]
-            for n, e in reversed(list(enumerate(entries))):
-                if len(lines) >= rows:
+            for n in range(len(entries) - 1, -1, -1):
+                left = rows - len(lines)
+                if left <= 0:
                     break
-                first = n == 0 or entries[n - 1].move != e.move
-                number = f"{e.move:>3} " if first and e.move else "    "
-                mark = FRESH_MARK if e.fresh else " "
-                text = Text(f"{mark}{number}", style="dim")
-                text.append_text(plain(e.text, style="bold" if e.fresh else ""))
-                wrapped = text.wrap(self.app.console, width)
-                lines[:0] = list(wrapped)
-            lines = lines[-rows:]
+                e = entries[n]
+                first = n == 0 or entries[n - 1].move != e.move or left == 1
+                number = f"{e.number:>3} " if first and e.move else "    "
+                text = plain(e.text, style="bold" if e.fresh else "")
+                wrapped = list(text.wrap(self.app.console, width))
+                if len(wrapped) > left:  # the oldest line shown: its start, then "…"
+                    text.truncate(width, overflow="ellipsis")
+                    wrapped = [text]
+                for k, line in enumerate(wrapped):
+                    lead = f"{FRESH_MARK if e.fresh else ' '}{number}" if k == 0 else " " * 5
+                    wrapped[k] = Text(lead, style="dim") + line
+                lines[:0] = wrapped
         recent.update(Text("\n").join(lines), layout=False)
         recent.styles.height = max(0, rows)
 
@@ -549,6 +564,8 @@ class GameScreen(BaseScreen[None]):
             self._start_computer()
 
     def on_key(self, event: events.Key) -> None:
+        if key_to_top(self, event):  # a key on its way as the rules or a dialog opened
+            return
         picker = self.query_one(MovePicker)
         if picker.has_class("filtering"):
             return
@@ -801,9 +818,23 @@ class GameScreen(BaseScreen[None]):
         self.app.push_screen(review, back)
 
     def action_rules(self) -> None:
+        """The rules reference: made once per game screen, then shown again as it was (the
+        place read in it kept); the text is prepared in a thread soon after the screen opens."""
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.match.game, self.match.options))
+        name = f"rules-{id(self)}"
+        if not self.app.is_screen_installed(name):
+            game, options = self.match.game, self.match.options
+            self.app.install_screen(RulesScreen(game, options, self._rules_text), name)
+        self.app.push_screen(name)
+
+    @work(thread=True, exclusive=True, group="rules", exit_on_error=False)
+    def _prepare_rules(self) -> None:
+        from .rules import prepare, text_width
+
+        width = text_width(self.app.size.width)
+        text = prepare(self.match.game, self.match.options, width, self.app.console)
+        self._rules_text = self._rules_text or text
 
     def action_help(self) -> None:
         from .rules import phase_help
