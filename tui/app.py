@@ -196,6 +196,7 @@ class BoardgamesApp(App[int]):
         strict: bool | None = None,
         replace: Screen | None = None,
         think: float | None = None,
+        bot_delay: float | None = None,
     ) -> GameScreen:
         if replace is not None and replace in self.screen_stack:
             while self.screen is not replace:
@@ -203,6 +204,8 @@ class BoardgamesApp(App[int]):
             self.pop_screen()
         if think is not None:
             self.think = think
+        if bot_delay is not None:  # the setup screen's computer speed, kept for the next game
+            self.launch.bot_delay = bot_delay
         from .screens.game import GameScreen  # the menu comes first: its import waits till here
 
         screen = GameScreen(
@@ -260,7 +263,9 @@ class BoardgamesApp(App[int]):
 
     def on_start_match(self, message: StartMatch) -> None:
         m = message
-        self.start_match(m.match, m.handover, m.strict, replace=m.replace, think=m.think)
+        self.start_match(
+            m.match, m.handover, m.strict, replace=m.replace, think=m.think, bot_delay=m.bot_delay
+        )
 
     def on_open_file(self, message: OpenFile) -> None:
         self.open_file(message.path, message.review, replace=message.replace)

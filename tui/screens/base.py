@@ -51,10 +51,12 @@ class StartMatch(Message):
         strict: bool | None = None,
         think: float | None = None,
         replace: Screen[Any] | None = None,
+        bot_delay: float | None = None,
     ) -> None:
         super().__init__()
         self.match, self.handover, self.strict = match, handover, strict
         self.think, self.replace = think, replace
+        self.bot_delay = bot_delay  # seconds a computer's turn stays in view (None: as it is)
 
 
 class OpenFile(Message):

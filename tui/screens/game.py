@@ -618,8 +618,12 @@ class GameScreen(BaseScreen[None]):
     def _computer_found(self, message: ComputerMove) -> None:
         if message.problem:
             self.notify(message.problem, severity="warning", timeout=10)
-        # the move shows `bot_delay` after the turn began (people follow it), or when found
-        wait = self.bot_delay - (time.monotonic() - message.started)
+        # the move shows `bot_delay` after the turn began (people follow it), or when found;
+        # the further steps of one computer's turn (the cards it commits one by one, the area
+        # for the token it chose) follow at once: one pause a turn, not one a step
+        m = self.match
+        same_turn = m.cursor > 0 and m.steps[m.cursor - 1].seat == message.turn.seat
+        wait = 0.0 if same_turn else self.bot_delay - (time.monotonic() - message.started)
         if wait > 0 and not message.worker.is_cancelled:
             self.set_timer(wait, lambda: self._computer_moved(message))
         else:

@@ -36,6 +36,22 @@ from .dialogs import MessageScreen, ScreenHelp
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
 KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
 THINK = [(f"{DEFAULT_THINK:g} s a move", DEFAULT_THINK), ("2 s a move", 2.0), ("5 s a move", 5.0)]
+# how long a computer's turn stays in view before the next one (--bot-delay)
+SPEEDS = [
+    ("at once", 0.0),
+    ("fast: 0.3 s a turn", 0.3),
+    ("0.6 s a turn", 0.6),
+    ("slow: 1.5 s a turn", 1.5),
+]
+
+
+def speed_choices(now: float) -> list[tuple[str, float]]:
+    """The computer speeds to offer, with `now` (--bot-delay, or the last choice) among them."""
+    choices = list(SPEEDS)
+    if all(v != now for _, v in choices):
+        choices.append((f"{now:g} s a turn", now))
+        choices.sort(key=lambda c: c[1])
+    return choices
 
 
 def think_choices(now: float | None = None) -> tuple[list[tuple[str, float]], float]:
@@ -145,6 +161,11 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
                 choices, now = think_choices(self.app.think)
                 yield Select(choices, value=now, allow_blank=False, id="think")
                 yield Static("  strong players", classes="hint")
+            with Horizontal(classes="row"):
+                yield Label("Computer speed", classes="label")
+                now = self.app.launch.bot_delay
+                yield Select(speed_choices(now), value=now, allow_blank=False, id="speed")
+                yield Static("  how long a computer's turn stays in view", classes="hint")
             yield Button("Start the game", id="start", variant="primary")
         yield Footer()
 
@@ -319,8 +340,9 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         handover = self.query_one("#handover", Switch).value
         strict = self.query_one("#strict", Switch).value
         think = float(self.query_one("#think", Select).value)  # type: ignore[arg-type]
+        speed = float(self.query_one("#speed", Select).value)  # type: ignore[arg-type]
         self._save_last(seats)
-        self.post_message(StartMatch(match, handover, strict, think, replace=self))
+        self.post_message(StartMatch(match, handover, strict, think, replace=self, bot_delay=speed))
 
     def _save_last(self, seats: list[Seat]) -> None:
         """Remember this game's seats for the next time (a failure only loses the memory)."""

@@ -165,6 +165,7 @@ class BoardView(Horizontal):
         self._texts: dict[str, Any] = {}
         self._boxes: dict[str, PanelBox] = {}
         self._pending: dict[str, tuple[Panel, int]] = {}  # hidden tabs not drawn yet
+        self._prints: dict[str, bytes | None] = {}  # the shown panels' fingerprints
         self._tallest: dict[str, int] = {}  # most lines each panel has had at this size
         self._seen: dict[str, tuple[str, bytes | None]] = {}  # each panel as last shown
         self.unseen: set[str] = set()  # hidden tabs that changed since they were last shown
@@ -215,6 +216,8 @@ class BoardView(Horizontal):
             if box.changed or getattr(box, "plain_title", None) != p.title:
                 box.mark(p.title, False, 0)
         self._pending = {}
+        # each body's fingerprint before anything renders it (a render may change its pickle)
+        self._prints = {p.key: fingerprint(p.body) for p in panels}
         self.page = self._fit(main_w) if compact else list(range(len(panels)))
         for i, p in enumerate(panels):
             box = self._boxes[p.key]
@@ -223,7 +226,7 @@ class BoardView(Horizontal):
             if not box.display:  # a hidden tab is drawn when it is shown (cycle)
                 self._pending[p.key] = (p, width)
                 if p.key not in self.unseen:
-                    now = (p.title, fingerprint(p.body))
+                    now = (p.title, self._prints[p.key])
                     seen = self._seen.setdefault(p.key, now)  # as it was when first hidden
                     if seen != now:
                         self.unseen.add(p.key)  # its tab says so until it is shown
@@ -245,10 +248,16 @@ class BoardView(Horizontal):
 
     def _rows(self, p: Panel, width: int) -> int:
         """The rows a panel's box takes at `width` (its border included)."""
-        lines = len(self._prerender(p, width, fingerprint(p.body)).lines)
+        lines = len(self._prerender(p, width, self._print(p)).lines)
         old = self._texts.get(p.key)
         grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
         return max(lines, grown) + 2
+
+    def _print(self, p: Panel) -> bytes | None:
+        """The panel's fingerprint, as taken when it came (`show`)."""
+        if p.key in self._prints:
+            return self._prints[p.key]
+        return fingerprint(p.body)
 
     def page_rows(self) -> int:
         """The rows the shown panels take (the compact layout's board height)."""
@@ -268,7 +277,7 @@ class BoardView(Horizontal):
     def _draw(self, p: Panel, width: int, highlight: bool) -> None:
         """Render one panel into its box, unless the box already shows the same."""
         box = self._boxes[p.key]
-        body = fingerprint(p.body)
+        body = self._print(p)
         self._seen[p.key] = (p.title, body)
         self.unseen.discard(p.key)
         key = (p.title, width, body) if body is not None else None
