@@ -196,6 +196,7 @@ class BoardgamesApp(App[int]):
         strict: bool | None = None,
         replace: Screen | None = None,
         think: float | None = None,
+        bot_delay: float | None = None,
     ) -> GameScreen:
         if replace is not None and replace in self.screen_stack:
             while self.screen is not replace:
@@ -203,6 +204,8 @@ class BoardgamesApp(App[int]):
             self.pop_screen()
         if think is not None:
             self.think = think
+        if bot_delay is not None:  # the setup screen's computer speed, kept for the next game
+            self.launch.bot_delay = bot_delay
         from .screens.game import GameScreen  # the menu comes first: its import waits till here
 
         screen = GameScreen(
@@ -260,7 +263,9 @@ class BoardgamesApp(App[int]):
 
     def on_start_match(self, message: StartMatch) -> None:
         m = message
-        self.start_match(m.match, m.handover, m.strict, replace=m.replace, think=m.think)
+        self.start_match(
+            m.match, m.handover, m.strict, replace=m.replace, think=m.think, bot_delay=m.bot_delay
+        )
 
     def on_open_file(self, message: OpenFile) -> None:
         self.open_file(message.path, message.review, replace=message.replace)
@@ -278,6 +283,23 @@ class BoardgamesApp(App[int]):
         `boardgames-tui screenshots DIR` writes the screenshots."""
 
     # ---- terminal size -----------------------------------------------------------------
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            # the screen the key is sent to: if another is on top by the time the key comes
+            # back up unused, it is sent again to that one (`_on_key`)
+            event._sent_to = self.screen  # type: ignore[attr-defined]
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """(Textual's own `_on_key` runs after this one unless the default is prevented.)"""
+        sent_to = getattr(event, "_sent_to", None)
+        if sent_to is not None and sent_to is not self.screen and self.is_running:
+            # typed as a screen closed or opened (Enter at a hand-over, then the move's
+            # hotkey): the key was the old screen's, unused; the screen on top now gets it
+            event.prevent_default()
+            if not await self._check_bindings(event.key):
+                self.post_message(events.Key(event.key, event.character))
+
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._check_size)
 

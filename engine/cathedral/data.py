@@ -222,17 +222,15 @@ EVENTS: tuple[EventTile, ...] = (
     EventTile("glass-c", "glass", "", "Stained glass", "take 1 stained glass"),
     EventTile("monk-red", "monk", "red", "Monk (red)", "a supply monk into the red bag"),
     EventTile("monk-blue", "monk", "blue", "Monk (blue)", "a supply monk into the blue bag"),
+    EventTile("chartres", "order", "chartres", "Chartres order", "a master builder is in Chartres"),
     EventTile(
-        "chartres", "order", "chartres", "Order: Chartres", "a master builder is in Chartres"
+        "montargis", "order", "montargis", "Montargis order", "a master builder is in Montargis"
     ),
+    EventTile("tours", "order", "tours", "Tours order", "a master builder is in Tours"),
     EventTile(
-        "montargis", "order", "montargis", "Order: Montargis", "a master builder is in Montargis"
+        "meeting", "order", "meeting", "Meeting order", "two master builders are in one city"
     ),
-    EventTile("tours", "order", "tours", "Order: Tours", "a master builder is in Tours"),
-    EventTile(
-        "meeting", "order", "meeting", "Order: Meeting", "two master builders are in one city"
-    ),
-    EventTile("glass2", "order", "glass", "Order: Glass", "a player holds 2 or more stained glass"),
+    EventTile("glass2", "order", "glass", "Glass order", "a player holds 2 or more stained glass"),
 )
 EVENT_BY_KEY: dict[str, EventTile] = {e.key: e for e in EVENTS}
 

@@ -385,7 +385,8 @@ def fair(s: CathedralState, ev: list[Event]) -> None:
         return
     key = s.events.pop()
     e = data.EVENT_BY_KEY[key]
-    ev.append(Event(f"{who} reveals the event {e.name}: {e.text}", reveal=True))
+    what = f"a blueprint when {e.text}" if e.kind == "order" else e.text
+    ev.append(Event(f"{who} reveals the event {e.name}: {what}", reveal=True))
     if e.kind == "glass":
         s.event_discard.append(key)
         queue_rewards(s, ("glass",), f"event {e.name}")

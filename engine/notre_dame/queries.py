@@ -71,9 +71,9 @@ def borough_name(s: NotreDameState, b: int) -> str:
 
 
 def node_label(s: NotreDameState, node: int) -> str:
-    """A market place as the log names it."""
+    """A market place as the log names it: by the number the board gives it (C, 1-4)."""
     b, k = divmod(node, data.NODES_PER_BOROUGH)
-    return f"{borough_name(s, b)} {data.NODE_LABELS[k]}"
+    return f"place {data.NODE_LABELS[k].removeprefix('O')} of {borough_name(s, b)}"
 
 
 def message_label(s: NotreDameState, code: int) -> str:

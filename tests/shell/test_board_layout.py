@@ -1,4 +1,5 @@
-"""Every panel of every game is whole on the screen: at 120x40 all at once, at 80x24 tab by tab.
+"""Every panel of every game is whole on the screen: at 120x40 all at once, at 80x24 page by
+page (a tab and the panels after it that fit), with no block of empty rows under them.
 
 Seeded random games of each title at each player count are stopped early, in the middle and
 late; the screen is read back as text (what a terminal shows) and each board panel must be
@@ -19,6 +20,7 @@ from engine.core import Match, Seat, game_ids, get_game
 from tui.app import BoardgamesApp, Launch
 from tui.screens.game import GameScreen
 from tui.widgets.board import BoardView, PanelBox
+from tui.widgets.picker import MovePicker
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 POINTS = (0.15, 0.6, 1.0)  # early, middle, and the finished board (late)
@@ -123,7 +125,52 @@ async def test_every_panel_whole(
                 if not screen.compact:
                     assert check_panels(app, where) == len(board.panels)
                     continue
-                for _ in board.panels:  # tab by tab
-                    assert check_panels(app, f"{where} tab {board.tab + 1}") == 1
+                seen: set[int] = set()
+                for _ in board.panels:  # page by page
+                    shown = check_panels(app, f"{where} tab {board.tab + 1}")
+                    assert shown == len(board.page) >= 1
+                    seen.update(board.page)
                     await pilot.press("tab")
                     await pilot.pause()
+                    if board.tab == 0:
+                        break
+                assert seen == set(range(len(board.panels))), f"{where}: tabs never shown"
+
+
+MOST = [
+    (g, get_game(g).max_players)
+    for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347")
+    if g in game_ids()
+]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (133, 36)], ids=["80x24", "browser-133x36"])
+@pytest.mark.parametrize(("game_id", "players"), MOST, ids=[g for g, _ in MOST])
+async def test_compact_room_is_used(
+    game_id: str, players: int, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """Issue 34: at 80x24 (and a browser's 1280x800) one panel at a time left 8-13 empty rows.
+    Now panels that fit are shown together, and the log's last lines fill the rows left:
+    between the tab line and the move picker no row is empty, on any page."""
+    match = played(game_id, players)
+    match.goto(int(match.length * 0.6))
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.compact
+        board = screen.query_one(BoardView)
+        picker_top = screen.query_one(MovePicker).region.y
+        pages = 0
+        while True:
+            rows = screen_text(app)
+            where = f"{game_id} {size} tab {board.tab + 1}"
+            check_panels(app, where)
+            empty = [y for y in range(2, picker_top) if not rows[y].strip()]
+            assert not empty, f"{where}: empty rows {empty}:\n" + "\n".join(rows)
+            pages += 1
+            await pilot.press("tab")
+            await pilot.pause()
+            if board.tab == 0:
+                break
+        assert pages < len(board.panels) or len(board.panels) == 1 or size == (80, 24)

@@ -221,11 +221,11 @@ def test_hotkeys_stay_with_their_moves_through_a_multi_part_choice() -> None:
 
     previous = None
     first = keys(prompt(1, ["a", "b", "c", "done"]))
-    assert first == {"a": "1", "b": "2", "c": "3", "done": "4"}
+    assert first == {"a": "1", "b": "2", "c": "3", "done": "0"}  # Done: always 0
     previous = prompt(1, ["a", "b", "c", "done"])
-    assert keys(prompt(2, ["b", "c", "done"])) == {"b": "2", "c": "3", "done": "4"}
+    assert keys(prompt(2, ["b", "c", "done"])) == {"b": "2", "c": "3", "done": "0"}
     picker.moves = list(prompt(2, ["b", "c", "done"]).moves)
-    assert picker.hotkey("1") is None and picker.hotkey("4").id == "done"
+    assert picker.hotkey("1") is None and picker.hotkey("0").id == "done"
     # a new question (another seat, or step 0) numbers from 1 again
     previous = prompt(2, ["b", "c", "done"])
     assert keys(Prompt(1, "x", (Move("b", "b"), Move("z", "z")), step=0)) == {"b": "1", "z": "2"}

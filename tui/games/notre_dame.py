@@ -315,7 +315,7 @@ class NotreDameUI:
             if pl["overflow_threat"]:
                 nxt.append(" !", style="bold red")
             if pl["doctor"]:
-                nxt.append(" doctor", style="green")
+                nxt.append(" (the doctor protects)", style="green")
             table.add_row(tag(pl["seat"]), line, nxt)
         return table
 

@@ -118,7 +118,7 @@ def _legend(view: PestisView, short: bool = False) -> Text:
         ("b", "b3 base points"),
         ("+b", "+1b base and bonus points"),
         ("L", "L1 leeches"),
-        ("=", "=9 total"),
+        ("=", "=9 the points in all"),
         ("★", "★ acts"),
     ]
     return Text(" · ".join(w for k, w in words if k in seen) or " ", style="dim")

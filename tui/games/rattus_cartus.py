@@ -245,20 +245,14 @@ class RattusCartusUI:
         return Group(*lines)
 
     def _hand(self, view: RattusView, you: YouView, compact: bool) -> RenderableType:
-        by_class: dict[str, list[int]] = {}
+        # a card's nuns count only in the Nun-row: in a hand they never matter
+        by_class: dict[str, int] = {}
         for c in you["cards"]:
-            by_class.setdefault(c["class"], []).append(c["nuns"])
+            by_class[c["class"]] = by_class.get(c["class"], 0) + 1
         parts: list[Text] = []  # one per kind: a line breaks between kinds, never inside one
         for key, cname in view["classes"]:
             if key in by_class:
-                nuns = by_class[key]
-                part = Text(f"{len(nuns)} {cname}", style="bold")
-                if any(nuns):
-                    listed = "".join(f"{n}, " for n in nuns[:-1])
-                    part.append(f" ({listed}{counted(nuns[-1], 'nun')})", style="dim")
-                else:
-                    part.append(" (no nuns)", style="dim")
-                parts.append(part)
+                parts.append(Text(f"{by_class[key]} {cname}", style="bold"))
         for k in ("joker", "sword", "flute", "pass"):
             if you["hand"].get(k):
                 n = you["hand"][k]

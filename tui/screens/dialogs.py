@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -14,6 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
 from ..text import one_line, plain, seat_label
+from .base import key_to_top
 
 
 class DismissOnce:
@@ -22,6 +24,10 @@ class DismissOnce:
     a second pop that takes the screen underneath with it."""
 
     _dismissed = False
+
+    def on_key(self, event: events.Key) -> None:
+        """A key typed just after the answer goes to the screen it uncovers (key_to_top)."""
+        key_to_top(self, event)  # type: ignore[arg-type]
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
         if self._dismissed:
@@ -165,6 +171,7 @@ class SeenScreen(HandoverScreen):
 
 KEY_ROWS = [
     ("1-9, letters", "pick a move by its hotkey"),
+    ("0", "the option that ends or declines the choice (Done, Pass, End the turn)"),
     ("↑ ↓ Enter", "highlight and pick a move"),
     ("/", "filter the moves by typing"),
     ("Esc", "clear the filter, or step back out of a multi-part move"),

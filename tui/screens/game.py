@@ -7,6 +7,7 @@ in thread workers (one at a time each: a new one cancels the last) and answer wi
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -14,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
@@ -27,12 +28,12 @@ from engine.core.protocol import Move, Prompt
 from ..errors import bot_error_message, hint_error_message, write_error
 from ..games import ui_for
 from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_move
-from ..text import seat_label
+from ..text import plain, seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
-from ..widgets.log import GameLog, LogEntry, fresh_from, log_entries
+from ..widgets.log import FRESH_MARK, GameLog, LogEntry, fresh_from, log_entries
 from ..widgets.picker import MovePicker
-from .base import BaseScreen
+from .base import BaseScreen, key_to_top
 from .dialogs import (
     KEY_ROWS,
     ConfirmScreen,
@@ -46,12 +47,15 @@ from .dialogs import (
 if TYPE_CHECKING:
     from engine.bots.coach import Coach, OptionValue
 
+    from .rules import Prepared
+
 
 COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs (nothing cut)
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
 ACTION_KEYS = {"undo": "u", "redo": "r", "hint": "h"}  # the help's key rows by action
+RULES_PREPARE = 1.5  # seconds after the screen opens: the rules reference is parsed in a thread
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
 
 
@@ -105,6 +109,16 @@ class HintValues(Message):
         super().__init__()
         self.worker, self.values, self.done, self.final = worker, values, done, final
         self.problem = problem
+
+
+class BoardRoom(Vertical):
+    """The rows between the status and the move picker: the board, and in the compact layout
+    the last lines of the log below the panels in the rows they leave."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            screen.fit_board()
 
 
 class GameScreen(BaseScreen[None]):
@@ -186,12 +200,16 @@ class GameScreen(BaseScreen[None]):
         self._waiting_handover = False
         self._handover_later = False  # a hand-over waits for the window to be big enough
         self.compact = False
+        self._board_height: int | str = "1fr"
+        self._rules_text: Prepared | None = None  # the rules reference, laid out
 
     # ---- layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
         yield Static("", id="tabs")
-        yield BoardView(self.ui, id="board")
+        with BoardRoom(id="upper"):
+            yield BoardView(self.ui, id="board")
+            yield Static("", id="recent")
         with Horizontal(id="bottom"):
             yield MovePicker(id="picker")
             yield HintPanel(id="hint")
@@ -207,6 +225,7 @@ class GameScreen(BaseScreen[None]):
     def on_mount(self) -> None:
         self._apply_size()
         self.refresh_game(highlight=False)
+        self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
             self.set_interval(self.source.poll_seconds, self._poll)
             self.set_interval(1.0, self._tick)  # the turn's clock counts down
@@ -217,6 +236,10 @@ class GameScreen(BaseScreen[None]):
 
     def on_unmount(self) -> None:
         self.source.close()
+        name = f"rules-{id(self)}"
+        if self.app.is_screen_installed(name):
+            with contextlib.suppress(ScreenStackError):  # the app closing: it goes with it
+                self.app.uninstall_screen(name)
         if self.app.launch.confine:
             from ..room import place
 
@@ -330,7 +353,9 @@ class GameScreen(BaseScreen[None]):
         board = self.query_one(BoardView)
         # a spectator's board is the public one: no seat of its own in it
         board_viewer = None if self.viewer == PUBLIC and source.shared else self.viewer
+        board.room = self.query_one(BoardRoom).size.height
         board.show(view, board_viewer, self.compact, highlight=highlight)
+        self._size_board(board)
         self._render_status(view)
         self._render_tabs(board)
         if self._hint_at is not None and self._hint_at != self._position():
@@ -428,6 +453,55 @@ class GameScreen(BaseScreen[None]):
             status.append(f" · {source.who}")
         return status
 
+    def fit_board(self) -> None:
+        """The room for the board changed (the move picker grew or shrank): page again."""
+        board = self.query_one(BoardView)
+        room = self.query_one(BoardRoom).size.height
+        if not self.compact or room == board.room:
+            return
+        board.room = room
+        board.refit()
+        self._size_board(board)
+        self._render_tabs(board)
+        self._render_recent()
+
+    def _size_board(self, board: BoardView) -> None:
+        """Compact: the board as tall as its page, the log's last lines in the rows left."""
+        height: int | str = "1fr"
+        if self.compact and board.room:
+            height = min(board.page_rows(), board.room)
+        if height != self._board_height:
+            self._board_height = height
+            board.styles.height = height
+
+    def _render_recent(self) -> None:
+        """The log's lines before the last, as many as the rows under the board hold."""
+        recent = self.query_one("#recent", Static)
+        board = self.query_one(BoardView)
+        rows = board.room - board.page_rows() if self.compact and board.room else 0
+        lines: list[Text] = []
+        if rows > 0:
+            width = max(10, self.app.size.width - 6)
+            entries = self.query_one(GameLog).entries[:-1]
+            for n in range(len(entries) - 1, -1, -1):
+                left = rows - len(lines)
+                if left <= 0:
+                    break
+                e = entries[n]
+                first = n == 0 or entries[n - 1].move != e.move or left == 1
+                number = f"{e.number:>3} " if first and e.move else "    "
+                text = plain(e.text, style="bold" if e.fresh else "")
+                wrapped = list(text.wrap(self.app.console, width))
+                if len(wrapped) > left:  # the oldest line shown: its start, then "…"
+                    text.truncate(width, overflow="ellipsis")
+                    wrapped = [text]
+                for k, line in enumerate(wrapped):
+                    lead = f"{FRESH_MARK if e.fresh else ' '}{number}" if k == 0 else " " * 5
+                    wrapped[k] = Text(lead, style="dim") + line
+                lines[:0] = wrapped
+        recent.update(Text("\n").join(lines), layout=False)
+        recent.styles.height = max(0, rows)
+
     def _can_step_back(self) -> bool:
         prompt = self.match.prompt
         return prompt is not None and prompt.step > 0 and self.source.decides(prompt.seat)
@@ -449,11 +523,14 @@ class GameScreen(BaseScreen[None]):
 
     @staticmethod
     def _tab_line(board: BoardView, titles: list[str], full: bool) -> Text:
-        t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
+        page = [i for i in board.page if i < len(titles)] or [board.tab]
+        shown_tabs = f"{page[0] + 1}" if len(page) == 1 else f"{page[0] + 1}-{page[-1] + 1}"
+        t = Text(f" Tab ▸ {shown_tabs}/{len(titles)} ", style="dim")
         for i, (p, title) in enumerate(zip(board.panels, titles, strict=True)):
-            if i == board.tab:
+            if i in page:
                 # the title's first part: the rest is in the panel's own frame below
-                shown = title.split(" · ")[0] if full else title.split()[0]
+                one = full and len(page) == 1
+                shown = title.split(" · ")[0] if one else title.split()[0]
                 t.append(f" {shown} ", style="reverse bold")
             else:  # the others by their first word, so every tab fits on one line
                 # ✱: changed since it was last shown (a sign, not a colour only)
@@ -499,6 +576,7 @@ class GameScreen(BaseScreen[None]):
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
+        self._render_recent()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The move list keeps the focus (a click on the board must not take the keys away
@@ -548,6 +626,8 @@ class GameScreen(BaseScreen[None]):
             self._start_computer()
 
     def on_key(self, event: events.Key) -> None:
+        if key_to_top(self, event):  # a key on its way as the rules or a dialog opened
+            return
         picker = self.query_one(MovePicker)
         if picker.has_class("filtering"):
             return
@@ -600,8 +680,12 @@ class GameScreen(BaseScreen[None]):
     def _computer_found(self, message: ComputerMove) -> None:
         if message.problem:
             self.notify(message.problem, severity="warning", timeout=10)
-        # the move shows `bot_delay` after the turn began (people follow it), or when found
-        wait = self.bot_delay - (time.monotonic() - message.started)
+        # the move shows `bot_delay` after the turn began (people follow it), or when found;
+        # the further steps of one computer's turn (the cards it commits one by one, the area
+        # for the token it chose) follow at once: one pause a turn, not one a step
+        m = self.match
+        same_turn = m.cursor > 0 and m.steps[m.cursor - 1].seat == message.turn.seat
+        wait = 0.0 if same_turn else self.bot_delay - (time.monotonic() - message.started)
         if wait > 0 and not message.worker.is_cancelled:
             self.set_timer(wait, lambda: self._computer_moved(message))
         else:
@@ -800,9 +884,23 @@ class GameScreen(BaseScreen[None]):
         self.app.push_screen(review, back)
 
     def action_rules(self) -> None:
+        """The rules reference: made once per game screen, then shown again as it was (the
+        place read in it kept); the text is prepared in a thread soon after the screen opens."""
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.match.game, self.match.options))
+        name = f"rules-{id(self)}"
+        if not self.app.is_screen_installed(name):
+            game, options = self.match.game, self.match.options
+            self.app.install_screen(RulesScreen(game, options, self._rules_text), name)
+        self.app.push_screen(name)
+
+    @work(thread=True, exclusive=True, group="rules", exit_on_error=False)
+    def _prepare_rules(self) -> None:
+        from .rules import prepare, text_width
+
+        width = text_width(self.app.size.width)
+        text = prepare(self.match.game, self.match.options, width, self.app.console)
+        self._rules_text = self._rules_text or text
 
     def action_help(self) -> None:
         from .rules import phase_help
@@ -894,7 +992,9 @@ class GameScreen(BaseScreen[None]):
             self.query_one(MovePicker).options.focus()
             return
         board.cycle(delta)
+        self._size_board(board)
         self._render_tabs(board)
+        self._render_recent()
 
     def action_results(self) -> None:
         if not self.match.over:

@@ -36,7 +36,8 @@ class LogScreen(ScreenHelp, Screen[None]):
         self.viewer = viewer
 
     def compose(self) -> ComposeResult:
-        title = Text(f" Log · {self.match.game.title} · {self.match.cursor} moves", style="bold")
+        moves = f"{self.match.cursor} move{'' if self.match.cursor == 1 else 's'}"
+        title = Text(f" Log · {self.match.game.title} · {moves}", style="bold")
         title.append(f"   {FRESH_MARK} the computers' moves since your last decision")
         yield Static(title, id="status")
         yield GameLog(id="full-log")

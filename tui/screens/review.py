@@ -163,6 +163,8 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         state = self.match.state_at(self.index)
         game = self.match.game
         view: Mapping[str, Any]
+        board = self.query_one(BoardView)
+        board.room = board.size.height  # compact: the views that fit are shown together
         if self.public:
             from engine.tables import public_view
 
@@ -330,10 +332,12 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         """The board's views as tabs (compact layout), as on the game screen."""
         board = self.query_one(BoardView)
         titles = board.tab_titles()
-        t = Text(f" Tab ▸ {board.tab + 1}/{len(titles)} ", style="dim")
+        page = [i for i in board.page if i < len(titles)] or [board.tab]
+        shown = f"{page[0] + 1}" if len(page) == 1 else f"{page[0] + 1}-{page[-1] + 1}"
+        t = Text(f" Tab ▸ {shown}/{len(titles)} ", style="dim")
         for i, title in enumerate(titles):
-            if i == board.tab:
-                t.append(f" {title} ", style="reverse bold")
+            if i in page:
+                t.append(f" {title if len(page) == 1 else title.split()[0]} ", style="reverse bold")
             else:
                 t.append(f" {title.split()[0]} ")
         t.truncate(self.app.size.width, overflow="ellipsis")

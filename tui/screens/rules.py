@@ -5,14 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rich.console import Console
+from rich.markdown import Markdown
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Footer, Static
 
 from engine.core.protocol import Game
 
+from ..widgets.board import Prerendered
 from .dialogs import ScreenHelp
 
 
@@ -28,19 +31,46 @@ class RulesScreen(ScreenHelp, Screen[None]):
         Binding("home", "top", "Top", show=False),
     ]
 
-    def __init__(self, game: Game, options: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        options: Mapping[str, str] | None = None,
+        text: Prepared | None = None,
+    ) -> None:
         super().__init__()
         self.game = game
         self.options = options
+        self.text = text  # prepared beforehand (`prepare`), or made here
+        self._width = 0
 
     def compose(self) -> ComposeResult:
         yield Static(f" Rules reference · {self.game.title}", id="status")
         with VerticalScroll(id="rules-scroll"):
-            yield Markdown(self.game.rules_reference(self.options), id="rules-text")
+            # one widget drawing Rich's Markdown, laid out once per width: Textual's Markdown
+            # widget mounts a widget per block and took seconds to open a long reference
+            yield Static(id="rules-text")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._draw()
         self.query_one("#rules-scroll").focus()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def on_screen_resume(self) -> None:
+        self._dismissed = False  # the same screen opens again (the game screen keeps it)
+
+    def _draw(self) -> None:
+        width = text_width(self.app.size.width)
+        if width == self._width:
+            return
+        self._width = width
+        text = self.text
+        if text is None or text.markdown is None:
+            text = prepare(self.game, self.options, width, self.app.console)
+        self.text = text.at(width, self.app.console)
+        self.query_one("#rules-text", Static).update(self.text.lines[width])
 
     def action_scroll(self, delta: int) -> None:
         s = self.query_one("#rules-scroll", VerticalScroll)
@@ -55,6 +85,31 @@ class RulesScreen(ScreenHelp, Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def text_width(screen_width: int) -> int:
+    """The reference's width on a screen this wide: its padding and scrollbar off."""
+    return max(20, screen_width - 4 - 2)
+
+
+class Prepared:
+    """A rules reference parsed, and laid out at the widths it was shown at."""
+
+    def __init__(self, markdown: Markdown) -> None:
+        self.markdown = markdown
+        self.lines: dict[int, Prerendered] = {}
+
+    def at(self, width: int, console: Console) -> Prepared:
+        if width not in self.lines:
+            self.lines = {width: Prerendered(console, self.markdown, width)}
+        return self
+
+
+def prepare(
+    game: Game, options: Mapping[str, str] | None, width: int, console: Console
+) -> Prepared:
+    """A game's rules reference, parsed and laid out at `width` (a thread may do it)."""
+    return Prepared(Markdown(game.rules_reference(options))).at(width, console)
 
 
 # ---- the current phase, explained from the rules reference (the game screen's `?`) -------

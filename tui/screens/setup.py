@@ -35,7 +35,27 @@ from .dialogs import MessageScreen, ScreenHelp
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
 KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]
-THINK = [(f"{DEFAULT_THINK:g} s a move", DEFAULT_THINK), ("2 s a move", 2.0), ("5 s a move", 5.0)]
+THINK = [
+    (f"strong: {DEFAULT_THINK:g} s a move", DEFAULT_THINK),
+    ("strong: 2 s a move", 2.0),
+    ("strong: 5 s a move", 5.0),
+]
+# how long a computer's turn stays in view before the next one (--bot-delay)
+SPEEDS = [
+    ("turns shown at once", 0.0),
+    ("turns shown 0.3 s", 0.3),
+    ("turns shown 0.6 s", 0.6),
+    ("turns shown 1.5 s", 1.5),
+]
+
+
+def speed_choices(now: float) -> list[tuple[str, float]]:
+    """The computer speeds to offer, with `now` (--bot-delay, or the last choice) among them."""
+    choices = list(SPEEDS)
+    if all(v != now for _, v in choices):
+        choices.append((f"turns shown {now:g} s", now))
+        choices.sort(key=lambda c: c[1])
+    return choices
 
 
 def think_choices(now: float | None = None) -> tuple[list[tuple[str, float]], float]:
@@ -44,7 +64,7 @@ def think_choices(now: float | None = None) -> tuple[list[tuple[str, float]], fl
     now = default_think() if now is None else now
     choices = list(THINK)
     if all(v != now for _, v in choices):
-        choices.append((f"{now:g} s a move", now))
+        choices.append((f"strong: {now:g} s a move", now))
         choices.sort(key=lambda c: c[1])
     return choices, now
 
@@ -140,11 +160,15 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="strict")
                 yield Static(" off ", id="strict-state", classes="state")
+            # one row: the start button stays on a 40-row screen
             with Horizontal(classes="row"):
-                yield Label("Computer thinking", classes="label")
+                yield Label("Computers", classes="label")
                 choices, now = think_choices(self.app.think)
-                yield Select(choices, value=now, allow_blank=False, id="think")
-                yield Static("  strong players", classes="hint")
+                yield Select(choices, value=now, allow_blank=False, id="think", classes="kind")
+                delay = self.app.launch.bot_delay
+                yield Select(
+                    speed_choices(delay), value=delay, allow_blank=False, id="speed", classes="kind"
+                )
             yield Button("Start the game", id="start", variant="primary")
         yield Footer()
 
@@ -319,8 +343,9 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         handover = self.query_one("#handover", Switch).value
         strict = self.query_one("#strict", Switch).value
         think = float(self.query_one("#think", Select).value)  # type: ignore[arg-type]
+        speed = float(self.query_one("#speed", Select).value)  # type: ignore[arg-type]
         self._save_last(seats)
-        self.post_message(StartMatch(match, handover, strict, think, replace=self))
+        self.post_message(StartMatch(match, handover, strict, think, replace=self, bot_delay=speed))
 
     def _save_last(self, seats: list[Seat]) -> None:
         """Remember this game's seats for the next time (a failure only loses the memory)."""

@@ -143,7 +143,8 @@ class PanelBox(Static):
 
 
 class BoardView(Horizontal):
-    """Renders a view through the game's UI module; compact mode shows one panel at a time."""
+    """Renders a view through the game's UI module; compact mode shows a page of panels at a
+    time: the chosen tab and the ones after it that fit in `room` rows with it."""
 
     DEFAULT_CSS = """
     BoardView { height: 1fr; }
@@ -158,10 +159,13 @@ class BoardView(Horizontal):
         self.ui = ui
         self.compact = False
         self.tab = 0
+        self.room = 0  # rows a compact page may take (0: not laid out yet, one panel)
+        self.page: list[int] = [0]  # the panels shown together in the compact layout
         self.panels: list[Panel] = []
         self._texts: dict[str, Any] = {}
         self._boxes: dict[str, PanelBox] = {}
         self._pending: dict[str, tuple[Panel, int]] = {}  # hidden tabs not drawn yet
+        self._prints: dict[str, bytes | None] = {}  # the shown panels' fingerprints
         self._tallest: dict[str, int] = {}  # most lines each panel has had at this size
         self._seen: dict[str, tuple[str, bytes | None]] = {}  # each panel as last shown
         self.unseen: set[str] = set()  # hidden tabs that changed since they were last shown
@@ -212,14 +216,17 @@ class BoardView(Horizontal):
             if box.changed or getattr(box, "plain_title", None) != p.title:
                 box.mark(p.title, False, 0)
         self._pending = {}
+        # each body's fingerprint before anything renders it (a render may change its pickle)
+        self._prints = {p.key: fingerprint(p.body) for p in panels}
+        self.page = self._fit(main_w) if compact else list(range(len(panels)))
         for i, p in enumerate(panels):
             box = self._boxes[p.key]
-            box.display = (not compact) or i == self.tab
+            box.display = i in self.page
             width = main_w if compact or p.area != "side" else side_w
             if not box.display:  # a hidden tab is drawn when it is shown (cycle)
                 self._pending[p.key] = (p, width)
                 if p.key not in self.unseen:
-                    now = (p.title, fingerprint(p.body))
+                    now = (p.title, self._prints[p.key])
                     seen = self._seen.setdefault(p.key, now)  # as it was when first hidden
                     if seen != now:
                         self.unseen.add(p.key)  # its tab says so until it is shown
@@ -227,16 +234,37 @@ class BoardView(Horizontal):
             self._draw(p, width, highlight)
         return panels
 
-    def _draw(self, p: Panel, width: int, highlight: bool) -> None:
-        """Render one panel into its box, unless the box already shows the same."""
-        box = self._boxes[p.key]
-        body = fingerprint(p.body)
-        self._seen[p.key] = (p.title, body)
-        self.unseen.discard(p.key)
-        key = (p.title, width, body) if body is not None else None
+    def _fit(self, width: int) -> list[int]:
+        """The compact page: the tab, then the panels after it while they fit in `room`."""
+        if not self.panels:
+            return [0]
+        page, used = [self.tab], self._rows(self.panels[self.tab], width)
+        for i in range(self.tab + 1, len(self.panels)):
+            used += self._rows(self.panels[i], width)
+            if used > self.room:
+                break
+            page.append(i)
+        return page
+
+    def _rows(self, p: Panel, width: int) -> int:
+        """The rows a panel's box takes at `width` (its border included)."""
+        lines = len(self._prerender(p, width, self._print(p)).lines)
         old = self._texts.get(p.key)
-        if key is not None and old is not None and old[0] == key:
-            return  # drawn from the same content at the same width: keep its lines
+        grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
+        return max(lines, grown) + 2
+
+    def _print(self, p: Panel) -> bytes | None:
+        """The panel's fingerprint, as taken when it came (`show`)."""
+        if p.key in self._prints:
+            return self._prints[p.key]
+        return fingerprint(p.body)
+
+    def page_rows(self) -> int:
+        """The rows the shown panels take (the compact layout's board height)."""
+        width = self._content_widths(True)[0]
+        return sum(self._rows(self.panels[i], width) for i in self.page if i < len(self.panels))
+
+    def _prerender(self, p: Panel, width: int, body: bytes | None) -> Prerendered:
         pre = self._drawn.get((width, body)) if body is not None else None
         if pre is None:
             pre = Prerendered(self.app.console, p.body, width)
@@ -244,6 +272,19 @@ class BoardView(Horizontal):
                 if len(self._drawn) >= DRAWN_KEEP:
                     del self._drawn[next(iter(self._drawn))]  # the oldest
                 self._drawn[(width, body)] = pre
+        return pre
+
+    def _draw(self, p: Panel, width: int, highlight: bool) -> None:
+        """Render one panel into its box, unless the box already shows the same."""
+        box = self._boxes[p.key]
+        body = self._print(p)
+        self._seen[p.key] = (p.title, body)
+        self.unseen.discard(p.key)
+        key = (p.title, width, body) if body is not None else None
+        old = self._texts.get(p.key)
+        if key is not None and old is not None and old[0] == key:
+            return  # drawn from the same content at the same width: keep its lines
+        pre = self._prerender(p, width, body)
         mark = (key, width, p.title, pre.lines)
         if old is not None and old[1:] == mark[1:]:
             self._texts[p.key] = mark
@@ -280,14 +321,28 @@ class BoardView(Horizontal):
         return [p.title for p in self.panels]
 
     def cycle(self, delta: int) -> None:
+        """The next page (the panel after the shown ones) or the previous panel's page."""
         if not self.panels:
             return
-        self.tab = (self.tab + delta) % len(self.panels)
+        start = self.page[-1] if delta > 0 and self.tab in self.page else self.tab
+        self.tab = (start + delta) % len(self.panels)
+        self.refit()
+
+    def refit(self) -> bool:
+        """Lay the compact page out again (the room or the tab changed); True if it did."""
+        if not self.compact or not self.panels:
+            return False
+        page = self._fit(self._content_widths(True)[0])
+        if page == self.page and all(self.panels[i].key not in self._pending for i in page):
+            return False
+        self.page = page
         for i, p in enumerate(self.panels):
-            self._boxes[p.key].display = (not self.compact) or i == self.tab
-        shown = self.panels[self.tab]
-        if shown.key in self._pending:
-            self._draw(*self._pending.pop(shown.key), highlight=False)
+            self._boxes[p.key].display = i in page
+        for i in page:
+            shown = self.panels[i]
+            if shown.key in self._pending:
+                self._draw(*self._pending.pop(shown.key), highlight=False)
+        return True
 
     def all_text(self, width: int = 118) -> str:
         """Plain text of every panel (tests check it for leaks)."""

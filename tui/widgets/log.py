@@ -7,6 +7,7 @@ and bold until that reader decides again.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -27,12 +28,53 @@ LOG_BLOCKS = 300  # moves' drawn lines kept per reader (4 readers' worth)
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One line of the log: the move that wrote it, its text, and whether it is new to the
-    reader (a computer's move since the reader's last decision)."""
+    """One line of the log: the move that wrote it, its text, whether it is new to the reader
+    (a computer's move since the reader's last decision), and the number the log gives it.
+
+    The number counts the moves the reader sees lines of: a step that writes nothing for
+    this reader (a part of a move, another seat's secret) takes no number, so the numbers
+    run on without a gap.
+    """
 
     move: int
     text: str
     fresh: bool = False
+    number: int = 0
+
+
+class _Counts:
+    """How many moves with lines a reader has seen before each step, kept per match."""
+
+    def __init__(self) -> None:
+        self.steps: list[object] = []
+        self.before: list[int] = [0]
+
+
+# by id(match): a Match is a dataclass, not hashable; the reference tells a reused id apart
+_COUNTS: dict[int, tuple[weakref.ref[Match], dict[int | None, _Counts]]] = {}
+
+
+def _shown_before(match: Match, viewer: int | None, stop: int) -> int:
+    """The moves among the first `stop` whose lines `viewer` reads (the setup's not counted)."""
+    held = _COUNTS.get(id(match))
+    if held is None or held[0]() is not match:
+        for key in [k for k, (ref, _) in _COUNTS.items() if ref() is None]:
+            del _COUNTS[key]
+        held = _COUNTS[id(match)] = (weakref.ref(match), {})
+    counts = held[1].setdefault(viewer, _Counts())
+    steps = match.steps
+    same = 0  # the steps counted before that are still the match's (an undo changes them)
+    limit = min(len(counts.steps), len(steps))
+    while same < limit and counts.steps[same] is steps[same]:
+        same += 1
+    del counts.steps[same:], counts.before[same + 1 :]
+    setup = len(getattr(match.state_at(0), "opening", ())) if stop > same else 0
+    for i in range(same, min(stop, len(steps))):
+        events = steps[i].events[setup if i == 0 else 0 :]
+        seen = any(e.for_seat(viewer) for e in events)
+        counts.steps.append(steps[i])
+        counts.before.append(counts.before[-1] + seen)
+    return counts.before[min(stop, len(counts.before) - 1)]
 
 
 def fresh_from(match: Match) -> int:
@@ -56,11 +98,13 @@ def log_entries(match: Match, viewer: int | None, start: int, stop: int) -> list
         return [LogEntry(0, line) for line in match.opening(viewer)] if start <= 0 else []
     first_fresh = fresh_from(match)
     setup = len(getattr(match.state_at(0), "opening", ())) if start <= 0 else 0
+    number = _shown_before(match, viewer, max(0, start))
     out = []
     for i in range(max(0, start), stop):
         step = match.steps[i]
         fresh = i >= first_fresh and match.seats[step.seat].is_bot
         auto = (i + 1) in match.autopilot  # the computer played it for an absent person
+        counted = False
         for k, ev in enumerate(step.events):
             line = ev.for_seat(viewer)
             if line:
@@ -69,7 +113,9 @@ def log_entries(match: Match, viewer: int | None, start: int, stop: int) -> list
                 else:
                     if auto:
                         line, auto = f"{line} {AUTOPILOT_MARK}", False
-                    out.append(LogEntry(i + 1, line, fresh))
+                    if not counted:
+                        number, counted = number + 1, True
+                    out.append(LogEntry(i + 1, line, fresh, number))
     return out
 
 
@@ -83,7 +129,7 @@ def log_table(entries: list[LogEntry], text_width: int | None = None) -> Table:
     last = None
     for e in entries:
         # a move's further lines and the setup's lines (move 0): no number
-        number = str(e.move) if e.move not in (last, 0) else ""
+        number = str(e.number) if e.move not in (last, 0) else ""
         last = e.move
         if e.fresh:
             t.add_row(Text(FRESH_MARK, style="bold"), number, plain(e.text, style="bold"))
@@ -145,7 +191,7 @@ class GameLog(RichLog):
         The grid of all the entries at once gives its text column the longest text's width,
         up to the room left: every move's grid gets that width, so they read the same.
         """
-        number = max(3, len(str(entries[-1].move)))
+        number = max(3, len(str(entries[-1].number)))
         longest = max(self._text_width(e) for e in entries)
         text_width = max(1, min(longest, width - number - 3))
         moves: dict[int, list[LogEntry]] = {}

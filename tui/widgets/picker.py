@@ -1,6 +1,7 @@
 """The shared move picker: every decision of every game goes through it.
 
-Options carry hotkeys (1-9, then letters that are not global keys), arrows + Enter choose,
+Options carry hotkeys (1-9, then letters that are not global keys; 0 for the option that ends
+or declines the decision: "Done", "Pass"), arrows + Enter choose,
 `/` starts type-to-filter, Esc clears the filter (the screen uses Esc to step back out of a
 multi-part move).
 """
@@ -29,6 +30,10 @@ GLOBAL_LETTERS = set("urgsvqlh")
 HOTKEYS = [str(d) for d in range(1, 10)] + [
     c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
 ]
+# The option that ends or declines a decision ("Done", "Pass", "Stop discarding", "End the
+# turn") keeps one key in every title, however many options come before it.
+DONE_KEY = "0"
+DONE_IDS = ("done", "pass", "end")
 
 
 class SafeOptionList(OptionList):
@@ -219,6 +224,9 @@ class MovePicker(Vertical):
         )
         if not same:
             self.keys = {}
+        done = [i for i in ids if i in DONE_IDS]
+        if len(done) == 1:
+            self.keys[done[0]] = DONE_KEY
         taken = {self.keys[i] for i in ids if i in self.keys}
         free = (k for k in HOTKEYS if k not in taken)
         for i in ids:
@@ -269,7 +277,7 @@ class MovePicker(Vertical):
 
     def hotkey(self, key: str) -> Move | None:
         """The move a hotkey stands for, if any."""
-        if not self.enabled or key not in HOTKEYS:
+        if not self.enabled or (key not in HOTKEYS and key != DONE_KEY):
             return None
         return next((m for m in self.moves if self.keys.get(m.id) == key), None)
 

@@ -97,7 +97,8 @@ class CathedralBoard:
             f"{len(view['hourglass_lost'])} lost, {view['hourglass_left']} to come."
         )
         if view["order"]:
-            orders.append(f"Order event {view['order']['name']}: {view['order']['text']}.")
+            order = view["order"]
+            orders.append(f"Order event: {order['name']}, a blueprint when {order['text']}.")
         if view["blueprints_flipped"]:
             orders.append(f"Blueprints turned up: {listed(view['blueprints_flipped'])}.")
         out.append(("orders", orders))

@@ -129,14 +129,11 @@ class RattusCartusBoard:
 
     def _hand(self, view: Mapping[str, Any], you: Mapping[str, Any]) -> list[str]:
         classes = dict((k, n) for k, n in view["classes"])
-        by_class: dict[str, list[int]] = {}
+        # a card's nuns count only in the Nun-row: in a hand they never matter
+        by_class: dict[str, int] = {}
         for c in you["cards"]:
-            by_class.setdefault(c["class"], []).append(c["nuns"])
-        parts = []
-        for key, nuns in by_class.items():
-            with_nuns = [n for n in nuns if n]
-            what = f" ({listed([str(n) for n in with_nuns])} nuns)" if with_nuns else ""
-            parts.append(f"{len(nuns)} {classes.get(key, key)}{what}")
+            by_class[c["class"]] = by_class.get(c["class"], 0) + 1
+        parts = [f"{n} {classes.get(key, key)}" for key, n in by_class.items()]
         for k in ("joker", "sword", "flute", "pass"):
             if you["hand"].get(k):
                 parts.append(f"{you['hand'][k]} {view['kind_names'].get(k, k)}")
