@@ -1,6 +1,6 @@
 """`boardgames-tui table …`: shared tables from the command line (scriptable).
 
-new, list, show, play, undo, join, export, copy-store, notify, wait. Exit codes: 0 done; 1 refused (not your seat, not
+new, list, show, play, undo, join, invite, rematch, say, export, copy-store, notify, wait. Exit codes: 0 done; 1 refused (not your seat, not
 your turn, an illegal move, the table is over, an unknown table) or a store that cannot be
 used; 2 bad usage.
 """
@@ -18,7 +18,9 @@ from typing import Any
 from engine.core import get_game
 from engine.core import saves as saves_mod
 from engine.tables import (
+    ABANDONED,
     FINISHED,
+    PLAYING,
     WAITING,
     NoStore,
     StoreError,
@@ -28,6 +30,7 @@ from engine.tables import (
     UnknownTable,
     copy_tables,
     is_server_url,
+    looks_like_code,
     open_store,
     parse_seats,
     store_location,
@@ -109,6 +112,18 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return _join(store, args, user)
     if action == "wait":
         return _wait(store, user, args.id, args.timeout)
+    if action == "invite":
+        code = store.invite(args.id, user)
+        tid = store.info(args.id).id
+        print(f"invite code for table {tid} (one seat, once): boardgames-tui table join {code}")
+        print(code)
+        return 0
+    if action == "rematch":
+        return _rematch(store, args, user)
+    if action == "say":
+        talk = store.say(args.id, user, " ".join(args.text))
+        print(f"said at table {store.info(args.id).id}: {talk.text}")
+        return 0
     raise TableUsage(f"unknown table action {action!r}")
 
 
@@ -118,6 +133,7 @@ def _after(store: TableStore, user: str) -> None:
     from engine.tables.notify import deliver
 
     try:
+        store.end_abandoned()
         deliver(store)
         failing = store.take_failures(user)
     except StoreError:  # the command itself is done; the next reader sends what is owed
@@ -229,42 +245,64 @@ def _new(args: argparse.Namespace, user: str) -> int:
     except (StoreError, ValueError) as exc:
         raise TableUsage(str(exc)) from None
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    settings = {"strict": args.strict, "private": args.private, "spectators": args.spectators}
     with _closing(open_store(args.store, shared_cache=True)) as store:
-        info = store.create(game.id, seats, options, seed, user, {"strict": args.strict})
+        info = store.create(game.id, seats, options, seed, user, settings, args.max_open)
         if info.status != WAITING:
             play_computers(store, info.id, lease_owner(), None)
         seats_text = ", ".join(s.label for s in info.seats)
         print(f"{game.title} for {seats_text} (seed {seed})")
+        if info.private and info.first_open() is not None:
+            print(f"a private table: give the others a code from `table invite {info.id}`")
         print(info.id)
         _after(store, user)
     return 0
 
 
-def _group(info: TableInfo, user: str) -> str:
+def table_group(info: TableInfo, user: str, plays_here: bool) -> str | None:
+    """Where a table is listed for `user`: yours, offered (a rematch for you to accept),
+    open (to join), others (to watch), or None: not listed (private, or not to be watched)."""
     if info.seat_of(user) is not None:
         return "yours"
-    if info.status == WAITING:
+    if info.offered_to(user) is not None:
+        return "offered"
+    if info.private:
+        return None
+    if info.status == WAITING and info.first_open() is not None:
         return "open"
+    if info.spectators == "none" or (info.spectators == "players" and not plays_here):
+        return None
     return "others"
 
 
+def listed(infos: list[TableInfo], user: str) -> list[tuple[str, TableInfo]]:
+    """The tables `user` sees listed, grouped, and in order: yours (your turn first, the
+    longest waiting first), offered, open, others."""
+    plays_here = any(i.seat_of(user) is not None for i in infos)
+    order = {"yours": 0, "offered": 1, "open": 2, "others": 3}
+    rows = [(g, i) for i in infos if (g := table_group(i, user, plays_here)) is not None]
+    rows.sort(key=lambda r: r[1].updated if r[1].your_turn(user) else "")
+    rows.sort(key=lambda r: (order[r[0]], not r[1].your_turn(user), r[1].finished))
+    return rows
+
+
 def _list(store: TableStore, user: str, as_json: bool) -> int:
-    infos = store.tables()
-    order = {"yours": 0, "open": 1, "others": 2}
-    infos.sort(key=lambda i: (order[_group(i, user)], not i.your_turn(user), i.finished))
+    groups = listed(store.tables(), user)
     rows: list[dict[str, Any]] = [
         {
             "id": i.id,
             "game": i.game,
-            "group": _group(i, user),
+            "group": group,
             "status": i.status,
             "moves": i.moves,
             "to_move": i.to_move,
             "your_turn": i.your_turn(user),
             "seats": [s.label for s in i.seats],
             "updated": i.updated,
+            "private": i.private,
+            "spectators": i.spectators,
         }
-        for i in infos
+        for group, i in groups
     ]
     if as_json:
         print(json.dumps(rows, indent=1))
@@ -272,7 +310,12 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
     if not rows:
         print("No tables yet: create one with `boardgames-tui table new GAME --seats …`.")
         return 0
-    heads = {"yours": "Your tables", "open": "Open tables (join)", "others": "Other tables"}
+    heads = {
+        "yours": "Your tables",
+        "offered": "Rematches offered to you (table join ID accepts)",
+        "open": "Open tables (join)",
+        "others": "Other tables",
+    }
     last = ""
     for r in rows:
         if r["group"] != last:
@@ -280,6 +323,8 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             last = r["group"]
         if r["your_turn"]:
             state = "YOUR TURN"
+        elif r["status"] == ABANDONED:
+            state = "abandoned"
         elif r["status"] == FINISHED:
             state = "finished"
         elif r["status"] == WAITING:
@@ -293,12 +338,13 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
 
 def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any]:
     """What `table show --json` prints: the table from `user`'s seat."""
+    store.check_watch(table_id, user)
     info, match = store.load(table_id)
     if computer_to_move(info, match) and play_computers(store, table_id, lease_owner(), None):
         info, match = store.load(table_id)
     seat = info.seat_of(user)
     prompt = match.prompt
-    mine = prompt is not None and seat == prompt.seat and info.status != WAITING
+    mine = prompt is not None and seat == prompt.seat and info.status == PLAYING
     doc: dict[str, Any] = {
         "id": info.id,
         "game": info.game,
@@ -319,8 +365,17 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         else [],
         "view": view_for(info, match, user),
         "log": [line for _, line in match.events(seat)][-12:],
+        "talk": [
+            {"user": t.user, "spectator": t.spectator, "at": t.at, "text": t.text}
+            for t in store.talk(info.id, user)
+        ][-20:],
+        "private": info.private,
+        "spectators": info.spectators,
+        "rematch": store.rematch_of(info.id) if info.finished else None,
     }
-    if info.finished:
+    if info.abandoned:
+        doc["result"] = {"summary": "abandoned: no move for 30 days", "winners": []}
+    elif info.finished:
         res = match.game.result(match.state)
         doc["result"] = {
             "summary": res.summary,
@@ -350,6 +405,11 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
     print(f"Seats: {', '.join(doc['seats'])} · {doc['moves']} moves played")
     for line in doc["log"][-5:]:
         print(f"  ▸ {line}")
+    for t in doc["talk"][-5:]:  # talk is marked apart from the moves, and printed as data
+        who = f"{t['user']} (watching)" if t["spectator"] else t["user"]
+        print(f"  💬 {who}: {t['text']}")
+    if doc["rematch"]:
+        print(f"Rematch: table {doc['rematch']} (boardgames-tui table join {doc['rematch']})")
     if doc["finished"]:
         print(f"Game over: {doc['result']['summary']}")
     elif doc["status"] == WAITING:
@@ -415,16 +475,49 @@ def _copy_store(source: str, target: str) -> int:
     return 0
 
 
+def _rematch(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    info, made = store.rematch(args.id, user, seed, args.max_open)
+    if not made:
+        print(f"table {args.id} has a rematch already: table {info.id}")
+        print(info.id)
+        return 0
+    if info.status != WAITING:
+        play_computers(store, info.id, lease_owner(), None)
+    who = [s.offered for s in info.seats if s.offered]
+    offered = (
+        f"; offered to {', '.join(w for w in who if w)} (they accept with `table join {info.id}`)"
+    )
+    title = get_game(info.game).title
+    print(f"rematch of table {normalize(args.id)}: {title} (seed {seed}){offered if who else ''}")
+    print(info.id)
+    return 0
+
+
+def normalize(table_id: str) -> str:
+    return table_id.strip().lower()
+
+
 def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
     from .plain import join_table, wanted
     from .terminal import NO_TERMINAL, has_terminal
 
-    info = store.info(args.id)
     plain = wanted(bool(getattr(args, "plain", False)))  # plain lines need no terminal
+    if looks_like_code(args.id):  # an invite code: the seat is taken even without a terminal
+        tid, seat_n = store.join_code(args.id, user, args.max_open)
+        print(f"{user} sits at seat {seat_n + 1} of table {tid}")
+        if not plain and not has_terminal():
+            print(f"play it with `boardgames-tui table show {tid}` and `table play`")
+            return 0
+        info = store.info(tid)
+    else:
+        info = store.info(args.id)
     if not plain and not has_terminal():  # before the seat is taken: scripts use `table play`
         print(NO_TERMINAL, file=sys.stderr)
         return 2
-    seat = store.join(info.id, user)
+    seat = store.join(info.id, user, args.max_open)
+    if seat is None:
+        store.check_watch(info.id, user)
     if seat is None:
         print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)
     if plain:

@@ -3,11 +3,14 @@
 Usable by the command line, the TUI and a future server alike: nothing here imports the UI.
 """
 
+from .social import MAX_OPEN, Talk, looks_like_code, talk_lines
 from .sqlite import SQLiteStore
 from .store import (
+    ABANDONED,
     FINISHED,
     OPEN,
     PLAYING,
+    SPECTATOR_SETTINGS,
     WAITING,
     Disconnected,
     NoStore,
@@ -54,9 +57,12 @@ def open_store(
 
 
 __all__ = [
+    "ABANDONED",
     "FINISHED",
+    "MAX_OPEN",
     "OPEN",
     "PLAYING",
+    "SPECTATOR_SETTINGS",
     "WAITING",
     "Disconnected",
     "NoStore",
@@ -68,15 +74,18 @@ __all__ = [
     "StoreUnavailable",
     "TableInfo",
     "TableStore",
+    "Talk",
     "UnknownTable",
     "check_user",
     "copy_tables",
     "default_user",
     "is_server_url",
+    "looks_like_code",
     "open_store",
     "parse_seats",
     "public_view",
     "store_location",
     "store_path",
+    "talk_lines",
     "view_for",
 ]

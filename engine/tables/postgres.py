@@ -29,6 +29,7 @@ from .sqlstore import Conflict, Sql, SQLStore
 from .store import (
     FORMAT,
     NOTICE_TABLES,
+    SOCIAL_TABLES,
     Disconnected,
     NoStore,
     Refused,
@@ -110,7 +111,7 @@ CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
             AND ((s.kind = 'human' AND s."user" = current_user AND bg_moves."user" = current_user)
                  OR (s.kind <> 'human' AND bg_moves."user" = s.kind))));
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join(NOTICE_TABLES)
+""" + ";\n".join((*NOTICE_TABLES, *SOCIAL_TABLES))
 
 
 def split_address(url: str) -> tuple[str, str, str]:

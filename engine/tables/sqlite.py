@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core import Match
 from .sqlstore import Conflict, Sql, SQLStore
-from .store import FORMAT, NOTICE_TABLES, StoreUnavailable, upgrade_steps
+from .store import FORMAT, NOTICE_TABLES, SOCIAL_TABLES, StoreUnavailable, upgrade_steps
 
 BUSY_SECONDS = 5.0
 _CACHE: dict[str, dict[str, Match]] = {}  # store path -> table id -> its match, replayed
@@ -57,7 +57,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join(NOTICE_TABLES)
+""" + ";\n".join((*NOTICE_TABLES, *SOCIAL_TABLES))
 
 
 class SQLiteStore(SQLStore):

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core import HUMAN, Match
 from ..core.match import now_iso
+from .social import SocialSQL
 from .store import (
     FINISHED,
     LEASE_SECONDS,
@@ -49,12 +50,16 @@ from .store import (
 COLUMNS = (
     "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
 )
-_SEATS = 'SELECT seat, kind, "user" FROM bg_seats WHERE table_id = ? ORDER BY seat'
+_SEATS = (
+    'SELECT s.seat, s.kind, s."user", o."user" FROM bg_seats s LEFT JOIN bg_offers o '
+    "ON o.table_id = s.table_id AND o.seat = s.seat WHERE s.table_id = ? ORDER BY s.seat"
+)
 _INSERT_TABLE = (
     "INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, updated, "
     "status, moves, rev, to_move_seat) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 _INSERT_SEAT = 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (?,?,?,?)'
+_INSERT_OFFER = 'INSERT INTO bg_offers (table_id, seat, "user") VALUES (?,?,?)'
 _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
 
 
@@ -83,7 +88,7 @@ class Sql:
         return rows[0] if rows else None
 
 
-class SQLStore(TableStore):
+class SQLStore(SocialSQL, TableStore):
     """A table store in SQL tables (`bg_tables`, `bg_seats`, `bg_moves`): everything but the
     connection, the schema and live updates."""
 
@@ -117,8 +122,9 @@ class SQLStore(TableStore):
             return row_info(row, q(_SEATS, (tid,)))
         cols = ", ".join(f"t.{k.strip()}" for k in COLUMNS.split(","))
         rows = q(
-            f'SELECT {cols}, s.seat, s.kind, s."user" FROM bg_tables t '
-            "JOIN bg_seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.seat",
+            f'SELECT {cols}, s.seat, s.kind, s."user", o."user" FROM bg_tables t '
+            "JOIN bg_seats s ON s.table_id = t.id LEFT JOIN bg_offers o "
+            "ON o.table_id = s.table_id AND o.seat = s.seat WHERE t.id = ? ORDER BY s.seat",
             (tid,),
         )
         if not rows:
@@ -132,11 +138,13 @@ class SQLStore(TableStore):
     def tables(self) -> list[TableInfo]:
         with self._tx(write=False) as q:
             rows = q(f"SELECT {COLUMNS} FROM bg_tables ORDER BY updated DESC")
-            seats: dict[str, list[tuple[int, str, str | None]]] = {}
-            for tid, seat, kind, user in q(
-                'SELECT table_id, seat, kind, "user" FROM bg_seats ORDER BY table_id, seat'
+            seats: dict[str, list[tuple[int, str, str | None, str | None]]] = {}
+            for tid, seat, kind, user, offered in q(
+                'SELECT s.table_id, s.seat, s.kind, s."user", o."user" FROM bg_seats s '
+                "LEFT JOIN bg_offers o ON o.table_id = s.table_id AND o.seat = s.seat "
+                "ORDER BY s.table_id, s.seat"
             ):
-                seats.setdefault(tid, []).append((seat, kind, user))
+                seats.setdefault(tid, []).append((seat, kind, user, offered))
         return [row_info(r, seats.get(r[0], [])) for r in rows]
 
     def move_ids(self, table_id: str) -> list[str]:
@@ -166,50 +174,72 @@ class SQLStore(TableStore):
         options: Mapping[str, str],
         seed: int,
         creator: str,
-        settings: Mapping[str, bool] | None = None,
+        settings: Mapping[str, Any] | None = None,
+        max_open: int | None = None,
     ) -> TableInfo:
         self._as(creator)
         p = new_table_probe(game, seats, options, seed, creator, settings)
         with self._tx() as q:
-            for _ in range(20):
-                tid = new_table_id()
-                if q.one("SELECT 1 FROM bg_tables WHERE id = ?", (tid,)) is None:
-                    break
-            else:  # pragma: no cover - 28 million ids
-                raise StoreError("no free table id: the store is full")
-            q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid)))
-            q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
-            made = self._info(q, tid)
-            if made.status == PLAYING:
-                queue_turn_notice(q, made, self._match(q, made), creator)
-            return made
+            for s in p.seats:
+                if s.user is not None:
+                    self._check_open_count(q, s.user, max_open)
+            return self._insert_new(q, p)
 
-    def join(self, table_id: str, user: str) -> int | None:
+    def _insert_new(self, q: Sql, p: TableInfo) -> TableInfo:
+        """The checked table `p` stored under a new id (its turn notice queued)."""
+        for _ in range(20):
+            tid = new_table_id()
+            if q.one("SELECT 1 FROM bg_tables WHERE id = ?", (tid,)) is None:
+                break
+        else:  # pragma: no cover - 28 million ids
+            raise StoreError("no free table id: the store is full")
+        q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid)))
+        q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
+        q.many(_INSERT_OFFER, [(tid, s.seat, s.offered) for s in p.seats if s.offered])
+        made = self._info(q, tid)
+        if made.status == PLAYING:
+            queue_turn_notice(q, made, self._match(q, made), p.creator)
+        return made
+
+    def join(self, table_id: str, user: str, max_open: int | None = None) -> int | None:
         self._as(user)
         with self._tx() as q:
             info = self._info(q, table_id, lock=True)
             mine = info.seat_of(user)
             if mine is not None:
                 return mine
-            seat = info.first_open()
+            seat = info.offered_to(user)
+            if seat is None:
+                if info.private and not info.finished and info.first_open() is not None:
+                    raise Refused(
+                        f"table {info.id} is private: a player there gives you an invite code "
+                        "(`table invite`), then `table join CODE`"
+                    )
+                seat = info.first_open()
             if seat is None or info.finished:
                 return None
-            taken = q.count(
-                'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
-                'AND "user" IS NULL AND kind = ?',
-                (user, info.id, seat, HUMAN),
-            )
-            if taken != 1:  # pragma: no cover - the lock makes this impossible
-                return None
-            still_open = any(s.is_open and s.seat != seat for s in info.seats)
-            q(
-                "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ? WHERE id = ?",
-                (WAITING if still_open else PLAYING, now_iso(), info.id),
-            )
-            if not still_open:
-                now = self._info(q, info.id)
-                queue_turn_notice(q, now, self._match(q, now), user)
-            return seat
+            return self._sit(q, info, seat, user, max_open)
+
+    def _sit(self, q: Sql, info: TableInfo, seat: int, user: str, max_open: int | None) -> int:
+        """`user` takes open seat `seat` of the locked table (an offer of it is accepted)."""
+        self._check_open_count(q, user, max_open)
+        taken = q.count(
+            'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
+            'AND "user" IS NULL AND kind = ?',
+            (user, info.id, seat, HUMAN),
+        )
+        if taken != 1:  # pragma: no cover - the lock makes this impossible
+            raise Stale(info.id, info.moves, info.moves)
+        q("DELETE FROM bg_offers WHERE table_id = ? AND seat = ?", (info.id, seat))
+        still_open = any(s.is_open and s.seat != seat for s in info.seats)
+        q(
+            "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ? WHERE id = ?",
+            (WAITING if still_open else PLAYING, now_iso(), info.id),
+        )
+        if not still_open:
+            now = self._info(q, info.id)
+            queue_turn_notice(q, now, self._match(q, now), user)
+        return seat
 
     def append(
         self, table_id: str, user: str | None, move_id: str, expected: int, lease: str | None = None
@@ -357,5 +387,5 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
         moves=int(moves),
         rev=int(rev),
         to_move_seat=None if tm is None else int(tm),
-        seats=tuple(SeatInfo(int(s), str(k), u) for s, k, u in seats),
+        seats=tuple(SeatInfo(int(s), str(k), u, *o) for s, k, u, *o in seats),
     )
