@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +17,7 @@ from engine.tables import (
     StoreUnavailable,
     TableInfo,
     TableStore,
+    Talk,
     view_for,
 )
 from engine.tables import Refused as StoreRefused
@@ -45,7 +47,9 @@ class TableSource:
     ) -> None:
 
         self.store, self.user, self.think = store, user, think
-        self.info, self._match = store.load(table_id)
+        self.info = store.check_watch(table_id, user)
+        self.info, self._match = store.load(self.info.id)
+        self.talk: list[Talk] = store.talk(self.info.id, user)
         self.strict = self.info.strict
         self.offline = False  # the store's server is unreachable: "reconnecting…"
         self.owner = lease_owner()
@@ -65,7 +69,8 @@ class TableSource:
     @property
     def heading(self) -> str:
         """What the status line says after the game's title."""
-        return f" · table {self.info.id}" + (" · reconnecting…" if self.offline else "")
+        gone = " · abandoned" if self.info.abandoned else ""
+        return f" · table {self.info.id}{gone}" + (" · reconnecting…" if self.offline else "")
 
     @property
     def match(self) -> Match:
@@ -83,12 +88,15 @@ class TableSource:
         self._ring = by_others
         try:
             self.info, self._match = self.store.load(self.info.id)
+            self.talk = self.store.talk(self.info.id, self.user)
         except StoreError as exc:
             raise self._problem(exc) from None
         self._seated()
 
     def waiting(self) -> str | None:
 
+        if self.info.abandoned:
+            return f"none: the table was abandoned (table rematch {self.info.id} plays it again)"
         if self.info.status != WAITING:
             return None
         open_seats = ", ".join(str(s.seat + 1) for s in self.info.seats if s.is_open)
@@ -230,6 +238,28 @@ class TableSource:
         arrived = mine and self._mine is False and self._ring
         self._mine = mine
         return arrived
+
+    # ---- around the table ----------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Say something at the table (Refused: too long, too fast, not there)."""
+        try:
+            self.store.say(self.info.id, self.user, text)
+        except StoreError as exc:
+            raise self._problem(exc) from None
+        self.reload()
+
+    def can_rematch(self) -> bool:
+        return self.seat is not None and self.info.finished
+
+    def rematch(self) -> str:
+        """The id of the table's rematch: opened now (this user seated, the others offered
+        their seats), or the one opened already."""
+        seed = int.from_bytes(os.urandom(3), "big")
+        try:
+            info, _ = self.store.rematch(self.info.id, self.user, seed)
+        except StoreError as exc:
+            raise Refused(str(exc)) from None
+        return info.id
 
     def close(self) -> None:
         """Let another terminal play the computers."""

@@ -3,7 +3,7 @@
 Usable by the command line, the TUI and a future server alike: nothing here imports the UI.
 """
 
-from .social import MAX_OPEN, Talk, looks_like_code, talk_lines
+from .social import MAX_OPEN, Talk, listed, looks_like_code, talk_lines
 from .sqlite import SQLiteStore
 from .store import (
     ABANDONED,
@@ -80,6 +80,7 @@ __all__ = [
     "copy_tables",
     "default_user",
     "is_server_url",
+    "listed",
     "looks_like_code",
     "open_store",
     "parse_seats",

@@ -373,6 +373,33 @@ class SocialSQL(ABC):
         ]
 
 
+def table_group(info: TableInfo, user: str, plays_here: bool) -> str | None:
+    """Where a table is listed for `user`: yours, offered (a rematch for you to accept),
+    open (to join), others (to watch), or None: not listed (private, or not to be watched)."""
+    if info.seat_of(user) is not None:
+        return "yours"
+    if info.offered_to(user) is not None:
+        return "offered"
+    if info.private:
+        return None
+    if info.status == WAITING and info.first_open() is not None:
+        return "open"
+    if info.spectators == SPECTATE_NONE or (info.spectators == SPECTATE_PLAYERS and not plays_here):
+        return None
+    return "others"
+
+
+def listed(infos: list[TableInfo], user: str) -> list[tuple[str, TableInfo]]:
+    """The tables `user` sees listed, grouped, and in order: yours (your turn first, the
+    longest waiting first), offered, open, others."""
+    plays_here = any(i.seat_of(user) is not None for i in infos)
+    order = {"yours": 0, "offered": 1, "open": 2, "others": 3}
+    rows = [(g, i) for i in infos if (g := table_group(i, user, plays_here)) is not None]
+    rows.sort(key=lambda r: r[1].updated if r[1].your_turn(user) else "")
+    rows.sort(key=lambda r: (order[r[0]], not r[1].your_turn(user), r[1].finished))
+    return rows
+
+
 def talk_lines(talk: Sequence[Talk]) -> list[str]:
     """The messages as plain lines (`table show`): who, then what, marked apart from moves."""
     return [f"{'(watching) ' if t.spectator else ''}{t.user}: {t.text}" for t in talk]
@@ -386,6 +413,8 @@ __all__ = [
     "SocialSQL",
     "Talk",
     "clean_talk",
+    "listed",
     "looks_like_code",
+    "table_group",
     "talk_lines",
 ]

@@ -30,7 +30,7 @@ from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_mo
 from ..text import seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
-from ..widgets.log import GameLog, fresh_from, log_entries
+from ..widgets.log import GameLog, fresh_from, log_entries, with_talk
 from ..widgets.picker import MovePicker
 from .base import BaseScreen
 from .dialogs import (
@@ -115,6 +115,7 @@ class GameScreen(BaseScreen[None]):
         ),
         Binding("e", "results", "Results", show=False),
         Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
+        Binding("c", "say", "Talk"),  # a shared table's: a message to the others
     ]
 
     def __init__(
@@ -164,6 +165,7 @@ class GameScreen(BaseScreen[None]):
         self._log_cursor = -1
         self._log_viewer: int | None = -2
         self._log_fresh = -1  # where the marked (computer) lines began at the last write
+        self._log_talk: tuple[Any, ...] = ()  # the table talk at the last write
         self._end_shown = False
         self._waiting_handover = False
         self._handover_later = False  # a hand-over waits for the window to be big enough
@@ -188,6 +190,8 @@ class GameScreen(BaseScreen[None]):
 
     def on_mount(self) -> None:
         self._apply_size()
+        if "say" not in self.source.keys_off:  # c opens the message line, never a move
+            self.query_one(MovePicker).reserved = frozenset("c")
         self.refresh_game(highlight=False)
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
             self.set_interval(self.source.poll_seconds, self._poll)
@@ -408,10 +412,12 @@ class GameScreen(BaseScreen[None]):
         cursor, viewer = self.match.cursor, self.viewer
         steps = self.match.steps
         fresh = fresh_from(self.match)
+        talk = tuple(self.source.talk)
         # one move on: append its lines, unless the earlier lines now read differently: for
         # a new reader (private events) or because a decision ended the computers' marks
         append = (
-            0 <= self._log_cursor == cursor - 1
+            talk == self._log_talk
+            and 0 <= self._log_cursor == cursor - 1
             and (fresh == self._log_fresh or not any(e.fresh for e in log.entries))
             and (
                 viewer == self._log_viewer
@@ -423,6 +429,8 @@ class GameScreen(BaseScreen[None]):
             entries = log_entries(self.match, viewer, cursor - 1, cursor)
         else:
             entries = log_entries(self.match, viewer, cursor - LOG_REWRITE, cursor)
+        if talk and not append:
+            entries = with_talk(entries, talk, cursor - LOG_REWRITE)
         log.show(entries, append=append)
         last = ""
         if entries:
@@ -434,6 +442,7 @@ class GameScreen(BaseScreen[None]):
                     last = found[-1]
                     break
         self._log_cursor, self._log_viewer, self._log_fresh = cursor, viewer, fresh
+        self._log_talk = talk
         self.query_one("#lastlog", Static).update(
             Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
@@ -461,6 +470,8 @@ class GameScreen(BaseScreen[None]):
             self._refused(exc)
             return
         self.autosave()
+        if self.source.shared:  # the turn notices this move owes go out now, off this thread
+            self.app.send_notices()
         self.refresh_game()
 
     def _refused(self, exc: Refused, highlight: bool = True) -> None:
@@ -827,5 +838,46 @@ class GameScreen(BaseScreen[None]):
                 self.action_review()
             elif choice == "menu":
                 self.app.pop_screen()
+            elif choice == "rematch":
+                self.action_rematch()
 
-        self.app.push_screen(EndScreen(self.match), after)
+        rematch = bool(getattr(self.source, "can_rematch", lambda: False)())
+        self.app.push_screen(EndScreen(self.match, rematch=rematch), after)
+
+    def action_rematch(self) -> None:
+        """A finished table: open its rematch (the same people, the next seat starting)."""
+        from ..table_source import TableSource
+        from .tables import open_table
+
+        source = self.source
+        if not isinstance(source, TableSource) or not source.can_rematch():
+            return
+        try:
+            table_id = source.rematch()
+        except Refused as exc:
+            self._refused(exc)
+            return
+        self.app.pop_screen()
+        open_table(self.app, table_id, join=True)
+        self.app.notify(
+            f"Rematch: table {table_id}. The others find it offered under Shared tables."
+        )
+
+    def action_say(self) -> None:
+        """The message line: say something at the table (kept apart from the moves)."""
+        from .dialogs import TalkScreen
+
+        def said(text: str | None) -> None:
+            if not text:
+                return
+            say = getattr(self.source, "say", None)
+            if say is None:
+                return
+            try:
+                say(text)
+            except Refused as exc:
+                self._refused(exc)
+                return
+            self._render_log()
+
+        self.app.push_screen(TalkScreen(), said)
