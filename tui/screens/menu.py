@@ -181,6 +181,8 @@ class MenuScreen(BaseScreen[None]):
 
     def show_turns(self, ids: tuple[str, ...]) -> None:
         """The app found the your-turn tables changed."""
+        if not self.is_mounted:
+            return
         self._note()
         if self.app.launch.confine and self.app.screen is self:
             self.refill()

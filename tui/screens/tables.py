@@ -112,10 +112,13 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         turns = self.app.your_turns
         if turns:
             head.append(f" · {turn_text(len(turns)).lower()}", style="bold")
-        self.query_one("#tables-head", Static).update(head)
+        for static in self.query("#tables-head").results(Static):
+            static.update(head)
 
     def show_turns(self, ids: tuple[str, ...]) -> None:
         """The app found the your-turn tables changed: the head and the list again."""
+        if not self.is_mounted:
+            return
         self._head()
         if self.app.screen is self:
             self.refill()
