@@ -318,6 +318,12 @@ class BoardgamesApp(App[int]):
         self.autosaver.flush()
         self.exit(0)
 
+    def open_shared_table(self, table_id: str, join: bool = False) -> None:
+        """Sit down at (or watch) a shared table, on its game screen."""
+        from .screens.tables import open_table
+
+        open_table(self, table_id, join=join)
+
     # ---- your turn, wherever you are -----------------------------------------------------
     def _watch(self) -> TurnWatch | None:
         watch = self._turn_watch

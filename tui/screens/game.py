@@ -847,7 +847,6 @@ class GameScreen(BaseScreen[None]):
     def action_rematch(self) -> None:
         """A finished table: open its rematch (the same people, the next seat starting)."""
         from ..table_source import TableSource
-        from .tables import open_table
 
         source = self.source
         if not isinstance(source, TableSource) or not source.can_rematch():
@@ -858,7 +857,7 @@ class GameScreen(BaseScreen[None]):
             self._refused(exc)
             return
         self.app.pop_screen()
-        open_table(self.app, table_id, join=True)
+        self.app.open_shared_table(table_id, join=True)
         self.app.notify(
             f"Rematch: table {table_id}. The others find it offered under Shared tables."
         )
