@@ -8,6 +8,7 @@ both backends enforce them alike, each change in one transaction.
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import time
 import unicodedata
@@ -43,6 +44,12 @@ TALK_MAX = 200  # characters in one message
 TALK_GAP = 1.0  # seconds between two messages of one user
 TALK_KEEP = 200  # the latest messages read back
 CODE_LENGTH = 8  # an invite code: 8 of ID_ALPHABET, shown as two groups of four
+
+
+def default_max_open() -> int:
+    """$BOARDGAMES_MAX_OPEN (a room's `serve --max-open`), else MAX_OPEN."""
+    value = os.environ.get("BOARDGAMES_MAX_OPEN", "").strip()
+    return int(value) if value.isdigit() else MAX_OPEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +132,7 @@ class SocialSQL(ABC):
 
     # ---- limits ----------------------------------------------------------------------------
     def _check_open_count(self, q: Sql, user: str, max_open: int | None) -> None:
-        limit = MAX_OPEN if max_open is None else max_open
+        limit = default_max_open() if max_open is None else max_open
         if limit <= 0:
             return
         row = q.one(

@@ -156,7 +156,7 @@ def test_clean_talk() -> None:
 
 
 # ---- limits -----------------------------------------------------------------------------------
-def test_at_most_max_open_tables_per_user(store) -> None:  # type: ignore[no-untyped-def]
+def test_at_most_max_open_tables_per_user(store, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     for _ in range(3):
         new(store, "alice,open", max_open=3)
     with pytest.raises(Refused, match="alice sits at 3 unfinished tables already \\(at most 3\\)"):
@@ -167,6 +167,9 @@ def test_at_most_max_open_tables_per_user(store) -> None:  # type: ignore[no-unt
         store.join(new(store, "carol,open").id, "alice", max_open=4)
     assert store.open_tables("alice") == 4
     new(store, "alice,open", max_open=0)  # 0: no limit
+    monkeypatch.setenv("BOARDGAMES_MAX_OPEN", "5")  # a room's `serve --max-open 5`
+    with pytest.raises(Refused, match="at most 5"):
+        new(store, "alice,open")
 
 
 def test_a_table_with_no_move_for_30_days_is_abandoned(store, backend: Backend) -> None:  # type: ignore[no-untyped-def]

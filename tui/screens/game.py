@@ -115,7 +115,7 @@ class GameScreen(BaseScreen[None]):
         ),
         Binding("e", "results", "Results", show=False),
         Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
-        Binding("c", "say", "Talk"),  # a shared table's: a message to the others
+        Binding("c", "say", "Say"),  # a shared table's: a message to the others
     ]
 
     def __init__(
@@ -432,9 +432,10 @@ class GameScreen(BaseScreen[None]):
         if talk and not append:
             entries = with_talk(entries, talk, cursor - LOG_REWRITE)
         log.show(entries, append=append)
-        last = ""
+        last, mark = "", "▸"
         if entries:
             last = entries[-1].text
+            mark = "»" if entries[-1].talk else mark  # said, not played
         else:  # the last visible line for the one-line log (compact layout)
             for i in range(cursor - 1, max(-1, cursor - 30), -1):
                 found = [x for e in steps[i].events if (x := e.for_seat(viewer))]
@@ -444,7 +445,7 @@ class GameScreen(BaseScreen[None]):
         self._log_cursor, self._log_viewer, self._log_fresh = cursor, viewer, fresh
         self._log_talk = talk
         self.query_one("#lastlog", Static).update(
-            Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
+            Text(f" {mark} {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
