@@ -18,6 +18,7 @@ from tui.screens.end import EndScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.tables import TablesScreen
 from tui.widgets.log import GameLog
+from tui.widgets.picker import MovePicker
 
 
 def screen_text(app: Any) -> str:
@@ -97,6 +98,8 @@ async def test_talk_on_the_table_screen(tmp_path: Path) -> None:
         text = log_text(app)
         assert "» bob: [bold red]hi[/] [31mthere" in text  # marked apart, as data
         assert "psst" not in text and "\x1b" not in text
+        picker = app.screen.query_one(MovePicker)
+        assert picker.reserved == {"c"} and "c" not in picker.keys.values()  # c is for talk
         await pilot.press("c")
         assert isinstance(app.screen, TalkScreen)
         await pilot.press(*"good luck", "enter")

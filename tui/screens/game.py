@@ -641,7 +641,12 @@ class GameScreen(BaseScreen[None]):
             return
         self.match.hints.add(self.match.cursor + 1)  # this decision was taken with help
         self.query_one(HintPanel).show_values(
-            message.values, prompt.ids(), self.match.game.cooperative, message.done, message.final
+            message.values,
+            prompt.ids(),
+            self.match.game.cooperative,
+            message.done,
+            message.final,
+            keys=self.query_one(MovePicker).keys,  # the picker's (a table keeps c for talk)
         )
 
     # ---- actions -----------------------------------------------------------------------
