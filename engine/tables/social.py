@@ -158,25 +158,21 @@ class SocialSQL(ABC):
         return int(row[0]) if row else 0
 
     def end_abandoned(self, now: float | None = None, days: float = ABANDON_DAYS) -> list[str]:
-        """End every unfinished table with no move for `days` (nor a seat taken since it was
-        made, if nobody has moved): its status becomes abandoned, and each person seated is
-        told through their notification targets. The ids ended."""
+        """End every unfinished table with no change for `days` (a move, an undo, a seat
+        taken: `updated`): its status becomes abandoned, and each person seated is told
+        through their notification targets. The ids ended. Cheap when there are none: one
+        read of the index on `updated`."""
         stamp = datetime.fromtimestamp(time.time() if now is None else now, UTC)
         cutoff = (stamp - timedelta(days=days)).replace(microsecond=0).isoformat()
-        last = "coalesce((SELECT max(m.at) FROM bg_moves m WHERE m.table_id = t.id), t.created)"
+        idle = "SELECT id FROM bg_tables WHERE status IN (?, ?) AND updated < ?"
+        with self._tx(write=False) as q:
+            if not q(idle, (PLAYING, WAITING, cutoff)):
+                return []
         ended = []
         with self._tx() as q:
-            rows = q(
-                f"SELECT t.id FROM bg_tables t WHERE t.status IN (?, ?) AND {last} < ?",
-                (PLAYING, WAITING, cutoff),
-            )
-            for (tid,) in rows:
+            for (tid,) in q(idle, (PLAYING, WAITING, cutoff)):
                 info = self._info(q, str(tid), lock=True)
-                still = q.one(
-                    f"SELECT 1 FROM bg_tables t WHERE t.id = ? AND t.status IN (?, ?) AND {last} < ?",
-                    (info.id, PLAYING, WAITING, cutoff),
-                )
-                if still is None:  # someone moved meanwhile
+                if info.finished or info.updated >= cutoff:  # someone moved meanwhile
                     continue
                 q(
                     "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ? WHERE id = ?",
@@ -185,6 +181,24 @@ class SocialSQL(ABC):
                 self._tell_abandoned(q, info, days)
                 ended.append(info.id)
         return ended
+
+    @staticmethod
+    def _tell_offered(q: Sql, made: TableInfo, old: TableInfo, user: str) -> None:
+        """Each person offered a seat at a rematch is told (a notice about the table)."""
+        title = f"Rematch offered: {get_game(made.game).title} at table {made.id}"
+        body = (
+            f"{user} opened a rematch of table {old.id} ({get_game(made.game).title}) with "
+            f"the same people.\nAccept: boardgames-tui table join {made.id}"
+        )
+        for s in made.seats:
+            if s.offered is None:
+                continue
+            for (n,) in q('SELECT n FROM bg_targets WHERE "user" = ?', (s.offered,)):
+                q(
+                    'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
+                    "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                    (made.id, -1, s.offered, int(n), title, body),
+                )
 
     @staticmethod
     def _tell_abandoned(q: Sql, info: TableInfo, days: float) -> None:
@@ -255,6 +269,7 @@ class SocialSQL(ABC):
             )
             made = self._insert_new(q, probe)
             q("INSERT INTO bg_rematches (table_id, rematch) VALUES (?, ?)", (info.id, made.id))
+            self._tell_offered(q, made, info, user)
             q("UPDATE bg_tables SET rev = rev + 1 WHERE id = ?", (info.id,))
             return made, True
 

@@ -37,6 +37,7 @@ def finish(store: TableStore, tid: str) -> None:
 # ---- rematch -----------------------------------------------------------------------------------
 def test_rematch_same_game_and_people_next_seat_starts_offered_to_the_others(store) -> None:  # type: ignore[no-untyped-def]
     t = new(store, "alice,bob,carol", game="cathedral-of-orleans", seed=5)
+    store.add_target("carol", "json://127.0.0.1:9/")
     with pytest.raises(Refused, match=f"table {t.id} is not over yet"):
         store.rematch(t.id, "alice", 9)
     finish(store, t.id)
@@ -50,6 +51,11 @@ def test_rematch_same_game_and_people_next_seat_starts_offered_to_the_others(sto
     assert [s.offered for s in r.seats] == [None, "carol", "alice"]
     assert r.status == "waiting" and r.first_open() is None  # nobody else may take them
     assert [s.label for s in r.seats] == ["bob", "carol?", "alice?"]
+    told = [n for n in store.claim_notices() if n.table_id == r.id]  # carol is told
+    assert [(n.user, n.title) for n in told] == [
+        ("carol", f"Rematch offered: The Cathedral of Orléans at table {r.id}")
+    ]
+    assert f"table join {r.id}" in told[0].body
     again, made = store.rematch(t.id, "alice", 11)  # asked again: the same table
     assert again.id == r.id and not made and store.rematch_of(t.id) == r.id
     assert store.join(r.id, "dave") is None  # offered seats are not open to anyone
@@ -178,7 +184,7 @@ def test_a_table_with_no_move_for_30_days_is_abandoned(store, backend: Backend) 
     moved = new(store)
     store.add_target("bob", "json://127.0.0.1:9/")
     long_ago = (datetime.now(UTC) - timedelta(days=31)).replace(microsecond=0).isoformat()
-    backend.sql("UPDATE bg_tables SET created = ? WHERE id IN (?, ?)", (long_ago, old.id, moved.id))
+    backend.sql("UPDATE bg_tables SET updated = ? WHERE id IN (?, ?)", (long_ago, old.id, moved.id))
     _, match = store.load(moved.id)
     store.append(moved.id, "alice", match.prompt.moves[0].id, 0)  # someone moved: it goes on
     assert store.end_abandoned() == [old.id]
