@@ -305,6 +305,8 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         else:
             state = f"{r['to_move']} to move"
         title = get_game(r["game"]).title
+        if r["private"]:
+            state += " (private)"
         print(f"  {r['id']}  {title:<28} {', '.join(r['seats']):<32} move {r['moves']:<4} {state}")
     return 0
 

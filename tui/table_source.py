@@ -96,7 +96,10 @@ class TableSource:
     def waiting(self) -> str | None:
 
         if self.info.abandoned:
-            return f"none: the table was abandoned (table rematch {self.info.id} plays it again)"
+            return (
+                f"none — table {self.info.id} was abandoned after 30 days without a move "
+                f"(`table rematch {self.info.id}` plays it again)"
+            )
         if self.info.status != WAITING:
             return None
         open_seats = ", ".join(str(s.seat + 1) for s in self.info.seats if s.is_open)

@@ -188,6 +188,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         t.append(f" {i.id} ", style="bold reverse")
         t.append(f"  {get_game(i.game).title}", style="bold")
         t.append(f" · {', '.join(s.label for s in i.seats)} · ")
+        if i.private:
+            t.append("private · ", style="italic")
         if i.your_turn(user):
             t.append(" your turn ", style="bold reverse green")
             t.append(f" since {short_date(i.updated, '%d %b %H:%M')}", style="dim")
