@@ -127,13 +127,15 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
     raise TableUsage(f"unknown table action {action!r}")
 
 
-def _after(store: TableStore, user: str) -> None:
-    """After the command's own work is committed: send the turn notifications due (this
-    process's or anyone's), and tell `user` once about a target of theirs that fails."""
+def _after(store: TableStore, user: str, settle: bool = True) -> None:
+    """After the command's own work is committed: end the tables abandoned (`settle`), send
+    the turn notifications due (this process's or anyone's), and tell `user` once about a
+    target of theirs that fails."""
     from engine.tables.notify import deliver
 
     try:
-        store.end_abandoned()
+        if settle:
+            store.end_abandoned()
         deliver(store)
         failing = store.take_failures(user)
     except StoreError:  # the command itself is done; the next reader sends what is owed
@@ -207,11 +209,11 @@ def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | N
             if mine:
                 print(mine[0].id, flush=True)  # the one waiting longest
                 return 0
-            _after(store, user)  # a reader sends what the change owes (or a retry due)
+            _after(store, user, settle=False)  # a reader sends what the change owes
             resend = now + WAIT_RESEND
         elif now >= resend:
             resend = now + WAIT_RESEND
-            _after(store, user)
+            _after(store, user, settle=False)
         if timeout is not None and now - start >= timeout:
             where = f"at table {table_id}" if table_id else "at any table"
             print(
