@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from textual.widgets.option_list import Option
 
@@ -259,7 +259,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     def compose(self) -> ComposeResult:
         games = [(g.title, g.id) for g in all_games()]
-        with Vertical(id="setup"):
+        with VerticalScroll(id="setup"):  # at 80x24 the last rows scroll into view
             yield Static("[b]New shared table[/]  (Enter in a field or Ctrl+S creates it)")
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
