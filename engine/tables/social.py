@@ -390,7 +390,8 @@ class SocialSQL(ABC):
                 (info.id, TALK_KEEP),
             )
         return [
-            Talk(int(n), str(u), bool(s), str(a), int(m), str(b))
+            # cleaned again on the way out: a row written behind the app's back is data too
+            Talk(int(n), clean_talk(u), bool(s), str(a), int(m), clean_talk(b))
             for n, u, s, a, m, b in reversed(rows)
         ]
 

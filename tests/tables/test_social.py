@@ -130,7 +130,7 @@ def test_spectators_per_setting(store, setting: str) -> None:  # type: ignore[no
 
 
 # ---- table talk --------------------------------------------------------------------------------
-def test_talk_limits_and_who_reads_what(store) -> None:  # type: ignore[no-untyped-def]
+def test_talk_limits_and_who_reads_what(store, backend: Backend) -> None:  # type: ignore[no-untyped-def]
     t = new(store, spectators="anyone")
     now = time.time()
     said = store.say(t.id, "alice", "good luck\x1b[2J\u202e [b]bold[/b]\nnext", now=now)
@@ -153,6 +153,13 @@ def test_talk_limits_and_who_reads_what(store) -> None:  # type: ignore[no-untyp
     assert gallery[-1] == ("zoe", True) and len(gallery) == 4
     finish(store, t.id)  # after the game the players read the gallery too
     assert [x.user for x in store.talk(t.id, "bob")][-1] == "zoe"
+    # a row written behind the app's back is read as data too: no control characters
+    backend.sql(
+        'INSERT INTO bg_talk (table_id, n, "user", spectator, at, moves, body) '
+        "VALUES (?, 99, 'bob', 0, 'x', 0, ?)",
+        (t.id, "\x1b]0;pwned\x07ok"),
+    )
+    assert store.talk(t.id, "alice")[-1].text == "]0;pwnedok"
     # never part of the game: the moves (and so a save) are the same as before
     assert all("good luck" not in m for m in store.move_ids(t.id))
 
