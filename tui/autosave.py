@@ -3,11 +3,21 @@ fsync) off the UI thread, so a move's redraw never waits for the disk."""
 
 from __future__ import annotations
 
+import errno
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from engine.core import saves
+
+
+def failed_line(exc: OSError) -> str:
+    """What the player is told when an autosave could not be written (one line)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        why = "the disk is full"
+    else:
+        why = exc.strerror or str(exc)
+    return f"Autosave failed: {why}; the last autosave is kept (the game goes on)"
 
 
 class Autosaver:
@@ -39,9 +49,9 @@ class Autosaver:
                 self._busy = True
             try:
                 saves.atomic_write(path, text)
-            except OSError as exc:
+            except OSError as exc:  # the file on disk is the last one written whole
                 if self._on_error:
-                    self._on_error(f"Autosave failed: {exc}")
+                    self._on_error(failed_line(exc))
             finally:
                 with self._cond:
                     self._busy = False

@@ -143,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
         "folder) or postgresql://USER@HOST/DB?schema=NAME; $BOARDGAMES_STORE",
     )
     p.add_argument(
+        "--share-group",
+        metavar="GROUP",
+        help="make the SQLite store group-shared (file 0660, folder 2770, group GROUP); "
+        "by default it is its owner's only",
+    )
+    p.add_argument(
         "--plain",
         action="store_true",
         help="play by lines (screen readers, braille, pipes): no full-screen drawing; "
@@ -212,8 +218,19 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("screenshots", help="write SVG screenshots of every screen")
     sc.add_argument("dir", nargs="?", default="screenshots")
 
-    r = sub.add_parser("rules", help="print a game's rules reference")
-    r.add_argument("game")
+    r = sub.add_parser(
+        "rules",
+        help="print a game's rules reference",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.epilog_fn = options_help
+    r.add_argument("game", help=f"one of: {games}")
+    r.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option, as `new` takes it: the reference for that rule set",
+    )
 
     w = sub.add_parser(
         "web",
@@ -225,6 +242,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="address to listen on (127.0.0.1: this machine only)"
     )
     w.add_argument("--port", type=int, default=8000, help="port to listen on (0: any free one)")
+    w.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name browsers may use for this server (repeatable); any other name "
+        "is refused (DNS rebinding)",
+    )
     _computer_flags(w)
     from .table_args import add_table_parser
 
@@ -293,6 +318,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             bot_delay=args.bot_delay,
             user=user_of(args),
             store=args.store,
+            allow_hosts=args.allow_host,
         )
     except WebError as exc:
         raise UsageError(str(exc)) from None
@@ -448,7 +474,13 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
 def plain_launch() -> argparse.Namespace:
     """What `build_parser().parse_args([])` gives (tests/shell/test_tui_games.py checks it)."""
     return argparse.Namespace(
-        saves=None, user=None, store=None, plain=False, confine=False, command=None
+        saves=None,
+        user=None,
+        store=None,
+        share_group=None,
+        plain=False,
+        confine=False,
+        command=None,
     )
 
 
@@ -477,13 +509,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def user_of(args: argparse.Namespace) -> str:
-    """--user, else the login name; a bad name is a usage error."""
-    from engine.tables import StoreError, check_user, default_user
+    """--user, else the login name; a bad name, or a name that is not yours at a store that
+    is not yours either, is a usage error."""
+    from engine.tables import StoreError, check_claim, check_user, default_user, store_location
 
+    if args.user is None:
+        return default_user()
     try:
-        return check_user(args.user) if args.user is not None else default_user()
+        name = check_user(args.user)
     except StoreError as exc:
         raise UsageError(f"--user: {exc}") from None
+    try:
+        check_claim(store_location(args.store), name)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    return name
+
+
+def share_store(args: argparse.Namespace) -> None:
+    """--share-group: the store made (or made over) group-shared before anything else."""
+    from engine.tables import StoreError, open_store
+
+    try:
+        open_store(args.store, share_group=args.share_group).close()
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _plain(args: argparse.Namespace) -> bool:
@@ -495,6 +545,8 @@ def _plain(args: argparse.Namespace) -> bool:
 
 def _run(args: argparse.Namespace) -> int:
     cmd = args.command
+    if getattr(args, "share_group", None) is not None:
+        share_store(args)
     if cmd == "table":
         from .table_cmd import run_table
 
@@ -506,7 +558,10 @@ def _run(args: argparse.Namespace) -> int:
     if cmd in ("analyse", "analyze"):
         return cmd_analyse(args)
     if cmd == "rules":
-        print(get_game(args.game).rules_reference())
+        game = get_game(args.game)
+        # without --option, the reference for every set-up (the options' defaults named)
+        options = check_options(game, args.option) if args.option else None
+        print(game.rules_reference(options))
         return 0
     if cmd == "bench":
         from tui.tools.bench import run_bench

@@ -12,7 +12,8 @@ Reading the position
     `reader`           a table's fixed reader (its seat, or PUBLIC for a spectator); None: the
                        front end picks one (hotseat: the seat to move, after a hand-over)
     `strict`, `shared` no undo and hints; a shared table (no hand-over, no redo, no autosave)
-    `heading`, `who`   what the status line adds after the title, and who reads it ("you: bo")
+    `heading`, `who`   what the status line adds after the title, and who reads it ("you: bo");
+                       `brief_heading` the heading where room is short (only what must show)
     `keys_off`         the screen actions that do nothing with this source ("redo", "bell"...)
     `talk`             what people said at a table (`engine.tables.Talk`), oldest first
     `waiting()`        why nobody can move yet ("seat 2 open (table join T1)"), or None
@@ -29,7 +30,8 @@ Computer players and other terminals
     answer goes back through `computer_done(turn, move_id)` (None: dropped). `changed()` is
     polled every `poll_seconds` (0: never): None (nothing new), True (the position moved
     elsewhere), False (something else: the computers may be due). `turn_arrived()` is True once
-    when the turn came to this screen's seat by others' moves (the bell). `close()` at the end;
+    when the turn came to this screen's seat by others' moves (the bell). `news()` says once what changed
+    with no move to show (a table: "alice took back …"). `close()` at the end;
     `room_place(saves_dir)` says where a room's reconnect comes back to.
 """
 
@@ -90,6 +92,8 @@ class MoveSource(Protocol):
     @property
     def heading(self) -> str: ...
     @property
+    def brief_heading(self) -> str: ...
+    @property
     def who(self) -> str: ...
     @property
     def keys_off(self) -> frozenset[str]: ...
@@ -108,6 +112,7 @@ class MoveSource(Protocol):
     def redo(self) -> None: ...
     def goto(self, index: int) -> None: ...
     def reload(self) -> None: ...
+    def news(self) -> list[str]: ...
     def save_refusal(self) -> str | None: ...
     def computer(self) -> ComputerTurn | None: ...
     def computer_done(self, turn: ComputerTurn, move_id: str | None) -> bool: ...
@@ -128,7 +133,7 @@ class LocalSource:
     seat = None
     reader = None
     shared = False
-    heading = who = ""
+    heading = brief_heading = who = ""
     keys_off = frozenset({"bell", "say"})
     poll_seconds = 0.0
     talk: tuple[Any, ...] = ()
@@ -200,6 +205,9 @@ class LocalSource:
 
     def reload(self) -> None:
         """Nothing to read again: the match lives here."""
+
+    def news(self) -> list[str]:
+        return []  # every change is made here, and shown
 
     def save_refusal(self) -> str | None:
         return None

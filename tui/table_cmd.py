@@ -276,6 +276,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             "updated": i.updated,
             "private": i.private,
             "spectators": i.spectators,
+            "damage": i.damage,
         }
         for group, i in groups
     ]
@@ -290,12 +291,16 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         "offered": "Rematches offered to you (table join ID accepts)",
         "open": "Open tables (join)",
         "others": "Other tables",
+        "damaged": "Damaged tables (the others are not affected)",
     }
     last = ""
     for r in rows:
         if r["group"] != last:
             print(f"{heads[r['group']]}:")
             last = r["group"]
+        if r["damage"] is not None:
+            print(f"  {r['id']}  damaged: {r['damage']}")
+            continue
         if r["your_turn"]:
             state = "YOUR TURN"
         elif r["status"] == ABANDONED:
@@ -317,8 +322,13 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
     """What `table show --json` prints: the table from `user`'s seat."""
     store.check_watch(table_id, user)
     info, match = store.load(table_id)
-    if computer_to_move(info, match) and play_computers(store, table_id, lease_owner(), None):
-        info, match = store.load(table_id)
+    if computer_to_move(info, match):
+        try:
+            played = play_computers(store, table_id, lease_owner(), None)
+        except StoreUnavailable:  # it cannot be changed now (a full disk): shown as it is
+            played = 0
+        if played:
+            info, match = store.load(table_id)
     seat = info.seat_of(user)
     prompt = match.prompt
     mine = prompt is not None and seat == prompt.seat and info.status == PLAYING

@@ -18,6 +18,7 @@ from engine.tables import (
     TableInfo,
     TableStore,
     Talk,
+    taken_back,
     view_for,
 )
 from engine.tables import Refused as StoreRefused
@@ -57,20 +58,29 @@ class TableSource:
         self._busy = False  # a computer decision of this table is being thought here
         self._mine: bool | None = None
         self._ring = False
+        self._news: list[str] = []  # moves taken back at other terminals, not said yet
         self._seated()
 
     def _seated(self) -> None:
         self.seat = self.info.seat_of(self.user)
         self.reader = SPECTATOR if self.seat is None else self.seat
         self.who = "watching" if self.seat is None else f"you: {self.user}"
-        off = {"redo"} | ({"undo", "bell"} if self.seat is None else set())
-        self.keys_off = frozenset(off | ({"undo"} if self.strict else set()))
+        # nothing offered that would only be refused: a spectator has no moves to undo, hint
+        # at or ring for; a strict table has neither undo nor hints
+        off = {"redo"} | ({"undo", "hint", "bell"} if self.seat is None else set())
+        self.keys_off = frozenset(off | ({"undo", "hint"} if self.strict else set()))
 
     @property
     def heading(self) -> str:
         """What the status line says after the game's title."""
+        return f" · table {self.info.id}{self.brief_heading}"
+
+    @property
+    def brief_heading(self) -> str:
+        """The heading where room is short: the table's id goes; abandoned and a lost store
+        stay."""
         gone = " · abandoned" if self.info.abandoned else ""
-        return f" · table {self.info.id}{gone}" + (" · reconnecting…" if self.offline else "")
+        return gone + (" · reconnecting…" if self.offline else "")
 
     @property
     def match(self) -> Match:
@@ -82,16 +92,25 @@ class TableSource:
             return Refused(str(exc), "warning", reloaded=True)
         return Refused(str(exc), "error", reloaded, dialog=isinstance(exc, StoreUnavailable))
 
-    def reload(self, by_others: bool = False) -> None:
-        """Read the table again (others moved, or a move was refused)."""
+    def reload(self, by_others: bool = False, tell: bool = True) -> None:
+        """Read the table again (others moved, or a move was refused); moves shown here that
+        are gone (taken back elsewhere) are told once, unless `tell` is off (our own undo)."""
 
         self._ring = by_others
+        shown = self._match.steps[: self._match.cursor]  # the store brings the match up to date
         try:
             self.info, self._match = self.store.load(self.info.id)
             self.talk = self.store.talk(self.info.id, self.user)
         except StoreError as exc:
             raise self._problem(exc) from None
         self._seated()
+        if tell:
+            self._news += taken_back(shown, self._match, self.reader, self.seat)
+
+    def news(self) -> list[str]:
+        """What changed here without a move to show (a move taken back elsewhere), once."""
+        news, self._news = self._news, []
+        return news
 
     def waiting(self) -> str | None:
 
@@ -153,7 +172,7 @@ class TableSource:
             raise Refused("Someone has moved since: your move stands.", reloaded=True) from None
         except StoreError as exc:
             raise Refused(str(exc)) from None
-        self.reload()
+        self.reload(tell=False)
 
     def can_redo(self) -> bool:
         return False

@@ -323,10 +323,14 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
     (
         SEED,
         "Rest stop: with every backpack space occupied you may declare it at any time on your "
-        "turn. It is offered on each of your decisions while your backpack is full: drawing, "
+        "turn (an additional action: it does not replace the main action).",
+    ),
+    (
+        EDITION,
+        "A rest stop is offered on each of your decisions while your backpack is full: drawing, "
         "placing, choosing a route, on the way, at the Market, the Glassworks and the stained "
         "glass workshop, before a stained glass reward that would not fit, and at the end of "
-        "the turn. This edition: at most once per turn.",
+        "the turn; at most once per turn.",
     ),
     (
         EDITION,

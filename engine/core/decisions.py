@@ -13,13 +13,17 @@ fields of the game's own subclass. A game's `DecisionTable` maps each kind to wh
 
 So `Game.prompt` is "the table's prompt for the head decision" and `Game.play` is "the table's
 play for it", and every kind reads as one short function pair named after the rule it is.
+
+A kind whose parameters differ from the others' is best its own small dataclass, its `kind`
+fixed (`kind: str = field(default="give", init=False)`), with `decision(Give, choice(...))` as
+its table entry: the handlers then take that class, and mypy checks that they do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, Generic, TypeVar
 
 from .protocol import Event, IllegalMove, Prompt
 
@@ -72,12 +76,34 @@ def automatic(run: Callable[[G, S, D, list[Event]], None]) -> Kind[G, S, D]:
     return Kind(run=run)
 
 
+K = TypeVar("K", bound=Decision)  # one class of decision
+
+
+def kind_of(cls: type[Decision]) -> str:
+    """The kind of every decision of class `cls`: the default of its fixed `kind` field."""
+    default = next((f.default for f in fields(cls) if f.name == "kind"), MISSING)
+    if not isinstance(default, str):
+        raise ValueError(
+            f"{cls.__name__} fixes no kind (kind: str = field(default=..., init=False))"
+        )
+    return default
+
+
+def decision(cls: type[K], kind: Kind[G, S, K]) -> tuple[str, Kind[G, S, Any]]:
+    """The table entry of a decision class: its kind and what it does, the handlers typed for
+    `cls` (the table dispatches on the kind, which only `cls` has)."""
+    return kind_of(cls), kind
+
+
 class DecisionTable(Generic[G, S, D]):
-    """From a decision's kind to its prompt and its play (or its automatic run)."""
+    """From a decision's kind to its prompt and its play (or its automatic run): a mapping,
+    or the entries `decision(cls, kind)` of the game's decision classes."""
 
     __slots__ = ("_kinds", "choices")
 
-    def __init__(self, kinds: Mapping[str, Kind[G, S, D]]) -> None:
+    def __init__(
+        self, kinds: Mapping[str, Kind[G, S, D]] | Iterable[tuple[str, Kind[G, S, Any]]]
+    ) -> None:
         self._kinds = dict(kinds)
         self.choices = frozenset(k for k, v in self._kinds.items() if not v.automatic)
 

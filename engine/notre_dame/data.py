@@ -123,7 +123,7 @@ REWARDS = (
 )
 REWARD_BY_KEY = {r.key: r for r in REWARDS}
 # [design] each colour's 4 messages carry one of each reward (published rule set; with the
-# seed rules the player taking a message chooses the reward, so a message is just a colour).
+# standard rules the player taking a message chooses the reward, so a message is just a colour).
 MESSAGE_REWARDS_PER_COLOUR = tuple(range(len(REWARDS)))
 
 # ---- Persons ------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ TABLE_RULES: tuple[tuple[str, str, str], ...] = (
     (
         EDITION,
         "Trusted friend and Notre Dame",
-        "With the seed rules the friend may go to Notre Dame only with a donation of 1-3 gold "
+        "With the standard rules the friend may go to Notre Dame only with a donation of 1-3 gold "
         "(no gold, no move there).",
     ),
     (

@@ -6,8 +6,9 @@ person). The parts of an action under way wait before them in `NotreDameState.pe
 head first: an empty supply's `source`, the Notre Dame `donate`, the trusted `friend`,
 the `carriage`, the `message` it reaches, a Hotel or Hostess `bonus`; the persons'
 `minstrel_from`/`minstrel_to`/`minstrel_n`, `fool_from`/`fool_to` and `bishop`; and the
-plague's `overflow` tie. A play pushes the next part (`push`) when the action goes on.
-Below the handlers: the effects they share with the round's flow (`gain`, `say`) and the
+plague's `overflow` tie. Each kind is its own small dataclass (state.py: `Source`,
+`Donate`, ...), and its handlers take that class. A play pushes the next part (`push`) when
+the action goes on. Below the handlers: the effects they share with the round's flow (`gain`, `say`) and the
 previews the moves show.
 """
 
@@ -15,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
-from ..core.decisions import DecisionTable, choice
+from ..core.decisions import DecisionTable, choice, decision
 from ..core.protocol import Event, Game, Move, Prompt
 from . import data
 from .queries import (
@@ -29,7 +31,31 @@ from .queries import (
     rat_after_plague,
     sector_counts,
 )
-from .state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameDecision, NotreDameState
+from .state import (
+    ACTIONS,
+    DRAFT,
+    HIRE,
+    OVER,
+    PLAGUE,
+    ActionTurn,
+    Bishop,
+    Bonus,
+    Carriage,
+    Donate,
+    DraftTurn,
+    FoolFrom,
+    FoolTo,
+    Friend,
+    HireTurn,
+    Message,
+    MinstrelCount,
+    MinstrelFrom,
+    MinstrelTo,
+    NotreDameDecision,
+    NotreDameState,
+    Overflow,
+    Source,
+)
 
 NotreDameGame = Game[NotreDameState]  # the game object the handlers receive (they do not use it)
 Decisions = DecisionTable[NotreDameGame, NotreDameState, NotreDameDecision]
@@ -76,7 +102,7 @@ def _act(s: NotreDameState, seat: int, loc: int, head: str, ev: list[Event]) -> 
 
 
 # ==================================================================== the turns ========
-def prompt_draft(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_draft(game: NotreDameGame, s: NotreDameState, d: DraftTurn) -> Prompt:
     """Draft: keep 1 of the cards drawn (step 0) or received (step 1), pass the rest left."""
     seat = d.seat
     left = s.names[(seat + 1) % s.n]
@@ -100,7 +126,7 @@ def prompt_draft(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -
 
 
 def play_draft(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: DraftTurn, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     t = data.CARDS.index(_arg(move_id))
@@ -135,7 +161,7 @@ def play_draft(
         )
 
 
-def prompt_action(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_action(game: NotreDameGame, s: NotreDameState, d: ActionTurn) -> Prompt:
     """Actions: play one of the cards in hand, for its action or without effect."""
     seat = d.seat
     moves = []
@@ -155,7 +181,7 @@ def prompt_action(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) 
 
 
 def play_action(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: ActionTurn, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     verb, key = move_id.split(":", 1)
@@ -174,15 +200,15 @@ def play_action(
         ev.append(Event(f"{who} plays {name} without effect"))
         return
     if t == data.FRIEND:
-        push(s, NotreDameDecision("friend", seat))
+        push(s, Friend(seat))
         ev.append(Event(f"{who} plays the Trusted friend"))
         return
     if s.supply[seat] == 0:
-        push(s, NotreDameDecision("source", seat, target=t))
+        push(s, Source(seat, target=t))
         ev.append(Event(f"{who} plays {name} (supply empty: a marker moves in)"))
         return
     if t == data.NOTRE_DAME:
-        push(s, NotreDameDecision("donate", seat, origin=-1, via="marker"))
+        push(s, Donate(seat, origin=-1, via="marker"))
         ev.append(Event(f"{who} plays Notre Dame"))
         return
     s.supply[seat] -= 1
@@ -190,7 +216,7 @@ def play_action(
     _act(s, seat, t, f"{who} plays {name} ({count(s, seat, t)} there): ", ev)
 
 
-def prompt_hire(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_hire(game: NotreDameGame, s: NotreDameState, d: HireTurn) -> Prompt:
     """Hire: one of the face-up persons for 1 gold, or nobody."""
     seat = d.seat
     moves = []
@@ -205,7 +231,7 @@ def prompt_hire(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) ->
 
 
 def play_hire(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: HireTurn, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     who = s.names[seat]
@@ -220,16 +246,16 @@ def play_hire(
     head = f"{who} hires the {person.name}"
     if key == "hostess":
         full, pub = gain(s, seat, 3, "persons")
-        push(s, NotreDameDecision("bonus", seat, left=1, total=1, giver="Hostess"))
+        push(s, Bonus(seat, left=1, total=1, giver="Hostess"))
     elif key == "minstrel":
-        push(s, NotreDameDecision("minstrel_from", seat))
+        push(s, MinstrelFrom(seat))
         full = pub = "moves pieces"
     elif key == "monk":
         got = _take_markers(s, seat, 2)
         full, pub = gain(s, seat, 1, "persons")
         full, pub = f"{got}, {full}", f"{got}, {pub}"
     elif key == "fool":
-        push(s, NotreDameDecision("fool_from", seat))
+        push(s, FoolFrom(seat))
         full = pub = "moves a piece"
     elif key == "moneylender":
         got = _take_gold(s, seat, 2)
@@ -239,7 +265,7 @@ def play_hire(
         s.doctor[seat] = True
         full = pub = "plague value 0 this round"
     elif key == "bishop":
-        push(s, NotreDameDecision("bishop", seat))
+        push(s, Bishop(seat))
         full = pub = "places a marker"
     else:
         full, pub = gain(s, seat, _person_prestige(s, seat, key), "persons")
@@ -247,7 +273,7 @@ def play_hire(
 
 
 # ================================================================ parts of an action ===
-def prompt_source(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_source(game: NotreDameGame, s: NotreDameState, d: Source) -> Prompt:
     """Empty supply: where the marker that the card places comes from."""
     seat, target = d.seat, d.target
     moves = [
@@ -259,12 +285,12 @@ def prompt_source(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) 
 
 
 def play_source(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Source, move_id: str, ev: list[Event]
 ) -> None:
     seat, t = d.seat, d.target
     loc = _location(move_id)
     if t == data.NOTRE_DAME:
-        push(s, NotreDameDecision("donate", seat, origin=loc, via="marker"))
+        push(s, Donate(seat, origin=loc, via="marker"))
         return
     _remove_marker(s, seat, loc)
     s.sectors[seat][t] += 1
@@ -275,7 +301,7 @@ def play_source(
     _act(s, seat, t, head, ev)
 
 
-def prompt_donate(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_donate(game: NotreDameGame, s: NotreDameState, d: Donate) -> Prompt:
     """Notre Dame: how much gold to donate with the marker (or the friend)."""
     seat = d.seat
     moves = []
@@ -291,7 +317,7 @@ def prompt_donate(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) 
 
 
 def play_donate(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Donate, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     g = int(_arg(move_id))
@@ -312,7 +338,7 @@ def play_donate(
     say(s, seat, ev, head + full, head + pub)
 
 
-def prompt_friend(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_friend(game: NotreDameGame, s: NotreDameState, d: Friend) -> Prompt:
     """The trusted friend: the sector (or Notre Dame, by the standard rules) it goes to."""
     seat = d.seat
     where = s.friend[seat]
@@ -330,12 +356,12 @@ def prompt_friend(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) 
 
 
 def play_friend(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Friend, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     loc = _location(move_id)
     if loc == data.NOTRE_DAME:
-        push(s, NotreDameDecision("donate", seat, origin=-1, via="friend"))
+        push(s, Donate(seat, origin=-1, via="friend"))
         return
     s.friend[seat] = loc
     head = (
@@ -345,7 +371,7 @@ def play_friend(
     _act(s, seat, loc, head, ev)
 
 
-def prompt_carriage(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_carriage(game: NotreDameGame, s: NotreDameState, d: Carriage) -> Prompt:
     """Carriage house: the market place the carriage moves to, up to `steps` roads away."""
     n = d.steps
     text = f"{s.names[d.seat]}: move the carriage up to {n} step{'' if n == 1 else 's'}"
@@ -353,7 +379,7 @@ def prompt_carriage(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision
 
 
 def play_carriage(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Carriage, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     node = _node_index(_arg(move_id))
@@ -362,13 +388,13 @@ def play_carriage(
     line = f"{s.names[seat]}'s carriage goes to {node_label(s, node)}"
     if code >= 0:
         if may_take_message(s, seat, code // 4):
-            push(s, NotreDameDecision("message", seat, node=node))
+            push(s, Message(seat, node=node))
         else:
             line += f" (the {data.COLOURS[code // 4]} message is barred by the set rule)"
     ev.append(Event(line))
 
 
-def prompt_message(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_message(game: NotreDameGame, s: NotreDameState, d: Message) -> Prompt:
     """The message where the carriage stopped: its reward (standard rules: one of four), or
     leave it (published rules)."""
     seat = d.seat
@@ -390,7 +416,7 @@ def prompt_message(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision)
 
 
 def play_message(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Message, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     who = s.names[seat]
@@ -415,7 +441,7 @@ def play_message(
     say(s, seat, ev, head + full + tail, head + pub + tail)
 
 
-def prompt_bonus(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_bonus(game: NotreDameGame, s: NotreDameState, d: Bonus) -> Prompt:
     """A Hotel or Hostess bonus: 1 gold, 1 marker or the rat back 1."""
     seat = d.seat
     moves = [
@@ -428,7 +454,7 @@ def prompt_bonus(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -
 
 
 def play_bonus(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Bonus, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     arg = _arg(move_id)
@@ -444,7 +470,7 @@ def play_bonus(
 
 
 # ======================================================================== persons ======
-def prompt_minstrel_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_minstrel_from(game: NotreDameGame, s: NotreDameState, d: MinstrelFrom) -> Prompt:
     """Minstrel: the sector pieces leave."""
     moves = [
         _loc_move("from", loc, f"{c} there", "From {}")
@@ -455,13 +481,13 @@ def prompt_minstrel_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDec
 
 
 def play_minstrel_from(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: MinstrelFrom, move_id: str, ev: list[Event]
 ) -> None:
     origin = _sector(move_id)
-    push(s, NotreDameDecision("minstrel_to", d.seat, origin=origin))
+    push(s, MinstrelTo(d.seat, origin=origin))
 
 
-def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: MinstrelTo) -> Prompt:
     """Minstrel: the sector the pieces go to."""
     seat, src = d.seat, d.origin
     moves = [
@@ -474,17 +500,17 @@ def prompt_minstrel_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecis
 
 
 def play_minstrel_to(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: MinstrelTo, move_id: str, ev: list[Event]
 ) -> None:
     seat, src, dst = d.seat, d.origin, _sector(move_id)
     options = _minstrel_options(s, seat, src)
     if len(options) == 1:  # no real choice: move at once
         _minstrel_move(s, seat, src, dst, options[0][0], ev)
     else:
-        push(s, NotreDameDecision("minstrel_n", seat, origin=src, destination=dst))
+        push(s, MinstrelCount(seat, origin=src, destination=dst))
 
 
-def prompt_minstrel_n(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_minstrel_n(game: NotreDameGame, s: NotreDameState, d: MinstrelCount) -> Prompt:
     """Minstrel: how many markers (with or without the friend) move."""
     to = f"to {data.LOCATION_NAMES[d.destination]}"
     moves = [Move(mid, label, to) for mid, label in _minstrel_options(s, d.seat, d.origin)]
@@ -492,12 +518,12 @@ def prompt_minstrel_n(game: NotreDameGame, s: NotreDameState, d: NotreDameDecisi
 
 
 def play_minstrel_n(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: MinstrelCount, move_id: str, ev: list[Event]
 ) -> None:
     _minstrel_move(s, d.seat, d.origin, d.destination, move_id, ev)
 
 
-def prompt_fool_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_fool_from(game: NotreDameGame, s: NotreDameState, d: FoolFrom) -> Prompt:
     """Fool: the piece (a marker, Notre Dame's included, or the friend) that moves."""
     seat = d.seat
     moves = []
@@ -512,17 +538,17 @@ def prompt_fool_from(game: NotreDameGame, s: NotreDameState, d: NotreDameDecisio
 
 
 def play_fool_from(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: FoolFrom, move_id: str, ev: list[Event]
 ) -> None:
     seat, arg = d.seat, _arg(move_id)
     if arg == "friend":
-        push(s, NotreDameDecision("fool_to", seat, origin=s.friend[seat], friend=True))
+        push(s, FoolTo(seat, origin=s.friend[seat], friend=True))
     else:
         loc = data.LOCATIONS.index(arg)
-        push(s, NotreDameDecision("fool_to", seat, origin=loc, friend=False))
+        push(s, FoolTo(seat, origin=loc, friend=False))
 
 
-def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: FoolTo) -> Prompt:
     """Fool: the sector the piece goes to (then its action)."""
     seat = d.seat
     moves = []
@@ -535,7 +561,7 @@ def prompt_fool_to(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision)
 
 
 def play_fool_to(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: FoolTo, move_id: str, ev: list[Event]
 ) -> None:
     seat, src, dst = d.seat, d.origin, _sector(move_id)
     if d.friend:
@@ -552,7 +578,7 @@ def play_fool_to(
     _act(s, seat, dst, head, ev)
 
 
-def prompt_bishop(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_bishop(game: NotreDameGame, s: NotreDameState, d: Bishop) -> Prompt:
     """Bishop: the empty sector that receives a marker of the general supply."""
     seat = d.seat
     moves = [
@@ -565,7 +591,7 @@ def prompt_bishop(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) 
 
 
 def play_bishop(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Bishop, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     loc = _sector(move_id)
@@ -579,7 +605,7 @@ def play_bishop(
 
 
 # ========================================================================= plague ======
-def prompt_overflow(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision) -> Prompt:
+def prompt_overflow(game: NotreDameGame, s: NotreDameState, d: Overflow) -> Prompt:
     """Plague overflow: which of the tied largest sectors loses a marker."""
     seat = d.seat
     moves = [
@@ -590,7 +616,7 @@ def prompt_overflow(game: NotreDameGame, s: NotreDameState, d: NotreDameDecision
 
 
 def play_overflow(
-    game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, move_id: str, ev: list[Event]
+    game: NotreDameGame, s: NotreDameState, d: Overflow, move_id: str, ev: list[Event]
 ) -> None:
     seat = d.seat
     loc = _sector(move_id)
@@ -618,13 +644,13 @@ def _execute(s: NotreDameState, seat: int, k: int) -> tuple[str, str]:
     if k == data.RESIDENCE:
         return gain(s, seat, n, "residence")
     if k == data.CARRIAGE:
-        push(s, NotreDameDecision("carriage", seat, steps=n))
+        push(s, Carriage(seat, steps=n))
         text = f"the carriage may move up to {n} step" + ("s" if n > 1 else "")
         return text, text
     if k == data.HOTEL:
         two = n >= data.HOTEL_TWO_BONUSES["published" if s.published else "seed"]
         bonuses = 2 if two else 1
-        push(s, NotreDameDecision("bonus", seat, left=bonuses, total=bonuses, giver="Hotel"))
+        push(s, Bonus(seat, left=bonuses, total=bonuses, giver="Hotel"))
         text = "2 bonuses" if two else "1 bonus"
         return text, text
     if k in (data.PARK, data.HOSPITAL):
@@ -925,16 +951,16 @@ def _plus(n: int, what: str) -> str:
 
 
 # ========================================================================== table ======
-_Play = Callable[[NotreDameGame, NotreDameState, NotreDameDecision, str, list[Event]], None]
+K = TypeVar("K", bound=NotreDameDecision)
 
 
-def _taken(play: _Play) -> _Play:
+def _taken(
+    play: Callable[[NotreDameGame, NotreDameState, K, str, list[Event]], None],
+) -> Callable[[NotreDameGame, NotreDameState, K, str, list[Event]], None]:
     """A decision leaves the queue before its play, which pushes the parts it leads to; a
     part that follows counts as a step of the turn (an empty queue: the turn is over)."""
 
-    def taken(
-        game: NotreDameGame, s: NotreDameState, d: NotreDameDecision, mid: str, ev: list[Event]
-    ) -> None:
+    def taken(game: NotreDameGame, s: NotreDameState, d: K, mid: str, ev: list[Event]) -> None:
         s.pending.pop(0)
         play(game, s, d, mid, ev)
         if s.pending:
@@ -943,25 +969,23 @@ def _taken(play: _Play) -> _Play:
     return taken
 
 
-# what each kind asks and does (the play without the queue's bookkeeping)
-_PAIRS: dict[str, tuple[Callable[..., Prompt], _Play]] = {
-    "draft": (prompt_draft, play_draft),
-    "action": (prompt_action, play_action),
-    "hire": (prompt_hire, play_hire),
-    "source": (prompt_source, play_source),
-    "donate": (prompt_donate, play_donate),
-    "friend": (prompt_friend, play_friend),
-    "carriage": (prompt_carriage, play_carriage),
-    "message": (prompt_message, play_message),
-    "bonus": (prompt_bonus, play_bonus),
-    "minstrel_from": (prompt_minstrel_from, play_minstrel_from),
-    "minstrel_to": (prompt_minstrel_to, play_minstrel_to),
-    "minstrel_n": (prompt_minstrel_n, play_minstrel_n),
-    "fool_from": (prompt_fool_from, play_fool_from),
-    "fool_to": (prompt_fool_to, play_fool_to),
-    "bishop": (prompt_bishop, play_bishop),
-    "overflow": (prompt_overflow, play_overflow),
-}
 DECISIONS: Decisions = DecisionTable(
-    {kind: choice(prompt, _taken(play)) for kind, (prompt, play) in _PAIRS.items()}
+    (
+        decision(DraftTurn, choice(prompt_draft, _taken(play_draft))),
+        decision(ActionTurn, choice(prompt_action, _taken(play_action))),
+        decision(HireTurn, choice(prompt_hire, _taken(play_hire))),
+        decision(Source, choice(prompt_source, _taken(play_source))),
+        decision(Donate, choice(prompt_donate, _taken(play_donate))),
+        decision(Friend, choice(prompt_friend, _taken(play_friend))),
+        decision(Carriage, choice(prompt_carriage, _taken(play_carriage))),
+        decision(Message, choice(prompt_message, _taken(play_message))),
+        decision(Bonus, choice(prompt_bonus, _taken(play_bonus))),
+        decision(MinstrelFrom, choice(prompt_minstrel_from, _taken(play_minstrel_from))),
+        decision(MinstrelTo, choice(prompt_minstrel_to, _taken(play_minstrel_to))),
+        decision(MinstrelCount, choice(prompt_minstrel_n, _taken(play_minstrel_n))),
+        decision(FoolFrom, choice(prompt_fool_from, _taken(play_fool_from))),
+        decision(FoolTo, choice(prompt_fool_to, _taken(play_fool_to))),
+        decision(Bishop, choice(prompt_bishop, _taken(play_bishop))),
+        decision(Overflow, choice(prompt_overflow, _taken(play_overflow))),
+    )
 )

@@ -194,8 +194,8 @@ def _persons(lines: list[str]) -> None:
         "+ personal supply markers; still tied: a shared win."
     )
     add("")
-    add("## Seed and published rulebook")
-    add("| rule | seed (default) | published 2007 rulebook |")
+    add("## Standard and published rules")
+    add("| rule | standard (default) | published 2007 rulebook |")
     add("|---|---|---|")
     add(f"| Hotel | {_hotel('seed')} | {_hotel('published')} |")
     add(

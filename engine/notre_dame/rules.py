@@ -31,6 +31,7 @@ from .state import (
     TURNS,
     NotreDameDecision,
     NotreDameState,
+    Overflow,
     layout_1_pending,
 )
 from .title import TITLE
@@ -42,9 +43,9 @@ _PERSONS = data.PERSON_BY_KEY
 def queue_turn(s: NotreDameState) -> None:
     """With nothing pending, the turn of the phase's seat comes next (the plague asks only on
     an overflow tie, which its flow queues itself)."""
-    kind = TURNS.get(s.phase)
-    if kind is not None and not s.pending:
-        s.pending.append(NotreDameDecision(kind, (s.start + s.pos) % s.n))
+    turn = TURNS.get(s.phase)
+    if turn is not None and not s.pending:
+        s.pending.append(turn((s.start + s.pos) % s.n))
 
 
 class NotreDame(FlowGame[NotreDameState, NotreDameDecision, NotreDameView]):
@@ -259,7 +260,7 @@ class NotreDame(FlowGame[NotreDameState, NotreDameDecision, NotreDameView]):
                 )
             else:
                 s.pos = pos
-                push(s, NotreDameDecision("overflow", seat, ties=ties))
+                push(s, Overflow(seat, ties=ties))
                 return
         self._end_round(s, ev)
 

@@ -9,6 +9,7 @@ Market places are ints: `borough * 5 + k` (k 0 = centre, 1-4 = edges).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.decisions import Decision
@@ -20,32 +21,154 @@ ACTIONS = "actions"
 HIRE = "hire"
 PLAGUE = "plague"
 OVER = "over"
-# the decision kind of each phase's turns (the plague asks only on an overflow tie)
-TURNS = {DRAFT: "draft", ACTIONS: "action", HIRE: "hire"}
-TURN_KINDS = frozenset(TURNS.values())
 
 
 @dataclass(slots=True)
 class NotreDameDecision(Decision):
-    """A decision of Notre Dame. The turn of a phase (`draft`, `action`, `hire`) is queued
-    when the seat's turn comes and goes last (the first layout made it from the phase: the
-    digest leaves it out); the parts of a multi-part action or person
-    (`source`, `donate`, `friend`, `carriage`, `message`, `bonus`, `minstrel_from`,
-    `minstrel_to`, `minstrel_n`, `fool_from`, `fool_to`, `bishop`) and the plague's
-    `overflow` wait in `NotreDameState.pending`. Each kind uses the fields named for it."""
+    """A decision of Notre Dame: one of the small dataclasses below, one per kind.
 
-    target: int = -1  # source: the location the marker moves into
-    origin: int = -1  # donate: where the marker comes from (-1: the personal supply);
-    # minstrel_to, minstrel_n, fool_to: the location the pieces leave
-    via: str = ""  # donate: "marker" (the Notre Dame card) or "friend" (the trusted friend)
-    steps: int = 0  # carriage: how far it may move
-    node: int = -1  # message: the market place of the message
-    left: int = 0  # bonus: bonuses still to choose
-    total: int = 0  # bonus: bonuses in all
-    giver: str = ""  # bonus: what grants them ("Hotel", "Hostess")
-    destination: int = -1  # minstrel_n: the sector the pieces move to
-    friend: bool = False  # fool_to: the trusted friend moves (not a marker)
-    ties: list[int] = field(default_factory=list)  # overflow: the sectors to choose from
+    The turn of a phase (`DraftTurn`, `ActionTurn`, `HireTurn`) is queued when the seat's turn
+    comes and goes last; the parts of an action or a person under way wait before it in
+    `NotreDameState.pending`, the head first, and the plague's `Overflow` tie on its own."""
+
+
+# ---- the turns of the phases -------------------------------------------------------------
+@dataclass(slots=True)
+class DraftTurn(NotreDameDecision):
+    """Draft: keep one of the cards drawn or received."""
+
+    kind: str = field(default="draft", init=False)
+
+
+@dataclass(slots=True)
+class ActionTurn(NotreDameDecision):
+    """Actions: play one of the cards in hand."""
+
+    kind: str = field(default="action", init=False)
+
+
+@dataclass(slots=True)
+class HireTurn(NotreDameDecision):
+    """Hire: one of the face-up persons, or nobody."""
+
+    kind: str = field(default="hire", init=False)
+
+
+# the turn of each phase (the plague asks only on an overflow tie)
+TURNS: dict[str, Callable[[int], NotreDameDecision]] = {
+    DRAFT: DraftTurn,
+    ACTIONS: ActionTurn,
+    HIRE: HireTurn,
+}
+TURN_KINDS = frozenset({"draft", "action", "hire"})
+
+
+# ---- the parts of an action ---------------------------------------------------------------
+@dataclass(slots=True, kw_only=True)
+class Source(NotreDameDecision):
+    """An empty supply: where the marker that the card places comes from."""
+
+    kind: str = field(default="source", init=False)
+    target: int  # the location the marker moves into
+
+
+@dataclass(slots=True, kw_only=True)
+class Donate(NotreDameDecision):
+    """Notre Dame: how much gold goes with the marker or the trusted friend."""
+
+    kind: str = field(default="donate", init=False)
+    origin: int  # where the marker comes from (-1: the personal supply)
+    via: str  # "marker" (the Notre Dame card) or "friend" (the trusted friend)
+
+
+@dataclass(slots=True)
+class Friend(NotreDameDecision):
+    """The trusted friend: the sector (or Notre Dame) it goes to."""
+
+    kind: str = field(default="friend", init=False)
+
+
+@dataclass(slots=True, kw_only=True)
+class Carriage(NotreDameDecision):
+    """Carriage house: where the carriage moves."""
+
+    kind: str = field(default="carriage", init=False)
+    steps: int  # how far it may move
+
+
+@dataclass(slots=True, kw_only=True)
+class Message(NotreDameDecision):
+    """The message where the carriage stopped: its reward (or leave it)."""
+
+    kind: str = field(default="message", init=False)
+    node: int  # the market place of the message
+
+
+@dataclass(slots=True, kw_only=True)
+class Bonus(NotreDameDecision):
+    """A Hotel or Hostess bonus: gold, a marker or the rat back."""
+
+    kind: str = field(default="bonus", init=False)
+    left: int  # bonuses still to choose
+    total: int  # bonuses in all
+    giver: str  # what grants them ("Hotel", "Hostess")
+
+
+# ---- the persons --------------------------------------------------------------------------
+@dataclass(slots=True)
+class MinstrelFrom(NotreDameDecision):
+    """Minstrel: the sector pieces leave."""
+
+    kind: str = field(default="minstrel_from", init=False)
+
+
+@dataclass(slots=True, kw_only=True)
+class MinstrelTo(NotreDameDecision):
+    """Minstrel: the sector the pieces go to."""
+
+    kind: str = field(default="minstrel_to", init=False)
+    origin: int  # the sector the pieces leave
+
+
+@dataclass(slots=True, kw_only=True)
+class MinstrelCount(NotreDameDecision):
+    """Minstrel: how many pieces move."""
+
+    kind: str = field(default="minstrel_n", init=False)
+    origin: int  # the sector the pieces leave
+    destination: int  # the sector they go to
+
+
+@dataclass(slots=True)
+class FoolFrom(NotreDameDecision):
+    """Fool: the piece that moves."""
+
+    kind: str = field(default="fool_from", init=False)
+
+
+@dataclass(slots=True, kw_only=True)
+class FoolTo(NotreDameDecision):
+    """Fool: the sector the piece goes to."""
+
+    kind: str = field(default="fool_to", init=False)
+    origin: int  # the location the piece leaves
+    friend: bool  # the trusted friend moves (not a marker)
+
+
+@dataclass(slots=True)
+class Bishop(NotreDameDecision):
+    """Bishop: the empty sector that receives a marker."""
+
+    kind: str = field(default="bishop", init=False)
+
+
+# ---- the plague ---------------------------------------------------------------------------
+@dataclass(slots=True, kw_only=True)
+class Overflow(NotreDameDecision):
+    """A plague overflow: which of the tied largest sectors loses a marker."""
+
+    kind: str = field(default="overflow", init=False)
+    ties: list[int]  # the sectors to choose from
 
 
 # The first state layout held a pending decision as a dict: "k" the kind, "s" the seat and

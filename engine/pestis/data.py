@@ -25,6 +25,12 @@ ROUNDS = 9
 ROUNDS_PER_PERIOD = 3
 FIRST_PLAYER_SEAT = 0  # [design] the first seat of the setup screen starts as First Player
 
+# ---- the Apothecary option: when a healed Apothecary's ability may first be used -------------
+# Seed (Upkeep): a cured subject's abilities are "for use in the following rounds", so an
+# Apothecary healed in an Upkeep heals for coins from the next Upkeep on. Games played before
+# the option existed let it heal in the same Upkeep: they replay so (Option.legacy).
+APOTHECARY_RULEBOOK, APOTHECARY_AT_ONCE = "next-round", "same-upkeep"
+
 # ---- areas, in activation order --------------------------------------------------------------
 AREAS = ("schola", "burgus", "mercatus", "agrus", "portus", "suburbium")
 AREA_NAMES = {
@@ -471,10 +477,14 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
         "empty, Trading ships, reinforcement points) is made automatically.",
     ),
     (
+        SEED,
+        "Unused points are converted after the active player's action, at the end of the "
+        "area's actions (the rule text and the appendix's examples).",
+    ),
+    (
         EDITION,
-        "Unused points are converted after the active player's action: first every loser's "
-        "reinforcement points, then the tokens in turn order from the First Player, each "
-        "player's from the highest.",
+        "The losers convert in this order: first every loser's reinforcement points, then the "
+        "tokens in turn order from the First Player, each player's from the highest.",
     ),
     (
         SEED,
@@ -532,6 +542,18 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
         EDITION,
         f"Lazaretum and Apothecary each allow one heal for {HEAL_COINS_CHEAP} coins per Upkeep "
         "(two heals with both); the Apothecary must itself be healed.",
+    ),
+    (
+        SEED,
+        "A subject healed in an Upkeep gives its abilities 'for use in the following rounds': "
+        "an Apothecary healed in an Upkeep first heals for coins in the next Upkeep.",
+    ),
+    (
+        EDITION,
+        "Games begun before this edition followed that rule (saves and tables that name no "
+        "Apothecary option) keep the earlier reading, so that they replay as they were played: "
+        "there the Apothecary heals in the Upkeep in which it is healed. The Apothecary option "
+        "chooses either reading for a new game.",
     ),
     (
         EDITION,

@@ -953,7 +953,13 @@ def heal_moves(s: PestisState, seat: int) -> list[Move]:
     cheap = []
     if "lazaretum" in s.devs[seat] and "lazaretum" not in s.heal_used:
         cheap.append(("lazaretum", "Lazaretum"))
-    if logic.healed(s, seat, "apothecary") and "apothecary" not in s.heal_used:
+    # its ability is for the rounds after its healing (seed), unless the game says not
+    at_once = s.options.get("apothecary") == data.APOTHECARY_AT_ONCE
+    if (
+        logic.healed(s, seat, "apothecary")
+        and "apothecary" not in s.heal_used
+        and (at_once or "apothecary" not in s.acts)
+    ):
         cheap.append(("apothecary", "Apothecary"))
     guild = logic.ev(s, seat) == "doctors_guild"
     relic = s.relic[seat] and "relic" not in s.heal_used

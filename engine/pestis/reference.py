@@ -41,8 +41,13 @@ def _devs_table() -> str:
 
 def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, every card table, and the table rules of this edition
-    (1347 has no options)."""
+    (a game on the Apothecary's earlier reading says so)."""
     table_rules = "\n".join(f"- *({src})* {text}" for src, text in data.TABLE_RULES)
+    if (options or {}).get("apothecary") == data.APOTHECARY_AT_ONCE:
+        table_rules += (
+            "\n\n**This game** keeps the earlier reading: an Apothecary healed in an Upkeep heals "
+            "for coins in that same Upkeep."
+        )
     tokens = "-".join(map(str, data.START_TOKENS))
     return f"""# {data.TITLE}
 
@@ -65,11 +70,12 @@ The resource deck lies with its top card face up.
    reveal the tokens. The highest total (tokens + reinforcements + development base points +
    bonuses) is the active player, if it is at least 1. Ties: the First Player, else the nearest
    to the First Player's left (6 players, Period III: the most subject cards and developments
-   first). The losers convert each token: its value in coins, or 1 grave-digger from the docks
-   of their colour (a 0-point token: a grave-digger only; nothing if the docks are empty); each
-   of their reinforcements converts into 1 coin. The active player's points are used up. Every
-   invested grave-digger goes back to the docks; tokens go back to their owners. Then the
-   active player takes the area's action:
+   first). The active player takes the area's action first (below); their points are used up.
+   Then the losers convert their unused points: each token its value in coins, or 1
+   grave-digger from the docks of their colour (a 0-point token: a grave-digger only; nothing
+   if the docks are empty); each of their reinforcements converts into 1 coin. Last, every
+   invested grave-digger goes back to the docks and the tokens go back to their owners. The
+   areas' actions:
    1. **Schola Medica**: build one development, or buy the top resource for {data.SCHOLA_PRICE} coins,
      or send a grave-digger from your reserve to Agrus.
    2. **Burgus**: take face-up subjects whose total cost is at most your points (taken infected; at

@@ -16,7 +16,7 @@ from typing import ClassVar
 from engine.core import chance
 from engine.core.decisions import DecisionTable, Kind, automatic
 from engine.core.flow import FlowGame
-from engine.core.protocol import Event, Result
+from engine.core.protocol import Event, Option, Result
 
 from . import data, evaluation, hidden, invariants, logic, scoring, view
 from .decisions import (
@@ -45,7 +45,20 @@ class Pestis(FlowGame[PestisState, PestisDecision, PestisView]):
         "Plague doctors invest influence tokens face down in six town areas, win actions, "
         "gather and heal subjects over 9 rounds of plague."
     )
-    options = ()
+    options = (
+        Option(
+            "apothecary",
+            "Apothecary",
+            (
+                (data.APOTHECARY_RULEBOOK, "from the next Upkeep (rulebook)"),
+                (data.APOTHECARY_AT_ONCE, "in the same Upkeep (earlier)"),
+            ),
+            data.APOTHECARY_RULEBOOK,
+            "A healed subject's ability is for the following rounds (rulebook): an Apothecary "
+            "healed in an Upkeep first heals for coins in the next one.",
+            legacy=data.APOTHECARY_AT_ONCE,
+        ),
+    )
     decisions: ClassVar[DecisionTable[TheGame, PestisState, PestisDecision]]
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -103,6 +116,9 @@ class Pestis(FlowGame[PestisState, PestisDecision, PestisView]):
             ("pend_from", None if head is None else head.source),
         ):
             out[key] = -1 if value is None else value
+        # games from before the Apothecary option replay with its legacy value: digests kept
+        if out["options"].get("apothecary") == data.APOTHECARY_AT_ONCE:
+            del out["options"]["apothecary"]
         return out
 
 

@@ -240,10 +240,11 @@ DESIGN_NOTES: tuple[tuple[str, str], ...] = (
         + "; ".join(s.text() for s in SUPPLIES)
         + ".",
     ),
+    (SEED, "The building set may be decided upon collectively by the players."),
     (
-        SEED,
-        "The building set may be decided upon collectively by the players: the setup offers "
-        "one building per class (5 copies each), like the recommended first set.",
+        EDITION,
+        "Decided by the players, the set is one building per class (5 copies each), like the "
+        "recommended first set: the setup offers a choice per class.",
     ),
     (
         EDITION,
@@ -269,8 +270,13 @@ DESIGN_NOTES: tuple[tuple[str, str], ...] = (
     (EDITION, "A player may play at most one Pass per round; a Pass goes back to its supply."),
     (
         SEED,
-        "Each player enters exactly one building per round (the second disc stays in front of "
-        "the player).",
+        "Each player enters one building per round, placing one of their discs on its first "
+        "free space.",
+    ),
+    (
+        EDITION,
+        "The second disc in front of each player has no use (the rules we have do not say what "
+        "it is for): it stays there.",
     ),
     (
         EDITION,

@@ -7,11 +7,13 @@ from .social import MAX_OPEN, Talk, listed, looks_like_code, talk_lines
 from .sqlite import SQLiteStore
 from .store import (
     ABANDONED,
+    DAMAGED,
     FINISHED,
     OPEN,
     PLAYING,
     SPECTATOR_SETTINGS,
     WAITING,
+    Damaged,
     Disconnected,
     NoStore,
     Refused,
@@ -22,6 +24,7 @@ from .store import (
     TableInfo,
     TableStore,
     UnknownTable,
+    check_claim,
     check_user,
     copy_tables,
     default_user,
@@ -30,6 +33,7 @@ from .store import (
     public_view,
     store_location,
     store_path,
+    taken_back,
     view_for,
 )
 
@@ -39,12 +43,19 @@ def open_store(
     create_file: bool = True,
     shared_cache: bool = False,
     busy: float | None = None,
+    share_group: str | None = None,
 ) -> TableStore:
     """The store at --store / $BOARDGAMES_STORE / the data folder: a `postgresql://` URL
-    opens a PostgreSQL schema, anything else a SQLite file."""
+    opens a PostgreSQL schema, anything else a SQLite file (made owner-only, or shared with
+    `share_group`)."""
     location = store_location(path)
     wait = {} if busy is None else {"busy": busy}
     if is_server_url(location):
+        if share_group is not None:
+            raise StoreUnavailable(
+                "--share-group is for a SQLite file: on a PostgreSQL store, grant the players' "
+                "roles access instead (docs/tables.md)"
+            )
         try:
             from .postgres import PostgresStore
         except ImportError:
@@ -53,17 +64,25 @@ def open_store(
                 "(pip install 'boardgames-tui[postgres]')"
             ) from None
         return PostgresStore(location, create_file=create_file, shared_cache=shared_cache, **wait)
-    return SQLiteStore(store_path(path), create_file=create_file, shared_cache=shared_cache, **wait)
+    return SQLiteStore(
+        store_path(path),
+        create_file=create_file,
+        shared_cache=shared_cache,
+        share_group=share_group,
+        **wait,
+    )
 
 
 __all__ = [
     "ABANDONED",
+    "DAMAGED",
     "FINISHED",
     "MAX_OPEN",
     "OPEN",
     "PLAYING",
     "SPECTATOR_SETTINGS",
     "WAITING",
+    "Damaged",
     "Disconnected",
     "NoStore",
     "Refused",
@@ -76,6 +95,7 @@ __all__ = [
     "TableStore",
     "Talk",
     "UnknownTable",
+    "check_claim",
     "check_user",
     "copy_tables",
     "default_user",
@@ -87,6 +107,7 @@ __all__ = [
     "public_view",
     "store_location",
     "store_path",
+    "taken_back",
     "talk_lines",
     "view_for",
 ]

@@ -44,9 +44,10 @@ POLL_SECONDS = 2.0  # the fallback for a missed notification
 DEFAULT_SCHEMA = "boardgames"
 _CACHE: dict[str, dict[str, Match]] = {}
 # `shared_cache` stores of this process hand their connection on (a script calling the
-# command line again and again then connects once), with what `_setup` found: (role, rls)
+# command line again and again then connects once), with what `_setup` found: (role, rls,
+# where the targets' numbers are read)
 _IDLE: dict[str, psycopg.Connection[Any]] = {}
-_READY: dict[str, tuple[str, bool]] = {}
+_READY: dict[str, tuple[str, bool, str]] = {}
 
 SCHEMA = """
 CREATE TABLE bg_meta (key text PRIMARY KEY, value text NOT NULL);
@@ -113,6 +114,35 @@ CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
 """ + ";\n".join((*NOTICE_TABLES, *SOCIAL_TABLES))
 
+# A notification target's URL may hold a secret (a webhook token, a mail password): each role
+# sees and changes its own targets and messages only. A move still owes the next player a
+# message: the view of the targets' numbers, without their URLs, runs with its owner's rights
+# (readable by every role the schema lets in: players granted the tables before the view
+# existed must not have their moves refused). Added to a store made before them when its
+# owner opens it (`_setup`).
+TARGET_NUMBERS = "bg_target_numbers"
+# a message is owed for the table's present move (a turn), or about the table itself (n < 0:
+# abandoned, a rematch offered), to a person seated there or offered a seat
+OWE_POLICY = """CREATE POLICY bg_owe ON bg_notices FOR INSERT WITH CHECK (
+    (bg_notices.n < 0 OR EXISTS (SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id
+            AND t.moves = bg_notices.n))
+    AND (EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_notices.table_id
+                AND s."user" = bg_notices."user")
+         OR EXISTS (SELECT 1 FROM bg_offers o WHERE o.table_id = bg_notices.table_id
+                AND o."user" = bg_notices."user")));"""
+NOTICE_POLICIES = f"""
+CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n FROM bg_targets;
+GRANT SELECT ON {TARGET_NUMBERS} TO PUBLIC;
+ALTER TABLE bg_targets ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bg_own ON bg_targets FOR ALL USING ("user" = current_user)
+    WITH CHECK ("user" = current_user);
+ALTER TABLE bg_notices ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bg_own ON bg_notices FOR SELECT USING ("user" = current_user);
+CREATE POLICY bg_own_change ON bg_notices FOR UPDATE USING ("user" = current_user);
+CREATE POLICY bg_own_forget ON bg_notices FOR DELETE USING ("user" = current_user);
+{OWE_POLICY}
+"""
+
 
 def split_address(url: str) -> tuple[str, str, str]:
     """(the URL psycopg is given, the schema, the URL as shown: no password)."""
@@ -161,11 +191,11 @@ class PostgresStore(SQLStore):
         self.shared = shared_cache
         if shared_cache and self.path in _READY:
             self.conn = _IDLE.pop(self.path, None)
-            self.role, self.rls = _READY[self.path]
+            self.role, self.rls, self.TARGET_NUMBERS = _READY[self.path]
             return
         self._setup(create_file)
         if shared_cache:
-            _READY[self.path] = (self.role, self.rls)
+            _READY[self.path] = (self.role, self.rls, self.TARGET_NUMBERS)
 
     # ---- plumbing ------------------------------------------------------------------------
     def _connect(self) -> psycopg.Connection[Any]:
@@ -285,6 +315,7 @@ class PostgresStore(SQLStore):
                         )
                     )
                     c.execute(SCHEMA.encode())
+                    c.execute(NOTICE_POLICIES.encode())
                     c.execute("INSERT INTO bg_meta VALUES ('format', %s)", (str(FORMAT),))
         with self._cursor() as c:  # an older store: upgraded in place, all or nothing
             c.execute("SELECT value FROM bg_meta WHERE key = 'format'")
@@ -297,6 +328,40 @@ class PostgresStore(SQLStore):
                 c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
             c.execute("SELECT row_security_active('bg_moves')")
             self.rls = bool(_one(c)[0])
+        self._notice_policies()
+
+    def _notice_policies(self) -> None:
+        """The targets' policies and view on a store made before them, added by its owner
+        (another role goes on without them: it owes messages through `bg_targets`)."""
+        with self._cursor() as c:
+            c.execute("SELECT to_regclass(%s)", (f"{self.schema}.{TARGET_NUMBERS}",))
+            if _one(c)[0] is not None:
+                self.TARGET_NUMBERS = TARGET_NUMBERS
+                c.execute(  # a store from before the notices about a table: its owner updates
+                    "SELECT pg_has_role(tableowner, 'USAGE') FROM pg_tables t WHERE "
+                    "schemaname = %s AND tablename = 'bg_notices' AND NOT EXISTS (SELECT 1 "
+                    "FROM pg_policies p WHERE p.schemaname = t.schemaname AND p.tablename = "
+                    "'bg_notices' AND p.policyname = 'bg_owe' AND p.with_check LIKE '%%bg_offers%%')",
+                    (self.schema,),
+                )
+                row = c.fetchone()
+                if row and row[0]:
+                    c.execute("DROP POLICY IF EXISTS bg_owe ON bg_notices")
+                    c.execute(OWE_POLICY.encode())
+                return
+            c.execute(
+                "SELECT pg_has_role(tableowner, 'USAGE') FROM pg_tables "
+                "WHERE schemaname = %s AND tablename = 'bg_targets'",
+                (self.schema,),
+            )
+            row = c.fetchone()
+            if not (row and row[0]):
+                return
+            c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
+            c.execute("SELECT to_regclass(%s)", (f"{self.schema}.{TARGET_NUMBERS}",))
+            if _one(c)[0] is None:
+                c.execute(NOTICE_POLICIES.encode())
+            self.TARGET_NUMBERS = TARGET_NUMBERS
 
     def _as(self, user: str | None) -> None:
         """A role the server holds to its own seats plays only as itself (one line)."""

@@ -182,8 +182,9 @@ class SocialSQL(ABC):
                 ended.append(info.id)
         return ended
 
-    @staticmethod
-    def _tell_offered(q: Sql, made: TableInfo, old: TableInfo, user: str) -> None:
+    TARGET_NUMBERS = "bg_targets"  # where the targets' numbers are read (PostgreSQL: a view)
+
+    def _tell_offered(self, q: Sql, made: TableInfo, old: TableInfo, user: str) -> None:
         """Each person offered a seat at a rematch is told (a notice about the table)."""
         title = f"Rematch offered: {get_game(made.game).title} at table {made.id}"
         body = (
@@ -193,15 +194,14 @@ class SocialSQL(ABC):
         for s in made.seats:
             if s.offered is None:
                 continue
-            for (n,) in q('SELECT n FROM bg_targets WHERE "user" = ?', (s.offered,)):
+            for (n,) in q(f'SELECT n FROM {self.TARGET_NUMBERS} WHERE "user" = ?', (s.offered,)):
                 q(
                     'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
                     "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
                     (made.id, -1, s.offered, int(n), title, body),
                 )
 
-    @staticmethod
-    def _tell_abandoned(q: Sql, info: TableInfo, days: float) -> None:
+    def _tell_abandoned(self, q: Sql, info: TableInfo, days: float) -> None:
         title = f"Table {info.id} abandoned: {get_game(info.game).title}"
         body = (
             f"Table {info.id} ({get_game(info.game).title}) had no move for {days:g} days and "
@@ -211,7 +211,7 @@ class SocialSQL(ABC):
         for s in info.seats:
             if s.user is None:
                 continue
-            for (n,) in q('SELECT n FROM bg_targets WHERE "user" = ?', (s.user,)):
+            for (n,) in q(f'SELECT n FROM {self.TARGET_NUMBERS} WHERE "user" = ?', (s.user,)):
                 q(  # n < 0: about the table, not a turn (never dropped as a passed turn)
                     'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
                     "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
@@ -398,7 +398,10 @@ class SocialSQL(ABC):
 
 def table_group(info: TableInfo, user: str, plays_here: bool) -> str | None:
     """Where a table is listed for `user`: yours, offered (a rematch for you to accept),
-    open (to join), others (to watch), or None: not listed (private, or not to be watched)."""
+    open (to join), others (to watch), damaged (its rows make no sense), or None: not listed
+    (private, or not to be watched)."""
+    if info.damage is not None:
+        return "damaged"
     if info.seat_of(user) is not None:
         return "yours"
     if info.offered_to(user) is not None:
@@ -416,7 +419,7 @@ def listed(infos: list[TableInfo], user: str) -> list[tuple[str, TableInfo]]:
     """The tables `user` sees listed, grouped, and in order: yours (your turn first, the
     longest waiting first), offered, open, others."""
     plays_here = any(i.seat_of(user) is not None for i in infos)
-    order = {"yours": 0, "offered": 1, "open": 2, "others": 3}
+    order = {"yours": 0, "offered": 1, "open": 2, "others": 3, "damaged": 4}
     rows = [(g, i) for i in infos if (g := table_group(i, user, plays_here)) is not None]
     rows.sort(key=lambda r: r[1].updated if r[1].your_turn(user) else "")
     rows.sort(key=lambda r: (order[r[0]], not r[1].your_turn(user), r[1].finished))

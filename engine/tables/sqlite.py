@@ -9,7 +9,9 @@ lock, and the second one finds the count changed and gets `Stale`.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,8 @@ from .sqlstore import Conflict, Sql, SQLStore
 from .store import FORMAT, NOTICE_TABLES, SOCIAL_TABLES, StoreUnavailable, upgrade_steps
 
 BUSY_SECONDS = 5.0
+FULL_BYTES = 256 * 1024  # less free space than this, after an I/O error: the disk is full
+SQLITE_FULL, SQLITE_IOERR = 13, 10
 _CACHE: dict[str, dict[str, Match]] = {}  # store path -> table id -> its match, replayed
 
 SCHEMA = """
@@ -70,6 +74,7 @@ class SQLiteStore(SQLStore):
         create_file: bool = True,
         busy: float = BUSY_SECONDS,
         shared_cache: bool = False,
+        share_group: str | None = None,
     ) -> None:
         self.path = str(Path(path).expanduser())
         self.busy = busy
@@ -81,16 +86,16 @@ class SQLiteStore(SQLStore):
                 raise StoreUnavailable(
                     f"no table store at {self.path} (create a table first: `table new`)"
                 )
-            try:
-                p.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreUnavailable(
-                    f"cannot create the table store {self.path}: {exc.strerror or exc}"
-                ) from None
+            _create(p, share_group)
+        elif share_group is not None:
+            _share(p, share_group)
         # the matches replayed, brought up to date on every read; `shared_cache`: shared with
         # this process's other stores of the same file (a script calling the command line
         # again and again then replays only the new moves)
         self._cache: dict[str, Match] = _CACHE.setdefault(self.path, {}) if shared_cache else {}
+        # set when the disk is full: the store was opened to be read only, and says why
+        self.read_only: str | None = None
+        self._full = False
         with self._errors():
             self.conn = sqlite3.connect(
                 self.path, timeout=busy, isolation_level=None, check_same_thread=False
@@ -100,7 +105,56 @@ class SQLiteStore(SQLStore):
                 self._setup()
         except BaseException:
             self.conn.close()
+            if not (self._full and self._open_to_read()):
+                raise
+
+    def _open_to_read(self) -> bool:
+        """The disk is full, so a new connection cannot make its shared-memory index (SQLite
+        calls it a disk I/O error): open the file as it stands, to be read only. Only when
+        no commit waits in the write-ahead log (a process that has one has the index already)."""
+        wal = Path(self.path + "-wal")
+        try:
+            if wal.exists() and wal.stat().st_size > 0:
+                return False
+        except OSError:
+            return False
+        uri = f"file:{urllib.parse.quote(self.path)}?mode=ro&immutable=1"
+        try:
+            self.conn = sqlite3.connect(
+                uri, uri=True, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error:
+            return False
+        try:
+            with self._errors():
+                row = self.conn.execute("SELECT value FROM bg_meta WHERE key='format'").fetchone()
+                if upgrade_steps(row and row[0], self.path):  # an upgrade needs a write
+                    raise StoreUnavailable(self._full_line())
+        except BaseException:
+            self.conn.close()
             raise
+        self.read_only = self._full_line()
+        return True
+
+    def _full_line(self) -> str:
+        return (
+            f"the table store {self.path} cannot be changed: the disk is full (free some "
+            "space, then try again; the tables can be read meanwhile)"
+        )
+
+    def _disk_full(self, exc: sqlite3.Error) -> bool:
+        """SQLite's error means the disk is full: SQLITE_FULL, or an I/O error with next to
+        no space left where the store lives."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        if code == SQLITE_FULL:
+            return True
+        if code != SQLITE_IOERR and "disk I/O" not in str(exc):
+            return False
+        try:
+            st = os.statvfs(Path(self.path).parent)
+        except OSError:
+            return False
+        return st.f_bavail * st.f_frsize < FULL_BYTES
 
     # ---- plumbing ------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -114,6 +168,9 @@ class SQLiteStore(SQLStore):
                 "moment; try again"
             ) from None
         except sqlite3.OperationalError as exc:
+            if self._disk_full(exc):
+                self._full = True
+                raise StoreUnavailable(self._full_line()) from None
             msg = str(exc)
             if "locked" in msg or "busy" in msg:
                 raise StoreUnavailable(
@@ -128,8 +185,6 @@ class SQLiteStore(SQLStore):
                 raise StoreUnavailable(
                     f"the table store {self.path} cannot be opened (check the folder and its permissions)"
                 ) from None
-            if "disk" in msg and "full" in msg:
-                raise StoreUnavailable(f"the disk of the table store {self.path} is full") from None
             raise StoreUnavailable(f"the table store {self.path}: {msg}") from None
         except sqlite3.DatabaseError as exc:
             raise StoreUnavailable(
@@ -140,12 +195,17 @@ class SQLiteStore(SQLStore):
     def _tx(self, write: bool = True, snapshot: bool = False) -> Iterator[Sql]:
         """A change takes the file's write lock first (`BEGIN IMMEDIATE`): no row lock is
         needed after it. A read is a snapshot already (WAL)."""
+        if write and self.read_only:
+            raise StoreUnavailable(self.read_only)
         with self._errors():
             self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield _SQLite(self.conn)
             except BaseException:
-                self.conn.execute("ROLLBACK")
+                # SQLite may have rolled back already (a full disk does): the error that
+                # ended the transaction is the one to report
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
 
@@ -188,6 +248,65 @@ class SQLiteStore(SQLStore):
         """`PRAGMA integrity_check`: "ok" for a sound file."""
         with self._errors():
             return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+# who may open the file: its owner only, unless a group is asked for (a folder of its own,
+# setgid so that the -wal and -shm files SQLite makes there belong to the group too)
+PRIVATE = (0o700, 0o600)
+GROUP_SHARED = (0o2770, 0o660)
+
+
+def _group_id(group: str) -> int:
+    import grp
+
+    try:
+        return int(group) if group.isdigit() else grp.getgrnam(group).gr_gid
+    except KeyError:
+        raise StoreUnavailable(f"--share-group {group}: there is no such group") from None
+
+
+def _create(p: Path, group: str | None) -> None:
+    """The store's file (and its folder, if missing): owner-only, or shared with `group`."""
+    gid = None if group is None else _group_id(group)
+    folder_mode, file_mode = PRIVATE if gid is None else GROUP_SHARED
+    try:
+        if not p.parent.exists():
+            p.parent.mkdir(parents=True, mode=folder_mode)
+            _own(p.parent, folder_mode, gid)
+        try:
+            os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, file_mode))
+        except FileExistsError:  # another process made it first: theirs stands
+            return
+        _own(p, file_mode, gid)
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot create the table store {p}: {exc.strerror or exc}"
+            + ("" if gid is None else f" (to share it with group {group}, be a member of it)")
+        ) from None
+
+
+def _share(p: Path, group: str) -> None:
+    """An existing store of this account's given to `group` (file 0660, folder 2770)."""
+    gid = _group_id(group)
+    try:
+        if p.stat().st_uid != os.geteuid():
+            raise StoreUnavailable(f"--share-group {group}: the table store {p} is not yours")
+        if p.parent.stat().st_uid == os.geteuid():
+            _own(p.parent, GROUP_SHARED[0], gid)
+        for f in (p, Path(f"{p}-wal"), Path(f"{p}-shm")):
+            if f.exists():
+                _own(f, GROUP_SHARED[1], gid)
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot share the table store {p} with group {group}: {exc.strerror or exc} "
+            "(be a member of the group)"
+        ) from None
+
+
+def _own(path: Path, mode: int, gid: int | None) -> None:
+    if gid is not None:
+        os.chown(path, -1, gid)
+    os.chmod(path, mode)  # after chown (which clears setgid), and whatever the umask
 
 
 class _SQLite(Sql):

@@ -16,17 +16,23 @@ import dataclasses
 import json
 import time
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..core import HUMAN, Match
+from ..core import BOT_LEVELS, HUMAN, Match
 from ..core.match import now_iso
+from ..core.protocol import SetupError
+from ..core.registry import UnknownGame, get_game
 from .social import SocialSQL
 from .store import (
+    ABANDONED,
+    DAMAGED,
     FINISHED,
+    ID_RE,
     LEASE_SECONDS,
     PLAYING,
     WAITING,
+    Damaged,
     MoveRow,
     Refused,
     SeatInfo,
@@ -40,16 +46,20 @@ from .store import (
     check_append,
     check_moves,
     check_undo,
+    check_user,
     new_table_id,
     new_table_probe,
     normalize_id,
+    printable,
     queue_turn_notice,
+    quoted,
     table_digest,
 )
 
 COLUMNS = (
     "id, game, seed, options, settings, creator, created, updated, status, moves, rev, to_move_seat"
 )
+KINDS = (HUMAN, *BOT_LEVELS)
 _SEATS = (
     'SELECT s.seat, s.kind, s."user", o."user" FROM bg_seats s LEFT JOIN bg_offers o '
     "ON o.table_id = s.table_id AND o.seat = s.seat WHERE s.table_id = ? ORDER BY s.seat"
@@ -93,6 +103,7 @@ class SQLStore(SocialSQL, TableStore):
     connection, the schema and live updates."""
 
     ROW_LOCK = ""  # appended to the read of the table's row in a change
+    TARGET_NUMBERS = "bg_targets"  # where a move finds the numbers of the targets it owes
     _cache: dict[str, Match]  # table id -> its match, replayed
 
     @abstractmethod
@@ -123,13 +134,13 @@ class SQLStore(SocialSQL, TableStore):
         cols = ", ".join(f"t.{k.strip()}" for k in COLUMNS.split(","))
         rows = q(
             f'SELECT {cols}, s.seat, s.kind, s."user", o."user" FROM bg_tables t '
-            "JOIN bg_seats s ON s.table_id = t.id LEFT JOIN bg_offers o "
+            "LEFT JOIN bg_seats s ON s.table_id = t.id LEFT JOIN bg_offers o "
             "ON o.table_id = s.table_id AND o.seat = s.seat WHERE t.id = ? ORDER BY s.seat",
             (tid,),
         )
         if not rows:
             raise UnknownTable(table_id)
-        return row_info(rows[0][:12], [r[12:] for r in rows])
+        return row_info(rows[0][:12], [r[12:] for r in rows if r[12] is not None])
 
     def info(self, table_id: str) -> TableInfo:
         with self._tx(write=False) as q:
@@ -145,7 +156,13 @@ class SQLStore(SocialSQL, TableStore):
                 "ORDER BY s.table_id, s.seat"
             ):
                 seats.setdefault(tid, []).append((seat, kind, user, offered))
-        return [row_info(r, seats.get(r[0], [])) for r in rows]
+        out = []
+        for r in rows:  # one damaged table is listed as such; the others as they are
+            try:
+                out.append(row_info(r, seats.get(r[0], [])))
+            except Damaged as exc:
+                out.append(damaged_info(r, exc))
+        return out
 
     def move_ids(self, table_id: str) -> list[str]:
         with self._tx(write=False) as q:
@@ -198,7 +215,7 @@ class SQLStore(SocialSQL, TableStore):
         q.many(_INSERT_OFFER, [(tid, s.seat, s.offered) for s in p.seats if s.offered])
         made = self._info(q, tid)
         if made.status == PLAYING:
-            queue_turn_notice(q, made, self._match(q, made), p.creator)
+            queue_turn_notice(q, made, self._match(q, made), p.creator, self.TARGET_NUMBERS)
         return made
 
     def join(self, table_id: str, user: str, max_open: int | None = None) -> int | None:
@@ -238,7 +255,7 @@ class SQLStore(SocialSQL, TableStore):
         )
         if not still_open:
             now = self._info(q, info.id)
-            queue_turn_notice(q, now, self._match(q, now), user)
+            queue_turn_notice(q, now, self._match(q, now), user, self.TARGET_NUMBERS)
         return seat
 
     def append(
@@ -281,7 +298,7 @@ class SQLStore(SocialSQL, TableStore):
                         status=status,
                         to_move_seat=to_move,
                     )
-                    queue_turn_notice(q, done, match, user)
+                    queue_turn_notice(q, done, match, user, self.TARGET_NUMBERS)
                     return done
                 except BaseException:
                     self._cache.pop(info.id, None)  # rolled back: so is the cache
@@ -372,14 +389,45 @@ def _table_row(t: TableInfo) -> tuple[Any, ...]:
 
 
 def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
-    """A `bg_tables` row (COLUMNS) and its seats' rows as a TableInfo."""
+    """A `bg_tables` row (COLUMNS) and its seats' rows as a TableInfo; Damaged, one line
+    saying what is wrong, for rows that make no sense (edited by hand, a fault)."""
     (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row
+    tid = str(tid)
+
+    def bad(problem: str) -> Damaged:
+        return Damaged(tid, problem)
+
+    if not ID_RE.match(tid):
+        raise bad(f"its id {quoted(tid, 20)} is not a table id")
+    try:
+        g = get_game(str(game))
+    except UnknownGame:
+        raise bad(f"game {quoted(game)} is not a game this version knows") from None
+    for what, value in (("seed", seed), ("move count", moves), ("revision", rev)):
+        if not _whole(value):
+            raise bad(f"its {what} {quoted(value)} is not a whole number")
+    opts = _json_dict(bad, "options", options)
+    sets = _json_dict(bad, "settings", settings)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in opts.items()):
+        raise bad(f"its options {quoted(options)} are not names and values")
+    try:
+        check_user(str(creator))
+    except StoreError as exc:
+        raise bad(f"its creator: {exc}") from None
+    if status not in (WAITING, PLAYING, FINISHED, ABANDONED):
+        raise bad(f"its status {quoted(status)} is not waiting, playing, finished or abandoned")
+    if int(moves) < 0:
+        raise bad(f"its move count {moves} is below 0")
+    infos = _seats(bad, g, seats)
+    if tm is not None and not (_whole(tm) and 0 <= int(tm) < len(infos)):
+        raise bad(f"the seat to move ({quoted(tm)}) is not one of its {len(infos)} seats")
     return TableInfo(
-        id=str(tid),
-        game=str(game),
+        id=tid,
+        game=g.id,
         seed=int(seed),
-        options=json.loads(str(options)),
-        settings=json.loads(str(settings)),
+        options=opts,
+        # flags as booleans; a setting with a value of its own (spectators) as it is
+        settings={str(k): v if isinstance(v, str) else bool(v) for k, v in sets.items()},
         creator=str(creator),
         created=str(created),
         updated=str(updated),
@@ -387,5 +435,73 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]]) -> TableInfo:
         moves=int(moves),
         rev=int(rev),
         to_move_seat=None if tm is None else int(tm),
-        seats=tuple(SeatInfo(int(s), str(k), u, *o) for s, k, u, *o in seats),
+        seats=infos,
     )
+
+
+def damaged_info(row: Sequence[Any], damage: Damaged) -> TableInfo:
+    """A damaged table as listed: its id, when it changed, and what is wrong."""
+    tid, game, updated = str(row[0]), row[1], row[7]
+    return TableInfo(
+        id=tid if ID_RE.match(tid) else damage.table_id,
+        game=printable(game, 40),
+        seed=0,
+        options={},
+        settings={},
+        creator="",
+        created="",
+        updated=printable(updated, 40),
+        status=DAMAGED,
+        moves=0,
+        rev=0,
+        to_move_seat=None,
+        damage=damage.problem,
+    )
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _json_dict(bad: Callable[[str], Damaged], what: str, text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        raise bad(f"its {what} {quoted(text)} are not JSON") from None
+    if not isinstance(value, dict):
+        raise bad(f"its {what} {quoted(text)} are not a JSON object")
+    return value
+
+
+def _seats(
+    bad: Callable[[str], Damaged], game: Any, rows: Sequence[Sequence[Any]]
+) -> tuple[SeatInfo, ...]:
+    """The seats' rows checked: numbered 1..n with none missing, a known kind each, a valid
+    user on a person's seat (or none while it is open), as many as the game seats."""
+    if not rows:
+        raise bad("it has no seats")
+    out: dict[int, SeatInfo] = {}
+    for s, kind, user, *rest in rows:  # rest: the user an open seat is offered to
+        if not _whole(s) or not 0 <= s < game.max_players:
+            top = game.max_players
+            raise bad(f"a seat row numbered {quoted(s)} is out of range (0-{top - 1})")
+        label = f"seat {s + 1}"
+        if kind not in KINDS:
+            raise bad(f"{label} is of an unknown kind {quoted(kind)} ({', '.join(KINDS)})")
+        if user is not None:
+            if kind != HUMAN:
+                raise bad(f"{label} is a computer ({kind}) with a user")
+            try:
+                check_user(str(user))
+            except StoreError as exc:
+                raise bad(f"{label}: {exc}") from None
+        offered = rest[0] if rest and user is None and kind == HUMAN else None
+        out[s] = SeatInfo(s, kind, user, offered)
+    missing = [k for k in range(max(out) + 1) if k not in out]
+    if missing:
+        raise bad(f"seat {missing[0] + 1} is missing")
+    try:
+        game.check_players(len(out))
+    except SetupError as exc:
+        raise bad(f"{len(out)} seats: {exc}") from None
+    return tuple(out[k] for k in range(len(out)))

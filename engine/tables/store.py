@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import BOT_LEVELS, HUMAN, Match, Seat
-from ..core.match import now_iso
+from ..core.match import Step, now_iso
 from ..core.protocol import IllegalMove, SetupError
 from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
@@ -34,6 +34,7 @@ WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 ABANDONED = "abandoned"  # ended with no move for ABANDON_DAYS: over, without a result
 SPECTATE_NONE, SPECTATE_PLAYERS, SPECTATE_ANYONE = "none", "players", "anyone"
 SPECTATOR_SETTINGS = (SPECTATE_NONE, SPECTATE_PLAYERS, SPECTATE_ANYONE)
+DAMAGED = "damaged"  # a table whose stored rows make no sense: listed, never played
 LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken over after this
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
 ID_LENGTH = 5
@@ -63,6 +64,38 @@ class UnknownTable(StoreError):
         self.table_id = table_id
 
 
+class Damaged(StoreError):
+    """A table whose stored rows make no sense (edited by hand, or written by a fault): it is
+    listed as damaged, and every action on it gives this one line; the others go on."""
+
+    def __init__(self, table_id: object, problem: str) -> None:
+        self.table_id, self.problem = shown_id(table_id), printable(problem)
+        super().__init__(f"table {self.table_id} is damaged: {self.problem}")
+
+
+def printable(text: object, limit: int = 300) -> str:
+    """`text` on one line with every character a terminal would obey written as an escape
+    (`\\x1b`): a stored value quoted in a message is data, whatever it holds."""
+    out = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """A stored value quoted for a message (repr: unprintable characters escaped)."""
+    if not isinstance(value, str):
+        return printable(repr(value), limit)
+    return repr(value if len(value) <= limit else value[:limit] + "…")
+
+
+ID_RE = re.compile(r"^[a-z0-9]{1,16}$")
+
+
+def shown_id(table_id: object) -> str:
+    """A table id as printed: itself, or quoted when it is not one a table could have."""
+    text = str(table_id)
+    return text if ID_RE.match(text) else quoted(text, 20)
+
+
 class Refused(StoreError):
     """A move, undo or join the rules of the table do not allow (not your seat, not your
     turn, an illegal move, the table is over)."""
@@ -79,13 +112,50 @@ class Stale(Refused):
 
 
 def default_user() -> str:
-    """The login name, as a valid user name ("player" if there is none)."""
+    """The name of the account this process runs as, as a valid user name ("player" if it
+    has none). Not $USER or $LOGNAME: anyone can set those."""
     try:
-        name = getpass.getuser()
-    except Exception:  # no login name (a container without a passwd entry)
-        name = ""
+        import pwd
+
+        name = pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):  # no passwd entry (a container): the login, if any
+        try:
+            name = getpass.getuser()
+        except Exception:
+            name = ""
     name = re.sub(r"[^A-Za-z0-9._-]", "", name)[:16].lstrip("._-")
     return name if name and name.lower() not in RESERVED else "player"
+
+
+def check_claim(location: str, user: str) -> None:
+    """StoreError (one line) when this process may not act as `user` at the SQLite store at
+    `location`: a name other than the login name is taken only by the store file's owner (a
+    room's service account); on a shared file anyone who can write it could claim any seat.
+    A server store enforces identity itself (database roles)."""
+    if is_server_url(location) or user == default_user():
+        return
+    try:
+        owner = Path(location).stat().st_uid
+    except OSError:  # no store yet (this process makes it, and owns it), or none to open
+        return
+    if owner == os.geteuid():
+        return
+    raise StoreError(
+        f"--user {user}: you are {default_user()}, and the table store {location} belongs to "
+        f"{_account(owner)}: anyone who can write a shared file could claim any seat, so only "
+        "its owner may play under another name; players whose identity is enforced use the "
+        "ssh room (boardgames-tui serve, docs/ssh.md) or a PostgreSQL store with a database "
+        "role each (docs/tables.md)"
+    )
+
+
+def _account(uid: int) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"user id {uid}"
 
 
 def check_user(name: str) -> str:
@@ -169,11 +239,12 @@ class TableInfo:
     creator: str
     created: str
     updated: str
-    status: str  # WAITING (open seats), PLAYING, FINISHED or ABANDONED
+    status: str  # WAITING (open seats), PLAYING, FINISHED, ABANDONED; DAMAGED (see `damage`)
     moves: int
     rev: int  # bumped by every change (move, undo, join): a cheap "anything new?"
     to_move_seat: int | None
     seats: tuple[SeatInfo, ...] = field(default_factory=tuple)
+    damage: str | None = None  # what is wrong with a damaged table's rows (one line)
 
     @property
     def strict(self) -> bool:
@@ -249,8 +320,8 @@ def build_match(info: TableInfo, move_ids: Sequence[str]) -> Match:
     try:
         game = get_game(info.game)
         match = Match.new(game, seats, game.recorded_options(info.options), info.seed)
-    except (SetupError, KeyError) as exc:  # KeyError: UnknownGame too
-        raise StoreError(f"table {info.id} cannot be set up: {exc}") from None
+    except (SetupError, KeyError, ValueError, TypeError) as exc:  # KeyError: UnknownGame too
+        raise Damaged(info.id, f"it cannot be set up: {exc}") from None
     match.settings.update({"handover": False, "strict": info.strict})
     match.created = info.created
     extend_match(match, info, move_ids)
@@ -262,8 +333,8 @@ def extend_match(match: Match, info: TableInfo, move_ids: Sequence[str]) -> None
         try:
             match.play(move_ids[n])
         except IllegalMove as exc:
-            raise StoreError(
-                f"table {info.id}: move {n + 1} ({move_ids[n]}) does not replay: {exc}"
+            raise Damaged(
+                info.id, f"move {n + 1} ({quoted(move_ids[n])}) does not replay: {exc}"
             ) from None
 
 
@@ -336,6 +407,29 @@ def check_undo(info: TableInfo, match: Match, user: str) -> None:
         raise Refused("only your own last move can be taken back (someone has moved since)")
     if last.reveal:
         raise Refused("that move revealed hidden information or drew by chance: it stands")
+
+
+def taken_back(
+    shown: Sequence[Step], match: Match, viewer: int | None, me: int | None = None
+) -> list[str]:
+    """What a screen says when moves it showed are gone from the table (someone took them
+    back at another terminal): one line per move, the last taken back first, each naming
+    the move as `viewer` read it ("alice took back “alice keeps a card…”"; "You took back"
+    for `me`'s own seat, played at another terminal). `shown`: the steps the screen showed."""
+    now = match.steps[: match.cursor]
+    same = 0
+    while same < min(len(shown), len(now)) and shown[same].move_id == now[same].move_id:
+        same += 1
+    out = []
+    for index in range(len(shown), same, -1):
+        step = shown[index - 1]
+        lines = step.lines_for(viewer)
+        if index == 1:  # the first move's log opens with the setup's lines: not the move
+            lines = lines[len(getattr(match.state_at(0), "opening", ())) :]
+        line = lines[0] if lines else step.label_for(viewer)
+        who = "You" if me is not None and step.seat == me else match.seats[step.seat].name
+        out.append(f"{who} took back “{line}”")
+    return out
 
 
 def public_view(match: Match, state: Any = None) -> dict[str, Any]:
@@ -437,28 +531,34 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     if person is None and actor is None and seat.user == info.creator:
         return None
     since = max((i + 1 for i, st in enumerate(steps) if st.seat == seat.seat), default=0)
-    names = seat_names(info.seats)
-    done = [f"{names[st.seat]}: {st.label_for(None)}" for st in steps[since:]]
-    title = f"Your turn: {match.game.title} at table {info.id}"
-    lines = [f"It is your turn ({seat.user}) at table {info.id} ({match.game.title})."]
+    # stored names and labels are data: whatever they hold reaches nobody's terminal raw
+    names = [printable(n, 40) for n in seat_names(info.seats)]
+    done = [f"{names[st.seat]}: {printable(st.label_for(None))}" for st in steps[since:]]
+    tid, game = shown_id(info.id), printable(match.game.title)
+    title = f"Your turn: {game} at table {tid}"
+    lines = [f"It is your turn ({names[seat.seat]}) at table {tid} ({game})."]
     if done:
         more = len(done) - NOTICE_MOVES
         lines.append("Since your last move:" if since > 0 else "So far:")
         if more > 0:
             lines.append(f"  … {more} earlier move(s)")
         lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
-    lines.append(f"Play: boardgames-tui table show {info.id}")
+    lines.append(f"Play: boardgames-tui table show {tid}")
     return seat.user, title, "\n".join(lines)
 
 
-def queue_turn_notice(run: Run, info: TableInfo, match: Match, actor: str | None) -> None:
+def queue_turn_notice(
+    run: Run, info: TableInfo, match: Match, actor: str | None, targets: str = "bg_targets"
+) -> None:
     """In the transaction that committed a change: the message it owes, one per target of
-    the person whose turn it now is (recorded once: keyed by table, move count, user)."""
+    the person whose turn it now is (recorded once: keyed by table, move count, user).
+    `targets`: where the targets' numbers are read (on PostgreSQL a view: a role may not
+    read another's URLs)."""
     owed = turn_notice(info, match, actor)
     if owed is None:
         return
     user, title, body = owed
-    for (n,) in run('SELECT n FROM bg_targets WHERE "user" = ?', (user,)):
+    for (n,) in run(f'SELECT n FROM {targets} WHERE "user" = ?', (user,)):
         run(
             'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
             "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
@@ -514,9 +614,12 @@ class TableStore(ABC):
                 "AND t.moves = bg_notices.n)",
                 (),
             )
-            rows = q(
+            rows = q(  # only messages whose target this caller may read (its own, on
+                # PostgreSQL with players as roles; the service role's: everyone's)
                 "UPDATE bg_notices SET claim_until = ? WHERE state = 'due' AND due <= ? "
-                'AND claim_until < ? RETURNING table_id, n, "user", target, title, body, tries',
+                "AND claim_until < ? AND EXISTS (SELECT 1 FROM bg_targets g "
+                'WHERE g."user" = bg_notices."user" AND g.n = bg_notices.target) '
+                'RETURNING table_id, n, "user", target, title, body, tries',
                 (now + hold, now, now),
             )
             out = []
@@ -775,7 +878,7 @@ def new_table_probe(
 def cached_match(cache: dict[str, Match], info: TableInfo, ids: Sequence[str]) -> Match:
     """The match at the table's last move: the cached one brought up to date (or rebuilt)."""
     if len(ids) != info.moves:
-        raise StoreError(f"table {info.id}: {len(ids)} moves stored, {info.moves} counted")
+        raise Damaged(info.id, f"{len(ids)} moves stored, {info.moves} counted")
     m = cache.get(info.id)
     if m is not None and m.names == seat_names(info.seats) and m.length >= m.cursor:
         have = m.move_ids(m.length)
@@ -798,8 +901,10 @@ def check_moves(tid: str, rows: Sequence[Sequence[Any]]) -> list[str]:
     """Move ids from (n, move id) rows in order: StoreError at a gap."""
     out: list[str] = []
     for n, mid in rows:
-        if n != len(out) + 1:
-            raise StoreError(f"table {tid}: move {len(out) + 1} is missing")
+        if n != len(out) + 1 or not isinstance(n, int):
+            raise Damaged(tid, f"move {len(out) + 1} is missing")
+        if not isinstance(mid, str) or not mid.isprintable() or not mid:
+            raise Damaged(tid, f"move {n} ({quoted(mid)}) is not a move id")
         out.append(mid)
     return out
 
@@ -814,6 +919,9 @@ def copy_tables(source: TableStore, target: TableStore) -> list[str]:
     """Every table of `source` into `target`, each checked to replay to the same digest
     there before it is committed; the ids copied. A table `target` has already is refused."""
     have = {t.id for t in target.tables()}
+    bad = next((t for t in source.tables() if t.damage is not None), None)
+    if bad is not None:
+        raise StoreError(f"table {bad.id} is damaged: {bad.damage}: nothing copied")
     clash = sorted(t.id for t in source.tables() if t.id in have)
     if clash:
         raise StoreError(f"{target.path} already has table(s) {', '.join(clash)}: nothing copied")

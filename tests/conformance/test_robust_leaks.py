@@ -10,6 +10,7 @@ checked too, and then every surface of the app (see below).
 from __future__ import annotations
 
 import difflib
+import functools
 import io
 import pickle
 import random
@@ -149,12 +150,11 @@ WIDE, COMPACT = (120, 40), (80, 24)
 FROZEN = 10**6  # seconds a computer waits before playing: no move happens while we look
 # the three ways a screen is read; the player counts of a game take them in turn
 SETTINGS = ("hotseat", "computers", "public")
-STOPS = {
-    "1347": (40, 175),
-    "notre-dame": (18, 70),
-    "rattus-cartus": (12, 45),
-    "cathedral-of-orleans": (6, 15),
-}
+# where a game is sampled, as a share of its length: early at an even player count, later at
+# an odd one; and how many decisions on from there are tried for one with a twin of its past
+EARLY, LATE = 0.2, 0.4
+TRIES = 40
+RECENT = 59  # how far back another seat's private move is looked for
 
 
 def screen_text(app) -> str:  # type: ignore[no-untyped-def]
@@ -181,9 +181,10 @@ def history_twin(m: Match, viewer: int) -> Match:
     """`m` with one recent private move of another seat chosen differently, such that
     `viewer`'s view is the same after every move; `m` itself when no recent move allows it."""
     game, ids = m.game, m.move_ids()
-    seen = [game.view(m.state_at(k), viewer) for k in range(m.cursor + 1)]
+    back = max(0, m.cursor - RECENT)  # the views of the moves a twin may differ after
+    seen = {k: game.view(m.state_at(k), viewer) for k in range(back, m.cursor + 1)}
     tried = 0
-    for j in range(m.cursor - 1, max(-1, m.cursor - 60), -1):
+    for j in range(m.cursor - 1, back - 1, -1):
         step = m.steps[j]
         if step.public is None or may_read(viewer, step.seat):
             continue
@@ -232,14 +233,41 @@ def seated(m: Match, setting: str) -> tuple[Match, int]:
     return t, viewer
 
 
+def _length(game_id: str, players: int) -> int:
+    """The number of moves of the seeded random game `sample_point` samples."""
+    game = get_game(game_id)
+    state = game.new_state([f"P{i}" for i in range(players)], game.check_options({}), players)
+    rng, n = random.Random(players), 0
+    while (p := game.prompt(state)) is not None:
+        game.play(state, p.moves[rng.randrange(len(p.moves))])
+        n += 1
+    return n
+
+
+@functools.cache
 def sample_point(game_id: str, players: int) -> Match:
-    """A point of a seeded random game: early for an even player count, later for an odd."""
+    """A point of a seeded random game, chosen alike for every title (no game named): from
+    `EARLY` (even player count) or `LATE` (odd) of the game's length on, the first decision
+    where another seat's recent private move has a twin (`history_twin`), a private decision
+    but for a spectator's reading; else the first private decision tried, else the point
+    the share names (a title without private information). Do not change the match returned
+    (it is cached): `seated` and `copy_match` make the copies the tests change."""
+    setting = SETTINGS[players % 3]
+    length = _length(game_id, players)
+    stop = int(length * (EARLY if players % 2 == 0 else LATE))
     rng = random.Random(players)
     m = Match.new(game_id, [Seat(f"P{i}") for i in range(players)], seed=players)
-    stop = STOPS.get(game_id, (8, 30))[players % 2] + players
-    while m.prompt is not None and m.cursor < stop:
+    tried, first = 0, None
+    while m.prompt is not None and tried < TRIES:
+        if m.cursor >= stop and (m.prompt.private or setting == "public"):
+            first = m.cursor if first is None else first
+            probe, viewer = seated(m, setting)
+            if history_twin(probe, viewer) is not probe:
+                break
+            tried += 1
         m.play(rng.choice(m.prompt.moves).id)
-    while m.prompt is None:  # a short game (a plug-in's) ended first: the last decision
+    back_to = stop if first is None else first if m.prompt is None or tried == TRIES else m.cursor
+    while m.cursor > back_to or m.prompt is None:
         m.undo()
     m.truncate()
     return m

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -18,7 +18,7 @@ from engine.core import (
     Seat,
     saves,
 )
-from engine.core.decisions import automatic, choice, head
+from engine.core.decisions import automatic, choice, decision, head, kind_of
 
 
 @dataclass(slots=True)
@@ -86,6 +86,38 @@ def test_a_kind_is_a_choice_or_automatic_never_both() -> None:
     with pytest.raises(ValueError):
         Kind(run=Toy.tidy, settle=Toy.nothing_left)
     assert head([]) is None and head([Pick("a"), Pick("b")]) == Pick("a")
+
+
+@dataclass(slots=True, kw_only=True)
+class Give(Decision):
+    """A kind of its own: its kind fixed, its parameter required."""
+
+    kind: str = field(default="give", init=False)
+    to: int
+
+
+def _ask_give(game: Toy, s: list[str], d: Give) -> Prompt:
+    return Prompt(d.seat, f"give to {d.to}", (Move("a", "A"),))
+
+
+def _give(game: Toy, s: list[str], d: Give, mid: str, ev: list[Event]) -> None:
+    s.append(f"{mid} to {d.to}")
+
+
+def test_a_decision_class_is_its_own_kind_in_the_table() -> None:
+    """`decision(Give, choice(...))` keys the entry by the class's fixed kind; a class that
+    fixes none is refused (its kind would be whatever each constructor call says)."""
+    table: DecisionTable[Toy, list[str], Decision] = DecisionTable(
+        [decision(Give, choice(_ask_give, _give)), ("tidy", automatic(Toy.tidy))]
+    )
+    d = Give(2, to=0)
+    assert d.kind == kind_of(Give) == "give" and set(table.kinds()) == {"give", "tidy"}
+    assert table.prompt(Toy(), [], d).text == "give to 0"
+    state: list[str] = []
+    table.play(Toy(), state, d, "a", [])
+    assert state == ["a to 0"]
+    with pytest.raises(ValueError, match="Pick fixes no kind"):
+        kind_of(Pick)
 
 
 def test_a_save_from_another_state_layout_replays_without_the_digest(tmp_path, monkeypatch) -> None:

@@ -16,6 +16,7 @@ from engine.core import registry
 from tests.root import ROOT
 from tui.cli import build_parser
 from tui.games import BOARDS
+from tui.plain.boards import TEXT_BOARDS
 
 DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", DOC, re.S)
@@ -45,9 +46,11 @@ def test_toml_blocks_parse_and_name_the_groups() -> None:
     for body in _blocks("toml"):
         doc = tomllib.loads(body)
         groups |= set(doc.get("project", {}).get("entry-points", {}))
-    assert groups == {registry.GROUP, BOARDS}
+    assert groups == {registry.GROUP, BOARDS, TEXT_BOARDS}
     example = tomllib.loads((ROOT / "examples/toy-plugin/pyproject.toml").read_text())
     assert set(example["project"]["entry-points"]) == {registry.GROUP, BOARDS}
+    own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
+    assert set(own[BOARDS]) == set(own[TEXT_BOARDS]) == set(own[registry.GROUP])
 
 
 def _commands() -> list[list[str]]:

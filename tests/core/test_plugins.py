@@ -92,6 +92,28 @@ def test_installed_plugin_in_help_and_simulate(site: Path) -> None:
     assert json.loads(sim.stdout)["games"] == 2
 
 
+def test_installed_plugin_plays_in_the_plain_mode(site: Path, tmp_path: Path) -> None:
+    """The plain mode reads a plug-in's title with the generic text board: the question, its
+    options and the player's own hand, in lines."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "COV"))}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(site)])
+    argv = ["--plain", "--saves", str(tmp_path), "new", "toy", "--players", "Ann,Bob"]
+    out = subprocess.run(
+        [sys.executable, "-m", "tui.cli", *argv],
+        cwd=ROOT,
+        env=env,
+        input="\nhand\n1\n1\n\nquit\n",  # Enter at each hand-over
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "Ann to decide: Choose a card" in lines
+    assert any(line.startswith("Your hand: ") for line in lines)
+    assert "Bob to decide: Choose a card" in lines  # after the hand-over to Bob
+
+
 def test_installed_plugin_joins_the_cross_game_tests(site: Path) -> None:
     """Collected, not run: the parametrized suites pick the installed title up by itself."""
     out = _run(

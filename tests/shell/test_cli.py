@@ -223,5 +223,22 @@ def test_contradictory_or_negative_computer_flags_are_refused(
 def test_new_help_lists_the_games_options_and_the_bot_delay_default() -> None:
     out = run("new", "--help").stdout
     assert "rules=standard|published" in out and "buildings=recommended|" in out
-    assert "1347: none" in out
+    assert "1347: apothecary=next-round|same-upkeep" in out
     assert "visible (0.6" in " ".join(out.split())
+
+
+def test_rules_prints_the_reference_of_a_chosen_rule_set(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`rules` takes `--option` as `new` does: Notre Dame's published rules, a building set
+    the players chose; a bad option is one clear line."""
+    assert main(["rules", "notre-dame"]) == 0
+    assert "Rules in force: the standard rules of this edition" in capsys.readouterr().out
+    assert main(["rules", "notre-dame", "--option", "rules=published"]) == 0
+    assert "Rules in force: the published 2007 rulebook" in capsys.readouterr().out
+    chosen = "farm,office,hospital,guard-tower,treasury,pipers-lodge"
+    assert main(["rules", "rattus-cartus", "--option", f"buildings={chosen}"]) == 0
+    out = capsys.readouterr().out
+    assert "chosen by the players: Farm, Office, Hospital, Guard Tower, Treasury" in out
+    assert main(["rules", "notre-dame", "--option", "rules=moon"]) == 2
+    assert "must be one of standard, published" in capsys.readouterr().err

@@ -8,18 +8,21 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine.core import HUMAN, Match, Seat, get_game, saves
+from engine.core import HUMAN, Match, Seat, get_game, registry, saves
+from tests.conftest import TITLES  # every installed title, the example plug-in included
 from tests.root import ROOT
 from tui.plain import play_match
+from tui.plain.boards import TEXT_BOARDS, GenericBoard, Sections, board_for, listed
 from tui.plain.lines import Output, clean
 from tui.plain.session import COMMANDS, PlainSession
 from tui.plain.source import LocalSource
 
-TITLES = ["notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347"]
 CASES = [(g, n) for g in TITLES for n in sorted({get_game(g).min_players, get_game(g).max_players})]
 DECIDE = re.compile(r"^(.+) to decide: (.+)$")
 BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\u2500-\u25ff]")  # controls, escapes, box and block
@@ -89,8 +92,11 @@ def test_a_whole_game_in_lines(game_id: str, players: int, tmp_path: Path) -> No
         assert line == clean(line)
     decisions = sum(1 for s in m.steps if not m.seats[s.seat].is_bot)
     assert check_decisions(lines, decisions) == decisions  # asked once each, no more
-    # the game's own headings, and the final scores: one line per seat, ranked
-    assert any(line.startswith("== ") and line.endswith(" ==") for line in lines)
+    assert not any("::" in line for line in lines)  # a preview's arrow is not a second colon
+    # the game's own headings (a title with a text board of its own), and the final scores:
+    # one line per seat, ranked
+    if not isinstance(board_for(game_id), GenericBoard):
+        assert any(line.startswith("== ") and line.endswith(" ==") for line in lines)
     res = m.game.result(m.state)
     end = len(lines) - 1 - lines[::-1].index(f"Game over. {res.summary}")
     for k in range(len(m.seats)):
@@ -148,7 +154,7 @@ def test_every_command_answers(game_id: str, tmp_path: Path) -> None:
     got = script.answers()
     for command in asked:
         assert got[command], f"{game_id}: {command!r} says nothing"
-    assert got["board"][0] == f"Board: {', '.join(sections[:-1])} and {sections[-1]}."
+    assert got["board"][0] == f"Board: {listed(sections)}."
     assert got[f"board {sections[-1]}"][0] == f"{sections[-1].capitalize()}:"
     assert len(got["board nowhere"]) == 1 and "the board has" in got["board nowhere"][0]
     for part in ("persons", "buildings", "map", "areas"):
@@ -402,6 +408,37 @@ def test_a_table_shows_the_others_moves_as_they_come(tmp_path: Path) -> None:
     other.close()
 
 
+def test_a_table_says_a_move_taken_back(tmp_path: Path) -> None:
+    """Ann plays while Bob's session waits, then takes her move back at her terminal while
+    Bob decides: Bob hears it, as he may read the move."""
+    from engine.tables import SQLiteStore, parse_seats
+    from tui.plain import join_table
+    from tui.plain.lines import TIMEOUT
+
+    path = tmp_path / "tables.sqlite"
+    store, other = SQLiteStore(path), SQLiteStore(path)
+    info = store.create("notre-dame", parse_seats("ann,bob", "ann"), {}, 3, "ann", {})
+    out = Output()
+    steps = iter(["play", "undo", "quit"])
+
+    def read(timeout: float | None = None) -> str | None:
+        step = next(steps, "quit")
+        t, match = other.load(info.id)
+        if step == "play":
+            other.append(info.id, "ann", match.prompt.moves[0].id, t.moves)
+            return TIMEOUT
+        if step == "undo":  # while bob decides: his answer comes too late
+            other.undo(info.id, "ann", t.moves)
+            return "1"
+        return None
+
+    assert join_table(store, info.id, "bob", read=read, say=out) == 0
+    told = [line for line in out.lines if "took back" in line]
+    assert told == ["ann took back “ann keeps a card and passes two to bob”"]
+    store.close()
+    other.close()
+
+
 def test_a_hint_in_lines(tmp_path: Path) -> None:
     m = Match.new("notre-dame", seats("notre-dame", 2), seed=1)
     out = Output()
@@ -426,3 +463,46 @@ def test_a_confined_plain_session_saves_only_inside_its_folder(tmp_path: Path) -
     assert answers["save mine"][0].startswith("Saved to ")
     assert not (tmp_path / "bob").exists()
     assert (saves.saves_dir(str(folder)) / "mine.toml").exists()
+
+
+class ToyText:
+    """A plug-in's own text board (the toy ships none: the test gives it one)."""
+
+    def heading(self, view: Mapping[str, Any]) -> str:
+        return f"Pile {view['pile']}"
+
+    def sections(self, view: Mapping[str, Any], viewer: int | None) -> Sections:
+        return [
+            (
+                "table",
+                [f"{n}: {s} stones" for n, s in zip(view["names"], view["scores"], strict=True)],
+            )
+        ]
+
+    def scores(self, view: Mapping[str, Any]) -> list[str]:
+        return [f"Stones so far: {listed([str(s) for s in view['scores']])}."]
+
+
+TOY_TEXT = ToyText()
+
+
+def test_a_plugin_s_text_board_is_found_by_its_entry_point(tmp_path: Path) -> None:
+    """Text boards are found like the screen's boards, through an entry point group: a
+    plug-in's title reads with the generic board until it names its own, then with that."""
+    assert type(board_for("notre-dame")).__name__ == "NotreDameBoard"  # from pyproject.toml
+    assert isinstance(board_for("toy"), GenericBoard)
+    registry.register("toy", "tests.shell.test_plain:TOY_TEXT", group=TEXT_BOARDS)
+    try:
+        assert board_for("toy") is TOY_TEXT
+        m = Match.new("toy", seats("toy", 2), seed=3)
+        out = Output()
+        script = Script(m, out, ["board", "status", "scores"], ["quit"])
+        assert play_match(m, read=script, say=out, saves_dir=str(tmp_path)) == 0
+        got = script.answers()
+        assert out.lines.count("== Pile 15 ==") == 1
+        assert got["board"] == ["Board: table.", "Table:", "P1: 0 stones", "P2: 0 stones"]
+        assert got["status"] == ["P1 to move, move 1. Pile 15."]
+        assert got["scores"] == ["Stones so far: 0 and 0."]
+    finally:
+        registry.unregister("toy", group=TEXT_BOARDS)
+    assert isinstance(board_for("toy"), GenericBoard)

@@ -180,6 +180,23 @@ def gone_within(pids: list[int], seconds: float) -> bool:
     return False
 
 
+def assert_terminal_restored(raw: bytes) -> None:
+    """After `raw`, the terminal is as the app found it: the alternate screen left, the mouse,
+    focus and paste reports off, the cursor shown, the line begun at the left margin."""
+    for on, off in [
+        (b"\x1b[?1049h", b"\x1b[?1049l"),
+        (b"\x1b[?1000h", b"\x1b[?1000l"),
+        (b"\x1b[?1003h", b"\x1b[?1003l"),
+        (b"\x1b[?1006h", b"\x1b[?1006l"),
+        (b"\x1b[?1004h", b"\x1b[?1004l"),
+        (b"\x1b[?2004h", b"\x1b[?2004l"),
+        (b"\x1b[?25l", b"\x1b[?25h"),
+        (b"\x1b[>", b"\x1b[<u"),  # the kitty keyboard protocol, pushed and popped
+    ]:
+        assert raw.rfind(on) < raw.rfind(off), (on, raw[-300:])
+    assert raw.endswith(b"\r\n"), raw[-300:]
+
+
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Room]:
     r = Room(tmp_path)
@@ -321,6 +338,8 @@ def test_resize_disconnect_mid_game_then_reconnect_and_resume(room: Room) -> Non
     [_, pid2] = pids_started(room)
     assert "room closed (1 sessions ended" in room.close()  # Ctrl+C on the server
     assert "the room has closed (your game is saved)" in again.wait_for("closed", mark, 5)
+    raw = bytes(again.output)
+    assert_terminal_restored(raw[: raw.rindex(b"boardgames-tui: the room has closed")])
     again.close()
     assert gone_within([pid2], 0.1)
     assert " end " in room.log()
@@ -409,7 +428,8 @@ def test_twenty_sessions_at_once_reach_the_menu(room: Room) -> None:
 
 def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
     """`k` in the menu writes a code into the player's folder (done here as the app does); a
-    session of the new key types it and plays as alice; a wrong code gets one line."""
+    session of the new key types it and plays as alice; a wrong code, or Ctrl+C, gets one
+    line."""
     from tui.room.folder import Room as Folder
 
     assert room.run("alice", "alice", "table", "list").returncode == 0
@@ -439,6 +459,8 @@ def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
     wrong, _ = asyncio.run(type_code("000-000" if code != "000-000" else "111-111"))
     assert "Type the code" in wrong and "that is not the code" in wrong
     assert "welcome" not in wrong
+    given_up, _ = asyncio.run(type_code("12\x03"))  # Ctrl+C: the line starts on its own
+    assert "12\r\nboardgames-tui: no key was added\r\n" in given_up, given_up[-200:]
     right, _ = asyncio.run(type_code(code))
     assert "The key is now alice's" in right and "welcome, alice" in right
     assert len(json.loads((room.dir / "players.json").read_text())["alice"]["keys"]) == 2

@@ -20,7 +20,14 @@ import pytest
 from engine.tables import SQLiteStore, parse_seats
 from tests.root import ROOT
 from tests.shell.ptydriver import base_env, plain
-from tests.shell.test_room import SSH, Room, gone_within, pids_started, room_processes
+from tests.shell.test_room import (
+    SSH,
+    Room,
+    assert_terminal_restored,
+    gone_within,
+    pids_started,
+    room_processes,
+)
 
 pytestmark = pytest.mark.skipif(not Path(SSH).exists(), reason="needs OpenSSH's client")
 
@@ -59,6 +66,10 @@ async def _session(room: Room, user: str, key: Any) -> tuple[Any, Any]:
 
 
 async def _read_to_end(proc: Any, limit: float) -> str:
+    return plain(await _read_raw(proc, limit))
+
+
+async def _read_raw(proc: Any, limit: float) -> bytes:
     got = b""
     end = time.monotonic() + limit
     while time.monotonic() < end:
@@ -69,7 +80,7 @@ async def _read_to_end(proc: Any, limit: float) -> str:
         if not chunk:
             break
         got += chunk
-    return plain(got)
+    return got
 
 
 def test_an_idle_session_is_saved_and_closed_with_a_line(tmp_path: Path) -> None:
@@ -77,14 +88,22 @@ def test_an_idle_session_is_saved_and_closed_with_a_line(tmp_path: Path) -> None
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
 
-        async def main() -> str:
+        async def main() -> bytes:
             conn, proc = await _session(room, "alice", key)
-            text = await _read_to_end(proc, 30)
+            raw = b""
+            while "New game" not in plain(raw):  # a key the menu ignores, until it is drawn
+                proc.stdin.write(b"z")
+                raw += await _read_raw(proc, 0.3)
+            raw += await _read_raw(proc, 30)
             conn.close()
-            return text
+            return raw
 
-        text = asyncio.run(main())
-        assert "boardgames-tui: closed after 1 s without a key (your game is saved)" in text
+        raw = asyncio.run(main())
+        line = b"boardgames-tui: closed after 1 s without a key (your game is saved)\r\n"
+        assert raw.endswith(line), raw[-300:]
+        # the app was hung up and could not restore the player's terminal: the room did, so
+        # the line is shown on the normal screen, and the shell after it gets no mouse codes
+        assert_terminal_restored(raw[: -len(line)])
         assert "idle 'alice': closed after 1 s" in room.log()
         assert gone_within(pids_started(room), 2.0)
     finally:

@@ -213,3 +213,125 @@ def test_players_and_a_spectator_in_their_own_terminals(tmp_path: Path) -> None:
         before_end = text.split("game over")[0]
         for name in seen[u]:
             assert name not in before_end, (u, name)
+
+
+def notes(app: BoardgamesApp) -> list[str]:
+    """The notifications the app has shown (still on screen or not)."""
+    return [str(n.message) for n in app._notifications]
+
+
+async def undone_seen_by(path: Path, tid: str, user: str, store: SQLiteStore) -> list[str]:
+    """What `user`'s screen says when alice plays and takes the move back elsewhere."""
+    info, match = store.load(tid)
+    store.append(tid, "alice", match.prompt.moves[0].id, info.moves)
+    app = app_for(path, tid, user)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: at_table(app) and source_of(app.screen).info.moves == 1)
+        store.undo(tid, "alice", 1)
+        await until(pilot, lambda: source_of(app.screen).info.moves == 0)
+        await until(pilot, lambda: any("took back" in n for n in notes(app)))
+        return [n for n in notes(app) if "took back" in n]
+
+
+async def test_a_move_taken_back_is_told_on_the_other_screens(tmp_path: Path) -> None:
+    """alice plays and takes her move back at her terminal: bob's screen and a spectator's
+    say so, naming the move as each may read it (bob never learns alice's kept card); her own
+    undo is not told to her."""
+    path, tid = make(tmp_path)
+    store = SQLiteStore(path)
+    shown = {user: await undone_seen_by(path, tid, user, store) for user in ("bob", "carol")}
+    assert shown["bob"] == ["alice took back “alice keeps a card and passes two to bob”"]
+    assert len(shown["carol"]) == 1 and shown["carol"][0].startswith("alice took back “alice")
+    assert "Keep" not in shown["carol"][0] and "Bank" not in shown["bob"][0]
+    # alice's own undo, at her own screen: nothing to tell
+    app = app_for(path, tid, "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: at_table(app) and my_turn(app.screen))
+        await pilot.press("1")
+        await pilot.press("u")
+        await until(pilot, lambda: store.info(tid).moves == 0)
+        await pilot.pause(0.3)
+        assert not [n for n in notes(app) if "took back" in n]
+    store.close()
+
+
+def computer_to_move(tmp_path: Path, game: str) -> tuple[Path, str]:
+    """A table of `game` (alexandra, a greedy computer, bob) where the computer is to move."""
+    path, tid = make(tmp_path, "alexandra,greedy,bob", game)
+    store = SQLiteStore(path)
+    info, match = store.load(tid)
+    while match.prompt.seat == 0:
+        store.append(tid, "alexandra", match.prompt.moves[0].id, info.moves)
+        info, match = store.load(tid)
+    store.close()
+    return path, tid
+
+
+def status_line(screen: Any) -> str:
+    return str(screen.query_one("#status").render())
+
+
+def footer_keys(screen: Any, width: int) -> list[str]:
+    """The footer's keys ("q Menu"), each checked to be wholly on the screen."""
+    from textual.widgets._footer import FooterKey
+
+    keys = []
+    for k in screen.query(FooterKey):
+        assert k.region.right <= width, (k.key_display, k.description, k.region)
+        keys.append(f"{k.key_display} {k.description}")
+    return keys
+
+
+async def test_table_screens_fit_at_80x24_and_120x40(tmp_path: Path) -> None:
+    """Every title, a computer to move (the longest status line), from a seat and watching:
+    the status line is never cut ("…"), the footer's keys are all on the screen, and a
+    spectator is offered no key it cannot use (hint, undo, bell)."""
+    for game in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347"):
+        path, tid = computer_to_move(tmp_path / game, game)
+        for user in ("bob", "dave"):
+            await check_fit(path, tid, user, game)
+
+
+async def check_fit(path: Path, tid: str, user: str, game: str) -> None:
+    """`user`'s screen at the table, at both sizes (see the test above)."""
+    app = BoardgamesApp(
+        Launch(saves_dir=str(path.parent), store=str(path), table=tid, user=user, bot_delay=600)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: at_table(app))
+        for width, height in ((80, 24), (120, 40)):
+            await pilot.resize_terminal(width, height)
+            await until(pilot, lambda: footer_keys(app.screen, width) != [])  # noqa: B023
+            line = status_line(app.screen)
+            assert "to move" in line and not line.endswith("…"), (game, width, line)
+            keys = footer_keys(app.screen, width)
+            if user == "bob":
+                assert {"q Menu", "b Bell", "h Hint", "u Undo"} <= set(keys)
+                assert "you: bob" in line
+                continue
+            assert "q Menu" in keys and "watching" in line
+            assert not {"h Hint", "u Undo", "b Bell"} & set(keys), keys
+            await pilot.press("h")  # not offered: nothing happens, no refusal
+            assert not notes(app)
+            await pilot.press("question_mark")  # nor by the help's keys
+            assert not [k for k, _ in app.screen.rows if k in ("u", "r", "h", "b")]
+            await pilot.press("escape")
+
+
+async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
+    """Every field of the new-table form, its hints and its error are inside an 80×24 window
+    (above the footer), with the longest options line (Rattus Cartus)."""
+    from textual.widgets import Select
+
+    app = app_for(tmp_path / "tables.sqlite", None, "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t", "n")
+        assert isinstance(app.screen, NewTableScreen)
+        app.screen.query_one("#table-game", Select).value = "rattus-cartus"
+        app.screen.query_one("#table-seats").value = "me,bob,bob"
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: "only once" in str(app.screen.query_one("#table-error").render())
+        )
+        for widget in app.screen.query("Input, Select, Switch, Static, Label"):
+            assert widget.region.right <= 80 and widget.region.bottom <= 23, widget

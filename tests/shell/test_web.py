@@ -3,6 +3,8 @@ and a real browser (the system's Chromium) playing a move that reaches the autos
 
 from __future__ import annotations
 
+import random
+import re
 import shutil
 import signal
 import socket
@@ -15,10 +17,18 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from engine.core import saves
+from engine.core import Match, Seat, saves
+from tests.conformance.test_hostile_names import HOSTILE, assert_literal
 from tests.root import ROOT
 from tui.web.app import command
-from tui.web.server import exposure_warning, is_loopback, url_for
+from tui.web.server import (
+    WebError,
+    check_allowed_host,
+    exposure_warning,
+    host_name,
+    is_loopback,
+    url_for,
+)
 
 GUARD = 30.0  # seconds before a wait that never ends fails (a hang guard, not a speed target)
 
@@ -96,6 +106,17 @@ def listening_addresses(port: int) -> list[str]:
     return out
 
 
+def outward_address() -> str | None:
+    """This machine's address on its default route, if it has one (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+        except OSError:
+            return None
+        address: str = probe.getsockname()[0]
+    return None if is_loopback(address) else address
+
+
 def test_command_and_addresses() -> None:
     argv = command("/tmp/s", 2.0, 0.0)
     expected = ["-m", "tui.web.app", "--saves", "/tmp/s", "--think", "2.0", "--bot-delay", "0.0"]
@@ -107,6 +128,13 @@ def test_command_and_addresses() -> None:
     assert "no login" in (exposure_warning("0.0.0.0") or "")
     assert url_for("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert url_for("::1", 8000) == "http://[::1]:8000/"
+    assert host_name("Games.Example.:80") == "games.example" and host_name("[::1]:80") == "::1"
+    assert host_name("::1") == "::1" and host_name("10.0.0.5") == "10.0.0.5"
+    assert check_allowed_host("Games.Example") == "games.example"
+    assert check_allowed_host("[fe80::1]") == "fe80::1"
+    for bad in ("http://games.example", "games.example:8000", "", "a b"):
+        with pytest.raises(WebError, match="--allow-host"):
+            check_allowed_host(bad)
 
 
 async def test_answers_on_loopback_only_and_each_tab_runs_its_own_app(served: Served) -> None:
@@ -155,7 +183,7 @@ async def test_refuses_other_sites_pages_and_other_host_names_with_a_reason(
         # nor a name that resolves to this machine (DNS rebinding)
         async with http.get(served.url, headers={"Host": f"evil.example:{served.port}"}) as page:
             assert page.status == 403
-            assert "answers this machine only" in await page.text()
+            assert "not a name of this server" in await page.text()
         # the server's own page still connects
         origin = served.url.rstrip("/")
         ws = await http.ws_connect(served.url + "ws", headers={"Origin": origin})
@@ -163,6 +191,44 @@ async def test_refuses_other_sites_pages_and_other_host_names_with_a_reason(
     _, _, err = served.stop()
     assert "refused a connection from a page of http://evil.example" in err
     assert "refused a request for 'evil.example:" in err
+
+
+async def test_refuses_a_rebound_name_on_every_binding(tmp_path: Path) -> None:
+    """DNS rebinding: a name the attacker controls, now resolving to this machine, with a page
+    of that name (so its Origin matches its Host). Refused on a public binding too, whose own
+    names, its address and `--allow-host` names still connect."""
+    server = Served(tmp_path / "saves", "--host", "0.0.0.0", "--allow-host", "games.example")
+    try:
+        base = f"http://127.0.0.1:{server.port}/"
+
+        def as_from(name: str) -> dict[str, str]:
+            return {"Host": f"{name}:{server.port}", "Origin": f"http://{name}:{server.port}"}
+
+        async with aiohttp.ClientSession() as http:
+            evil = as_from("evil.example")
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(base + "ws", headers=evil)
+            assert refused.value.status == 403
+            async with http.get(base, headers=evil) as page:
+                assert page.status == 403
+                text = await page.text()
+            assert len(text.splitlines()) == 1 and "--allow-host evil.example" in text
+            async with http.get(base + "static/js/textual.js", headers=evil) as script:
+                assert script.status == 403  # nothing is served to that name
+            async with http.get(base + "static/js/textual.js") as script:
+                assert script.status == 200
+            for name in ("127.0.0.1", "localhost", socket.gethostname(), "games.example"):
+                ws = await http.ws_connect(base + "ws", headers=as_from(name))
+                await ws.close()
+            if address := outward_address():  # by the address it was reached on: no name to rebind
+                ws = await http.ws_connect(f"http://{address}:{server.port}/ws")
+                await ws.close()
+        code, _, err = server.stop()
+        assert code == 0, err
+        refusals = [line for line in err.splitlines() if "refused" in line]
+        assert len(refusals) == 3 and all("'evil.example:" in line for line in refusals)
+    finally:
+        server.kill()
 
 
 def test_busy_port_gets_one_clear_line(tmp_path: Path) -> None:
@@ -185,16 +251,20 @@ def test_busy_port_gets_one_clear_line(tmp_path: Path) -> None:
     )
 
 
-def test_bad_port_gets_one_clear_line() -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [(["--port", "70000"], "between 1 and 65535"), (["--allow-host", "x:80"], "without http://")],
+)
+def test_bad_port_or_name_gets_one_clear_line(args: list[str], said: str) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "web", "--port", "70000"],
+        [sys.executable, "-m", "tui.cli", "web", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=GUARD,
     )
     assert out.returncode == 2
-    assert len(out.stderr.splitlines()) == 1 and "between 1 and 65535" in out.stderr
+    assert len(out.stderr.splitlines()) == 1 and said in out.stderr
 
 
 # --- a real browser ---------------------------------------------------------------------------
@@ -215,6 +285,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
+# a terminal's sequences as Textual writes them: CSI, and the mouse pointer's shape (OSC 22)
+TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]22;[a-z-]*\x07")
+
+
 class Screen:
     """What the browser received from its app, to wait for words on the screen.
 
@@ -229,12 +303,18 @@ class Screen:
     def _frame(self, payload: str | bytes) -> None:
         self.text += payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
 
+    def plain(self, since: int = 0) -> str:
+        """What was drawn after `since` without the terminal's sequences."""
+        return TEXTUAL_SEQUENCES.sub("", self.text[since:])
+
     def mark(self) -> int:
         return len(self.text)
 
     def wait_for(self, words: str, since: int = 0) -> int:
+        """Wait until `words` were drawn after `since`, as one run of text or (styled) plain
+        text between the terminal's sequences; where the screen is then."""
         deadline = time.monotonic() + GUARD
-        while words not in self.text[since:]:
+        while words not in self.text[since:] and words not in self.plain(since):
             assert time.monotonic() < deadline, f"{words!r} never appeared on the screen"
             self.page.wait_for_timeout(50)
         return self.mark()
@@ -256,11 +336,13 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
             )
             page = browser.new_page()
             screen = Screen(page)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(server.url)
-            at = screen.wait_for("New game")  # the menu
-            page.locator("textarea.xterm-helper-textarea").focus()  # keys go to the terminal
+            # typed at once, with no click on the page: the page focuses its terminal, and a
+            # key typed while the connection opens waits for it
             page.keyboard.press("n")
-            at = screen.wait_for("Seat 1", at)  # the setup screen: Notre Dame first
+            at = screen.wait_for("Seat 1")  # the setup screen: Notre Dame first
             page.keyboard.press("Control+s")
             at = screen.wait_for("Pass the keyboard to", at)
             page.keyboard.press("Enter")
@@ -273,6 +355,7 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
             at = screen.wait_for("Make the browser window larger", at)
             page.set_viewport_size({"width": 1000, "height": 700})
             screen.wait_for("Pass the keyboard to", at)
+            assert errors == []
             browser.close()
         files = list((tmp_path / "saves").glob("notre-dame-*.toml"))
         assert len(files) == 1
@@ -282,5 +365,73 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
         assert match.cursor == 1 and match.move_ids()[0].startswith("keep:")
         code, _, err = server.stop()
         assert code == 0, err
+    finally:
+        server.kill()
+
+
+HTML_NAMES = ["<img src=x onerror=f()>", "</script><b>Bo"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_hostile_names_are_data_on_the_web_page(tmp_path: Path) -> None:
+    """Names that are markup or HTML, a save whose name holds terminal controls and a file
+    named with them: the browser shows them as typed, nothing reaches the page but text, and
+    the page keeps working (issue 29)."""
+    from playwright.sync_api import sync_playwright
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    names = [name for name, _, _ in HOSTILE[:3]] + HTML_NAMES
+    m = Match.new("rattus-cartus", [Seat(name) for name in names], seed=4)
+    rng = random.Random(4)
+    while m.prompt is not None and m.cursor < 12:
+        m.play(rng.choice(m.prompt.moves).id)
+    bad = saves.save(Match.new("notre-dame", [Seat("Edna"), Seat("Fay")]), folder / "bad.toml")
+    bad.write_text(bad.read_text().replace('"Edna"', '"Ed\\u001b]2;owned\\u0007na"'))
+    (folder / "title\x1b]0;pwned\x07.toml").write_text("not a save")
+    saves.save(m, folder / "hostile.toml")  # the latest: what Continue opens
+    server = Served(folder)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch_persistent_context(
+                str(tmp_path / "profile"),
+                executable_path=CHROMIUM,
+                args=CHROMIUM_FLAGS,
+                headless=True,
+                viewport={"width": 1000, "height": 700},
+            )
+            page = browser.new_page()
+            screen = Screen(page)
+            happened: list[str] = []
+            page.on("pageerror", lambda error: happened.append(f"error: {error}"))
+            page.on("dialog", lambda dialog: happened.append(f"dialog: {dialog.message}"))
+            browser.on("page", lambda popup: happened.append(f"page: {popup.url}"))
+            page.goto(server.url)
+            at = screen.wait_for("New game")
+            page.keyboard.press("l")  # the load list: the files and their players
+            at = screen.wait_for("hostile.toml", at)
+            page.keyboard.press("Escape")
+            at = screen.wait_for("New game", at)
+            page.keyboard.press("c")  # continue the hostile game: its hand-over, then the board
+            at = screen.wait_for("Show my turn", at)
+            page.keyboard.press("Enter")
+            screen.wait_for("Undo", at)  # the board, its log and prompt say whose turn it is
+            page.keyboard.press("q")
+            screen.wait_for("New game", at)
+
+            raw = screen.text
+            assert "pwned\x07" not in raw and "owned\x07" not in raw and "\x1b]0;" not in raw
+            shown = screen.plain()
+            assert "title]0;pwned.toml" in shown and "bad.toml" in shown
+            for name in names:
+                assert name in shown, name
+            assert assert_literal("web page", shown, 3) > 5  # no escape, no markup read
+            assert page.title() == "boardgames-tui"
+            assert page.locator("img, b").count() == 0  # no name became an element
+            assert happened == []
+            browser.close()
+        code, _, err = server.stop()
+        assert code == 0, err
+        assert saves.load(folder / "hostile.toml").cursor == m.cursor
     finally:
         server.kill()

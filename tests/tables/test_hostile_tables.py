@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
-from engine.tables import SQLiteStore, parse_seats
+from engine.tables import parse_seats
+from tests.tables.conftest import Backend
 
 
-def test_a_long_think_renews_the_computer_lease(tmp_path: Path) -> None:
+def test_a_long_think_renews_the_computer_lease(backend: Backend) -> None:
     """A strong computer thinks 3 leases long: nobody takes its lease meanwhile, and its
     move is played (the lease used to run out, so the move was refused)."""
     from engine.tables.computer import play_computers
 
-    store = SQLiteStore(tmp_path / "tables.sqlite")
-    other = SQLiteStore(tmp_path / "tables.sqlite")
+    store, other = backend.open(), backend.open()
     t = store.create("notre-dame", parse_seats("strong,alice", "alice"), {}, 3, "alice")
     played: list[int] = []
     worker = threading.Thread(

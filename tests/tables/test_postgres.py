@@ -104,6 +104,63 @@ def test_each_role_is_refused_the_others_seat_by_the_database(
         s.close()
 
 
+def test_each_role_sees_and_changes_only_its_own_notification_targets(
+    pgb: Backend, roles: tuple[str, str]
+) -> None:
+    """A target's URL may hold a secret (a webhook token, a mail password): another player's
+    role cannot read, change, remove or plant one, nor read what is owed to another, while
+    the move that makes it bob's turn still owes him his message (the service role, the
+    schema's owner, sends everyone's)."""
+    import psycopg
+
+    al, bo = roles
+    # a store made before these policies: its owner adds them on opening it
+    pgb.sql("DROP VIEW bg_target_numbers")
+    for table, policies in (("bg_targets", ["bg_own"]), ("bg_notices", ["bg_own", "bg_own_change", "bg_own_forget", "bg_owe"])):  # fmt: skip
+        for policy in policies:
+            pgb.sql(f"DROP POLICY {policy} ON {table}")
+        pgb.sql(f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY")
+    owner = pgb.open()  # (the roles were granted the tables before this view existed)
+    alice, bob = open_store(as_role(pgb, al)), open_store(as_role(pgb, bo))
+    assert alice.add_target(al, "json://127.0.0.1:9/al-secret") == 1
+    assert bob.add_target(bo, "json://127.0.0.1:9/bo-secret") == 1
+    assert alice.targets(bo) == [] and [t.url for t in owner.targets(bo)] == [
+        "json://127.0.0.1:9/bo-secret"
+    ]
+    t = owner.create("notre-dame", parse_seats(f"{al},{bo}", al), {}, 3, al)
+    alice.append(t.id, al, alice.load(t.id)[1].prompt.moves[0].id, 0)  # now bob's turn
+    assert alice.claim_notices() == []  # bob's message is not alice's to see or send
+    with psycopg.connect(pgb.base.replace("//postgres@", f"//{al}@"), autocommit=True) as c:
+        c.execute(f"SET search_path TO {pgb.schema}")
+        assert c.execute('SELECT "user", url FROM bg_targets').fetchall() == [
+            (al, "json://127.0.0.1:9/al-secret")
+        ]
+        assert c.execute("SELECT * FROM bg_notices").fetchall() == []
+        assert c.execute('SELECT "user", n FROM bg_target_numbers ORDER BY 1').fetchall() == [
+            (al, 1),
+            (bo, 1),
+        ]  # the numbers, to owe bob a message, without the URLs
+        for change in (
+            "UPDATE bg_targets SET url = 'json://evil.example/' WHERE \"user\" = %s",
+            'DELETE FROM bg_targets WHERE "user" = %s',
+            "UPDATE bg_notices SET state = 'sent' WHERE \"user\" = %s",
+        ):
+            assert c.execute(change, (bo,)).rowcount == 0, change
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            c.execute("INSERT INTO bg_targets VALUES (%s, 2, 'json://evil.example/', 'now')", (bo,))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            c.execute(  # a message for bob that no move owes him
+                'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
+                "VALUES (%s, 7, %s, 1, 'Your turn', 'go to evil.example')",
+                (t.id, bo),
+            )
+    [owed] = bob.claim_notices()  # his own processes, or the service role, send it
+    assert (owed.user, owed.n, owed.url) == (bo, 1, "json://127.0.0.1:9/bo-secret")
+    assert [t.url for t in bob.targets(bo)] == ["json://127.0.0.1:9/bo-secret"]
+    for s in (alice, bob, owner):
+        s.close()
+
+
 def until_ok(f: Callable[[], T], limit: float = 15.0) -> tuple[T, int]:
     """f() once the store is back, and how many calls said the store was unreachable."""
     end = time.monotonic() + limit
@@ -335,7 +392,9 @@ def test_players_as_roles_talk_invite_and_rematch_as_themselves(
     while (m := alice.load(t.id)[1]).prompt is not None:
         who = alice.info(t.id).to_move
         (alice if who == al else bob).append(t.id, who, m.prompt.moves[0].id, m.cursor)
-    r, made = bob.rematch(t.id, bo, 5)
+    alice.add_target(al, "json://127.0.0.1:9/")
+    r, made = bob.rematch(t.id, bo, 5)  # the offer is owed to alice: the database lets bob
+    assert [(n.table_id, n.n) for n in alice.claim_notices()] == [(r.id, -1)]
     assert made and r.creator == bo and alice.join(r.id, al) is not None
     assert alice.info(r.id).status == "playing"
     for s in (alice, bob):

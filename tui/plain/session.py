@@ -273,7 +273,8 @@ class PlainSession:
         back = " (or back)" if prompt.step > 0 else ""
         self.say(f"{name} to decide: {text}{back}")
         for i, move in enumerate(prompt.moves, start=1):
-            self.say(f"{i} {move.label}: {move.preview}" if move.preview else f"{i} {move.label}")
+            preview = move.preview.removeprefix("→").lstrip()  # the colon says what follows
+            self.say(f"{i} {move.label}: {preview}" if preview else f"{i} {move.label}")
 
     def say_end(self) -> None:
         m = self.match
@@ -287,10 +288,17 @@ class PlainSession:
         m = self.match
         res = self.game.result(m.state)
         out = []
-        for line in sorted(res.lines, key=lambda x: (x.rank or 99, x.seat)):
+        # a title that ranks nobody (0) is ranked by score, ties sharing a place
+        unranked = all(not x.rank for x in res.lines) and not self.game.cooperative
+        ranks = {x.seat: 1 + sum(y.score > x.score for y in res.lines) for x in res.lines}
+        key = (
+            (lambda x: (ranks[x.seat], x.seat)) if unranked else (lambda x: (x.rank or 99, x.seat))
+        )
+        for line in sorted(res.lines, key=key):
             parts = [f"{k} {number(v)}" for k, v in line.breakdown]
             note = f" {line.note}" if line.note else ""
-            rank = f"{line.rank}. " if line.rank else ""
+            place = ranks[line.seat] if unranked else line.rank
+            rank = f"{place}. " if place else ""
             name = m.seats[line.seat].name
             out.append(f"{rank}{name}: {number(line.score)}{note} ({listed(parts)})")
         out += res.details
@@ -427,13 +435,14 @@ class PlainSession:
     def cmd_status(self, rest: str) -> None:
         m = self.match
         prompt = m.prompt
-        heading = self.board.heading(self.view())
+        heading = self.board.heading(self.view())  # "" from a board without one
         if prompt is None:
-            self.say(f"{heading}. The game is over.")
+            self.say(f"{heading}. The game is over." if heading else "The game is over.")
             return
         who = m.seats[prompt.seat]
         kind = f" (computer, {who.kind})" if who.is_bot else ""
-        self.say(f"{who.name}{kind} to move, move {m.cursor + 1}. {heading}.")
+        where = f" {heading}." if heading else ""
+        self.say(f"{who.name}{kind} to move, move {m.cursor + 1}.{where}")
 
     def cmd_options(self, rest: str) -> None:
         prompt = self.match.prompt

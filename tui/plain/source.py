@@ -182,16 +182,22 @@ class TableSource:
             self.store.undo(self.table_id, self.user, self.info.moves)
         except StoreError as exc:
             raise SourceError(str(exc)) from None
-        self.refresh()
+        self.refresh(tell=False)
 
     def redo(self) -> None:
         raise SourceError("a table has no redo: a taken-back move is gone")
 
-    def refresh(self) -> bool:
-        """Read the table again; whether anything changed."""
+    def refresh(self, tell: bool = True) -> bool:
+        """Read the table again; whether anything changed. A move this terminal showed that
+        is gone (taken back at another) is said once, unless `tell` is off (our own undo)."""
+        from engine.tables import taken_back
+
         rev = self.info.rev
+        shown = self.match.steps[: self.match.cursor]  # the store brings the match up to date
         self.info, self.match = self.store.load(self.table_id)
         self.seat = self.info.seat_of(self.user)
+        if tell:
+            self.warnings += taken_back(shown, self.match, self.home_viewer(), self.seat)
         return self.info.rev != rev
 
     def autosave(self) -> None:

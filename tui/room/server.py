@@ -30,6 +30,12 @@ from .names import name_problem
 
 PER_KEY = 3  # sessions open at once with one key
 LOGIN_GRACE = 30.0  # seconds to authenticate
+# what the app undoes when it quits (Textual's terminal modes: the kitty keyboard, paste,
+# focus and mouse reports, the cursor, the alternate screen), for an app the room hung up
+RESTORE_TERMINAL = (
+    b"\x1b[<u\x1b[?2048l\x1b[?2004l\x1b[?1004l\x1b[?1016l\x1b[?1000l\x1b[?1003l\x1b[?1015l"
+    b"\x1b[?1006l\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l"
+)
 FAILS_PER_MINUTE = 20  # refused logins per address and minute before it must wait
 HANG_UP_SECONDS = 1.8  # a session's process gets this long to save and go, then SIGKILL
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # holds tui/ (a checkout or site-packages)
@@ -244,6 +250,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         self._code = bytearray()  # the one-time code being typed
         self._paused = False
         self._reason = ""  # why the session ended, said to the client after the app has gone
+        self._hung_up = False  # the room ended the app: it left the terminal as it had set it
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---- requests --------------------------------------------------------------------------
@@ -417,6 +424,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         )
         if self.chan is not None:
             with contextlib.suppress(Exception):
+                if self._hung_up:  # the app could not put the player's terminal back: do it
+                    self.chan.write(RESTORE_TERMINAL)
                 if self._reason:
                     self.chan.write(f"\r\nboardgames-tui: {self._reason}\r\n".encode())
                 self.chan.exit(max(0, rc))
@@ -510,6 +519,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
     async def hang_up(self, reason: str = "") -> None:
         """Hang up the app's terminal (it saves and goes); SIGKILL if it lingers."""
         self._reason = self._reason or reason
+        self._hung_up = True
         proc = self.proc
         self._close_master()  # the kernel hangs up the terminal: SIGHUP to the app
         if proc is None or proc.returncode is not None:
@@ -547,6 +557,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
     def _code_typed(self, data: bytes) -> None:
         for b in data:
             if b in (3, 4):  # Ctrl+C, Ctrl+D
+                self._write("\r\n")  # the line starts below the prompt
                 self.say("no key was added", status=1, log=False)
                 return
             if b in (8, 127):

@@ -34,6 +34,7 @@ from ..widgets.log import GameLog, fresh_from, log_entries, with_talk
 from ..widgets.picker import MovePicker
 from .base import BaseScreen
 from .dialogs import (
+    KEY_ROWS,
     ConfirmScreen,
     HandoverScreen,
     HelpScreen,
@@ -50,6 +51,7 @@ COMPACT_WIDTH = 110
 COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs (nothing cut)
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
+ACTION_KEYS = {"undo": "u", "redo": "r", "hint": "h"}  # the help's key rows by action
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
 
 
@@ -115,7 +117,9 @@ class GameScreen(BaseScreen[None]):
         ),
         Binding("e", "results", "Results", show=False),
         Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
-        Binding("c", "say", "Say"),  # a shared table's: a message to the others
+        # a shared table's: a message to the others (not in the footer, full at 80 columns:
+        # the table screen's help and the docs name it)
+        Binding("c", "say", "Say", show=False),
     ]
 
     def __init__(
@@ -234,6 +238,8 @@ class GameScreen(BaseScreen[None]):
     # ---- the loop ----------------------------------------------------------------------
     def refresh_game(self, highlight: bool = True) -> None:
         """Work out who is to act now, hand over if needed, and draw."""
+        for line in self.source.news():  # a move taken back at another terminal
+            self.notify(line, timeout=10)
         prompt = self.match.prompt
         reader = self.source.reader  # a table's seat or spectator, whatever happens
         self._unlocked_at = min(self._unlocked_at, self.match.cursor)  # an undo went back
@@ -317,27 +323,16 @@ class GameScreen(BaseScreen[None]):
         # a spectator's board is the public one: no seat of its own in it
         board_viewer = None if self.viewer == PUBLIC and source.shared else self.viewer
         board.show(view, board_viewer, self.compact, highlight=highlight)
-        status = Text()
-        status.append(f" {game.title}{source.heading}", style="bold")
-        # the seat to move comes first: on a narrow terminal the rest is cut, never this
-        if waiting is not None:
-            status.append(" · waiting for players")
-        elif prompt is not None:
-            status.append(" · ")
-            if source.seat is not None and source.decides(prompt.seat):
-                status.append("your turn", style="bold reverse")
-            else:
-                status.append_text(seat_label(prompt.seat, match.seats[prompt.seat].name))
-                status.append(" to move")
-            if match.seats[prompt.seat].is_bot:
-                status.append(f" (computer: {match.seats[prompt.seat].kind})", style="italic")
-        else:
-            status.append(" · game over", style="bold")
-        if source.who:
-            status.append(f" · {source.who}")
-        # the status's parts go from the last while the line is too long: never a cut word
+        # the status's parts go from the last while the line is too long: never a cut word;
+        # short of room, a computer's level and the table's id go first (never "…")
         width = max(20, self.app.size.width - 1)
         parts = [x for x in self.ui.status(view).split(" · ") if x]
+        lines = [self._status_head(waiting, prompt, brief) for brief in (0, 1, 2)]
+        fits = [t for t in lines if len(t) <= width]
+        status = next(
+            (t for t in fits if not parts or len(t) + len(parts[0]) + 3 <= width),
+            fits[0] if fits else lines[-1],
+        )
         while parts and len(status) + sum(len(x) + 3 for x in parts) > width:
             parts.pop()
         for part in parts:
@@ -373,6 +368,32 @@ class GameScreen(BaseScreen[None]):
             picker.set_prompt(prompt, f"{text}{back}", True)
             picker.options.focus()
         self._render_log()
+
+    def _status_head(self, waiting: str | None, prompt: Prompt | None, brief: int) -> Text:
+        """The status line before the game's own parts: title, whose turn, who reads it;
+        `brief` 1 without a computer's level, 2 also without the table's id."""
+        source, match = self.source, self.match
+        status = Text()
+        heading = source.heading if brief < 2 else source.brief_heading
+        status.append(f" {match.game.title}{heading}", style="bold")
+        # the seat to move comes first: on a narrow terminal the rest is cut, never this
+        if waiting is not None:
+            status.append(" · waiting for players")
+        elif prompt is not None:
+            status.append(" · ")
+            seat = match.seats[prompt.seat]
+            if source.seat is not None and source.decides(prompt.seat):
+                status.append("your turn", style="bold reverse")
+            else:
+                status.append_text(seat_label(prompt.seat, seat.name))
+                status.append(" to move")
+            if seat.is_bot:
+                status.append(" (computer" + ("" if brief else f": {seat.kind}") + ")", "italic")
+        else:
+            status.append(" · game over", style="bold")
+        if source.who:
+            status.append(f" · {source.who}")
+        return status
 
     def _can_step_back(self) -> bool:
         prompt = self.match.prompt
@@ -779,8 +800,15 @@ class GameScreen(BaseScreen[None]):
             if result == "rules":
                 self.action_rules()
 
+        # the keys this screen offers: a table has no redo, a spectator no undo or hint
+        off = {ACTION_KEYS[a] for a in self.source.keys_off if a in ACTION_KEYS}
+        rows = [row for row in KEY_ROWS if row[0] not in off]
+        if "bell" not in self.source.keys_off:
+            rows.insert(-2, ("b", "bell on or off when it becomes your turn"))
+        if "say" not in self.source.keys_off:
+            rows.insert(-2, ("c", "say something at the table (shown in the log, marked »)"))
         self.app.push_screen(
-            HelpScreen(self.match.game.title, phase, explanation=explanation), after
+            HelpScreen(self.match.game.title, phase, rows=rows, explanation=explanation), after
         )
 
     def action_leave(self) -> None:

@@ -177,7 +177,8 @@ class MenuScreen(BaseScreen[None]):
 
             note.append(f"▶ {turn_text(len(turns))}: t opens them\n", style="bold")
         note.append(f"v{__version__} · saves in {self._saves_label()}\n{games}", style="dim")
-        self.query_one("#menu-note", Static).update(note)
+        for static in self.query("#menu-note").results(Static):  # none while it closes
+            static.update(note)
 
     def show_turns(self, ids: tuple[str, ...]) -> None:
         """The app found the your-turn tables changed."""

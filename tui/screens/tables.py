@@ -30,6 +30,7 @@ from engine.tables import (
     parse_seats,
 )
 
+from ..text import one_line
 from ..turns import turn_text
 from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen
@@ -151,7 +152,13 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         highlighted = ol.highlighted
         # yours (your turn first, the longest waiting first), rematches offered to you,
         # open tables (never a private one), the others you may watch
-        groups: dict[str, list[TableInfo]] = {"yours": [], "offered": [], "open": [], "others": []}
+        groups: dict[str, list[TableInfo]] = {
+            "yours": [],
+            "offered": [],
+            "open": [],
+            "others": [],
+            "damaged": [],
+        }
         for key, i in listed(infos, user):
             groups[key].append(i)
         self.infos = {i.id: i for rows in groups.values() for i in rows}
@@ -160,6 +167,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             "offered": "Rematches offered to you: Enter accepts",
             "open": "Open tables: Enter takes a seat",
             "others": "Other tables: Enter watches",
+            "damaged": "Damaged tables: Enter says what is wrong",
         }
         ol.clear_options()
         for key, rows in groups.items():
@@ -186,6 +194,10 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
     def _row(i: TableInfo, user: str) -> Text:
         t = Text()
         t.append(f" {i.id} ", style="bold reverse")
+        if i.damage is not None:
+            t.append("  damaged: ", style="bold red")
+            t.append(one_line(i.damage))
+            return t
         t.append(f"  {get_game(i.game).title}", style="bold")
         t.append(f" · {', '.join(s.label for s in i.seats)} · ")
         if i.private:
@@ -207,8 +219,13 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
 
     @on(OptionList.OptionSelected, "#tables-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id in self.infos:
-            open_table(self.app, event.option.id, join=True)
+        info = self.infos.get(event.option.id or "")
+        if info is not None and info.damage is not None:
+            self.app.push_screen(
+                MessageScreen("A damaged table", f"table {info.id} is damaged: {info.damage}")
+            )
+        elif info is not None:
+            open_table(self.app, info.id, join=True)
 
     def action_watch(self) -> None:
         ol = self.query_one(OptionList)
@@ -259,7 +276,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     def compose(self) -> ComposeResult:
         games = [(g.title, g.id) for g in all_games()]
-        with VerticalScroll(id="setup"):  # at 80x24 the last rows scroll into view
+        with VerticalScroll(id="setup"):  # a short window scrolls it: nothing is cut off
             yield Static("[b]New shared table[/]  (Enter in a field or Ctrl+S creates it)")
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
@@ -271,27 +288,25 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 "  users (me is you), open (the first to join) or random, greedy, strong",
                 classes="hint",
             )
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row"):  # seed and spectators share a row: 80x24 fits
                 yield Label("Seed", classes="label")
                 yield Input(placeholder="random", id="table-seed", restrict=r"[0-9]*")
-            with Horizontal(classes="row"):
-                yield Label("Options", classes="label")
-                yield Input(placeholder="KEY=VALUE …", id="table-options")
-            yield Static("", id="table-options-hint", classes="hint")
-            with Horizontal(classes="row"):
-                yield Label("Strict (no undo)", classes="label")
-                yield Switch(value=False, id="table-strict")
-            with Horizontal(classes="row"):
-                yield Label("Private", classes="label")
-                yield Switch(value=False, id="table-private")
-            with Horizontal(classes="row"):
-                yield Label("Spectators", classes="label")
+                yield Static("Spectators", classes="switch-label")
                 yield Select(
                     [("anyone", "anyone"), ("players only", "players"), ("nobody", "none")],
                     value="anyone",
                     allow_blank=False,
                     id="table-spectators",
                 )
+            with Horizontal(classes="row"):
+                yield Label("Options", classes="label")
+                yield Input(placeholder="KEY=VALUE …", id="table-options")
+            yield Static("", id="table-options-hint", classes="hint")
+            with Horizontal(classes="row"):  # two switches on one row: the form fits 80x24
+                yield Label("Strict (no undo)", classes="label")
+                yield Switch(value=False, id="table-strict")
+                yield Static("Private (by invite)", classes="switch-label")
+                yield Switch(value=False, id="table-private")
             yield Static("", id="table-error")
         yield Footer()
 

@@ -30,7 +30,7 @@ from engine.tables import Refused, TableStore, open_store, parse_seats
 
 Row = Callable[..., dict[str, Any]]  # bench's row maker: (name, value, ref, unit, target)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: tui/tools/ is two below
 ANSI = re.compile(rb"\x1b\[[0-9;?<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07")
 
 
@@ -101,17 +101,22 @@ def _bare_commits(tmp: str, count: int, where: str) -> list[float]:
     return ref
 
 
-def writer(path: str, start: str, seconds: str, seed: str, table: str = "") -> None:
-    """A writing process: from `start` (a time.time()), plays its own tables (or, given
-    `table`, those tables one after the other, racing the other writers at each) for
-    `seconds` and prints how many appends it made."""
+def writer(path: str, seconds: str, seed: str, table: str = "", go: int = 0) -> None:
+    """A writing process: connected and at its first table, it says "ready" and waits for
+    the start (a time.time() read from `go`); then plays its own tables (or, given `table`,
+    those tables one after the other, racing the other writers at each) for `seconds` and
+    prints how many appends it made."""
     rng = random.Random(int(seed))
     store = open_store(path)
     shared = table.split(",") if table else []  # every writer at the first one not over
     tid = shared.pop(0) if shared else _new_table(store, rng)
-    while time.time() < float(start):
-        time.sleep(0.005)
-    end = float(start) + float(seconds)
+    store.info(tid)  # the connection made, the first query done: nothing left to set up
+    print("ready", flush=True)
+    with os.fdopen(go) as f:
+        start = float(f.readline())
+    while time.time() < start:
+        time.sleep(0.001)
+    end = start + float(seconds)
     n = 0
     while time.time() < end:
         try:
@@ -129,28 +134,40 @@ def writer(path: str, start: str, seconds: str, seed: str, table: str = "") -> N
     print(n, flush=True)
 
 
-def group(path: str, start: str, seconds: str, seed: str, writers: str, table: str = "") -> None:
-    """A process group (a "host"): forks `writers` writers after the imports and prints the
-    sum of their appends."""
+def group(path: str, seconds: str, seed: str, writers: str, table: str = "") -> None:
+    """A process group (a "host"): forks `writers` writers after the imports, says "ready"
+    once every one of them is, passes on the start time read from stdin, and prints the sum
+    of their appends. The barrier keeps a loaded machine's slow start out of the window."""
     from engine.core import Match, all_games
 
     for game in all_games():
         Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
-    pipes = []
+    outs, gos = [], []
     for k in range(int(writers)):
         r, w = os.pipe()
+        go_r, go_w = os.pipe()
         if os.fork() == 0:
             os.close(r)
+            os.close(go_w)
             os.dup2(w, 1)
             try:
-                writer(path, start, seconds, str(int(seed) + k), table)
+                writer(path, seconds, str(int(seed) + k), table, go_r)
             finally:
                 os._exit(0)
         os.close(w)
-        pipes.append(r)
+        os.close(go_r)
+        outs.append(os.fdopen(r))
+        gos.append(go_w)
+    ready = sum(f.readline().strip() == "ready" for f in outs)
+    print("ready" if ready == len(outs) else "failed", flush=True)
+    start = sys.stdin.readline()
+    for go in gos:
+        with contextlib.suppress(OSError):
+            os.write(go, start.encode())
+        os.close(go)
     total = 0
-    for r in pipes:
-        with os.fdopen(r) as f:
+    for f in outs:
+        with f:
             total += int(f.read().strip() or 0)
     while True:
         try:
@@ -164,14 +181,14 @@ def appends_per_second(
     tmp: str, writers: int, seconds: float, where: str = "", shared: bool = False
 ) -> float:
     """Appends per second of `writers` processes in two process groups (one with one
-    writer); `shared`: all at one table (most of their appends then lose the race)."""
+    writer); `shared`: all at one table (most of their appends then lose the race). The
+    window opens once every writer has connected and is waiting (nan if one never was)."""
     path = where or str(Path(tmp) / f"w{writers}{'s' if shared else ''}.sqlite")
     store = open_store(path)
     rng = random.Random(writers)
     # enough games one after the other for the whole run (a game is ~100 moves)
     table = ",".join(_new_table(store, rng) for _ in range(150)) if shared else ""
     store.close()
-    start = time.time() + 2.0 + 0.3 * writers  # after both groups have forked and connected
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     split = [writers] if writers == 1 else [writers - writers // 2, writers // 2]
     procs = [
@@ -182,21 +199,40 @@ def appends_per_second(
                 "tui.tools.bench_tables",
                 "group",
                 path,
-                str(start),
                 str(seconds),
                 str(100 * g),
                 str(n),
                 table,
             ],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            text=True,
             env=env,
             cwd=ROOT,
             start_new_session=True,
         )
         for g, n in enumerate(split)
     ]
-    total = sum(int(p.communicate()[0] or 0) for p in procs)
-    return total / seconds
+    said = []
+    for p in procs:
+        assert p.stdout is not None
+        said.append(p.stdout.readline().strip())
+    start = time.time() + 0.05  # every writer is connected and waiting: the clock starts
+    for p in procs:
+        assert p.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            p.stdin.write(f"{start!r}\n")
+            p.stdin.close()
+        p.stdin = None
+    totals = []
+    for p in procs:
+        assert p.stdout is not None
+        totals.append(p.stdout.read())
+        p.stdout.close()
+        p.wait()
+    if any(s != "ready" for s in said):
+        return float("nan")
+    return sum(int(t.strip() or 0) for t in totals) / seconds
 
 
 def mover(path: str, tid: str, seed: str) -> None:
@@ -222,7 +258,7 @@ def screen_latency(
     other = None
     if remote:
         other = subprocess.Popen(
-            [sys.executable, "-m", "tui.bench_tables", "mover", path, tid, "3"],
+            [sys.executable, "-m", "tui.tools.bench_tables", "mover", path, tid, "3"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
-from aiohttp import web
+from aiohttp import hdrs, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 TITLE = "boardgames-tui"
+WILDCARDS = ("", "0.0.0.0", "::")  # --host values that listen on every address
 QUIT_GRACE = 5.0  # seconds an app has to quit by itself before it is terminated
 
 log = logging.getLogger("boardgames-tui.web")
@@ -48,9 +49,44 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def host_name(host: str) -> str:
+    """The name in a Host header (or a --host / --allow-host value), without port or brackets,
+    lower-case, without a final dot: `[::1]:8000` -> `::1`, `Games.Example.:80` -> `games.example`."""
+    host = host.strip()
+    if host.startswith("["):
+        name = host[1:].split("]", 1)[0]
+    elif host.count(":") == 1:
+        name = host.split(":", 1)[0]
+    else:
+        name = host  # a bare name or IPv6 address
+    return name.lower().rstrip(".")
+
+
+def check_allowed_host(name: str) -> str:
+    """A `--allow-host` value: a host name or address without scheme, port or path."""
+    text = name.strip()
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    if _is_address(bare):
+        return host_name(bare)
+    if not text or any(c in text for c in "/@:[]\\ \t"):
+        raise WebError(
+            f"--allow-host {name!r}: give a host name or address as a browser's address bar "
+            "shows it, without http:// or a port, e.g. --allow-host games.example"
+        )
+    return host_name(text)
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
 def url_for(host: str, port: int) -> str:
     """The address a browser on this machine (or elsewhere, for a public host) opens."""
-    if host in ("", "0.0.0.0", "::"):
+    if host in WILDCARDS:
         host = socket.gethostname()
     elif ":" in host:
         host = f"[{host}]"
@@ -105,7 +141,13 @@ class WebServer(Server):
     from the request (so a page opened through any name of this host works), and a shutdown
     that quits every tab's app."""
 
-    def __init__(self, app_argv: Sequence[str], host: str, port: int) -> None:
+    def __init__(
+        self,
+        app_argv: Sequence[str],
+        host: str,
+        port: int,
+        allow_hosts: Sequence[str] = (),
+    ) -> None:
         super().__init__(
             shlex.join(app_argv),
             host=host,
@@ -115,6 +157,11 @@ class WebServer(Server):
         )
         self.app_argv = list(app_argv)
         self.tabs: set[TabApp] = set()
+        # the names a browser may ask for (the Host header), besides loopback and addresses
+        self.allowed = [host_name(n) for n in allow_hosts]
+        # the name `url_for` prints, on every address; or the one address it serves
+        self.own = host_name(socket.gethostname()) if host in WILDCARDS else host_name(host)
+        self.names = {self.own, *self.allowed}
 
     def initialize_logging(self) -> None:
         # errors only: textual-serve's banner and aiohttp's access log are not for players
@@ -128,24 +175,73 @@ class WebServer(Server):
 
         A browser tab's app can write files (save as…), so only pages this server served may
         connect: another site's page open in the same browser may not (its websocket carries
-        that site's Origin), nor a name that merely resolves to this machine while it listens
-        on loopback only (DNS rebinding).
+        that site's Origin), nor a page of a name that merely resolves to this machine (DNS
+        rebinding: its Origin matches its Host, which names none of this server's addresses).
         """
-        origin = request.headers.get("Origin")
-        if is_loopback(self.host) and not is_loopback(request.url.host or ""):
-            why = f"refused a request for {request.host!r}: this server answers this machine only"
-        elif origin and origin.split("://", 1)[-1] != request.host:
+        host = request.headers.get(hdrs.HOST)
+        origin = request.headers.get(hdrs.ORIGIN)
+        if host is None:
+            why = "refused a request without a Host header"
+        elif not self.answers_to(host_name(host), request):
+            why = (
+                f"refused a request for {host!r}: not a name of this server "
+                f"(it answers to {', '.join(self.names_shown())}; "
+                f"to serve this name too, add --allow-host {host_name(host) or 'NAME'})"
+            )
+        elif origin and origin.split("://", 1)[-1].lower() != host.lower():
             why = f"refused a connection from a page of {origin}: not a page of this server"
         else:
             return None
         log.warning(why)
         return why
 
+    def answers_to(self, name: str, request: web.Request) -> bool:
+        """True if a browser that asked for `name` asked for this server: a loopback name, a
+        name given with --host or --allow-host, the machine's name on a wildcard binding, or
+        the very address the connection came in on (an address, unlike a name, cannot be
+        rebound)."""
+        if not name:
+            return False
+        if is_loopback(name) or name in self.names:
+            return True
+        try:
+            asked = ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        if not sockname:
+            return False
+        try:
+            local = ipaddress.ip_address(sockname[0].split("%", 1)[0])
+        except ValueError:
+            return False
+        if isinstance(local, ipaddress.IPv6Address) and local.ipv4_mapped is not None:
+            local = local.ipv4_mapped
+        return asked == local
+
+    def names_shown(self) -> list[str]:
+        """The names to suggest in a refusal (the server's own, then the allowed ones)."""
+        shown = ["localhost", "127.0.0.1", self.own]
+        if self.host in WILDCARDS:
+            shown.append("this machine's addresses")
+        return list(dict.fromkeys([*shown, *self.allowed]))
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.middlewares.append(self._guard)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Every request (the page, its websocket, its files, downloads) is checked first."""
+        if why := self.refusal(request):
+            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
+        response: web.StreamResponse = await handler(request)
+        return response
+
     @aiohttp_jinja2.template("index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
         """The page: a terminal that connects to `/ws` on the host the browser asked for."""
-        if why := self.refusal(request):
-            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
         font_size = request.query.get("fontsize", "16")
         scheme = "wss" if request.secure else "ws"
         return {
@@ -157,8 +253,6 @@ class WebServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: start its app at the browser's size and relay keys, sizes and screens."""
-        if why := self.refusal(request):
-            raise web.HTTPForbidden(text=f"boardgames-tui: {why}\n")
         websocket = web.WebSocketResponse(heartbeat=15)
         query = request.query
         width = int(query["width"]) if query.get("width", "").isdigit() else 80
@@ -273,13 +367,15 @@ def serve(
     bot_delay: float | None = None,
     user: str | None = None,
     store: str | None = None,
+    allow_hosts: Sequence[str] = (),
 ) -> int:
     """Serve the app until Ctrl+C; raises WebError if it cannot listen."""
     from .app import command
 
     if not 0 <= port <= 65535:
         raise WebError(f"--port {port}: give a port between 1 and 65535 (0: any free port)")
-    server = WebServer(command(saves, think, bot_delay, user, store), host, port)
+    names = [check_allowed_host(n) for n in allow_hosts]
+    server = WebServer(command(saves, think, bot_delay, user, store), host, port, names)
     server.initialize_logging()
 
     def ready(actual_port: int) -> None:

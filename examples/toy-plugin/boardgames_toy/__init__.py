@@ -17,7 +17,7 @@ TITLE = Title(
     max_players=4,
     aliases=("toy-game",),
     typical_players=2,
-    ai="boardgames_toy.ai:AI",  # what the computer players know of the game
+    ai="boardgames_toy.game:AI",  # what the computer players know of the game
 )
 
 __all__ = ["GAME", "TITLE"]

@@ -1,5 +1,6 @@
-"""The rules of Toy: hidden hands, a face-down discard and a two-step move, in the engine's one
-decision pattern (a `DecisionTable`) with a typed view that shows nobody another seat's cards.
+"""The rules of Toy: hidden hands, a face-down discard and a two-step move, on the core's flow
+driver (`FlowGame`: a `DecisionTable` of one class per kind, and the hook `next_decisions`),
+with a typed view that shows nobody another seat's cards, and hints for the computer players.
 
 Players in turn choose a card of their hand (1-3), then take that many stones from the pile
 (the card is shown) or discard it face down and take nothing; a new card is drawn. The game
@@ -14,18 +15,10 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from engine.core import chance
-from engine.core.decisions import Decision, DecisionTable, choice
-from engine.core.protocol import (
-    BaseState,
-    Event,
-    Game,
-    IllegalMove,
-    Move,
-    Option,
-    Prompt,
-    Result,
-    ScoreLine,
-)
+from engine.core.decisions import Decision, DecisionTable, choice, decision
+from engine.core.flow import FlowGame
+from engine.core.protocol import BaseState, Event, Move, Option, Prompt, Result, ScoreLine
+from engine.core.titles import AIHints, SearchSettings
 
 from . import TITLE
 
@@ -34,10 +27,18 @@ HAND = 2  # cards in a hand
 
 
 @dataclass(slots=True)
-class Turn(Decision):
-    """A seat's turn: kind "card" (choose one), then "confirm" (take or discard `card`)."""
+class Pick(Decision):
+    """A seat's turn begins: choose a card of the hand."""
 
-    card: int = 0
+    kind: str = field(default="card", init=False)
+
+
+@dataclass(slots=True, kw_only=True)
+class Confirm(Decision):
+    """Then take `card` stones, or discard the card face down."""
+
+    kind: str = field(default="confirm", init=False)
+    card: int
 
 
 @dataclass
@@ -49,7 +50,7 @@ class ToyState(BaseState):
     played: list[int] = field(default_factory=list)  # face up
     scores: list[int] = field(default_factory=list)
     turn: int = 0  # turns played
-    pending: list[Turn] = field(default_factory=list)
+    pending: list[Decision] = field(default_factory=list)  # the head decides now
 
 
 class ToyView(TypedDict):
@@ -68,7 +69,7 @@ class ToyView(TypedDict):
     chosen: int | None  # the card the viewer chose and has still to confirm
 
 
-def prompt_card(game: ToyGame, s: ToyState, d: Turn) -> Prompt:
+def prompt_card(game: ToyGame, s: ToyState, d: Pick) -> Prompt:
     moves = tuple(
         Move(f"card:{v}", f"Card {v}", f"→ take {min(v, s.pile)}")
         for v in sorted(set(s.hands[d.seat]))
@@ -76,13 +77,13 @@ def prompt_card(game: ToyGame, s: ToyState, d: Turn) -> Prompt:
     return Prompt(d.seat, "Choose a card", moves, private=True, phase="Play")
 
 
-def play_card(game: ToyGame, s: ToyState, d: Turn, move_id: str, events: list[Event]) -> None:
+def play_card(game: ToyGame, s: ToyState, d: Pick, move_id: str, events: list[Event]) -> None:
     v = int(move_id.split(":")[1])
-    s.pending[0] = Turn("confirm", d.seat, card=v)
+    s.pending[0] = Confirm(d.seat, card=v)  # the turn goes on: its next step in place
     events.append(Event(f"{s.names[d.seat]} picks card {v}", seat=d.seat, public=None))
 
 
-def prompt_confirm(game: ToyGame, s: ToyState, d: Turn) -> Prompt:
+def prompt_confirm(game: ToyGame, s: ToyState, d: Confirm) -> Prompt:
     take = Move("take", f"Take {min(d.card, s.pile)}")
     return Prompt(
         d.seat,
@@ -94,7 +95,7 @@ def prompt_confirm(game: ToyGame, s: ToyState, d: Turn) -> Prompt:
     )
 
 
-def play_confirm(game: ToyGame, s: ToyState, d: Turn, move_id: str, events: list[Event]) -> None:
+def play_confirm(game: ToyGame, s: ToyState, d: Confirm, move_id: str, events: list[Event]) -> None:
     seat, v, name = d.seat, d.card, s.names[d.seat]
     s.hands[seat].remove(v)
     if move_id == "take":
@@ -115,17 +116,18 @@ def play_confirm(game: ToyGame, s: ToyState, d: Turn, move_id: str, events: list
     if s.deck:
         s.hands[seat].append(s.deck.pop())
     s.turn += 1
-    s.pending.pop(0)
-    if s.pile > 0 and s.hands[seat]:  # the queue is empty: the next seat's turn
-        s.pending.append(Turn("card", s.turn % len(s.names)))
+    s.pending.pop(0)  # the turn is over: the flow asks `next_decisions` what comes next
 
 
-DECISIONS: DecisionTable[ToyGame, ToyState, Turn] = DecisionTable(
-    {"card": choice(prompt_card, play_card), "confirm": choice(prompt_confirm, play_confirm)}
+DECISIONS: DecisionTable[ToyGame, ToyState, Decision] = DecisionTable(
+    [
+        decision(Pick, choice(prompt_card, play_card)),
+        decision(Confirm, choice(prompt_confirm, play_confirm)),
+    ]
 )
 
 
-class ToyGame(Game[ToyState, ToyView]):
+class ToyGame(FlowGame[ToyState, Decision, ToyView]):
     """Toy for 2-4 players."""
 
     meta = TITLE  # id, title and player counts come from the catalog entry
@@ -142,18 +144,15 @@ class ToyGame(Game[ToyState, ToyView]):
         s.discards = [[] for _ in names]
         s.scores = [0] * len(names)
         s.pile = 6 if options.get("speed") == "fast" else 15
-        s.pending = [Turn("card", 0)]
+        s.pending = [Pick(0)]
         return s
 
-    def prompt(self, s: ToyState) -> Prompt | None:
-        return DECISIONS.prompt(self, s, s.pending[0]) if s.pending else None
-
-    def play(self, s: ToyState, move: Move) -> list[Event]:
-        if not s.pending:
-            raise IllegalMove("the game is over")
-        events: list[Event] = []
-        DECISIONS.play(self, s, s.pending[0], move.id, events)
-        return events
+    def next_decisions(self, s: ToyState, events: list[Event]) -> bool:
+        """A turn is over: the next seat's turn, unless the pile or the last hand is empty."""
+        if s.pile == 0 or not s.hands[(s.turn - 1) % len(s.names)]:
+            return False  # the game is over
+        s.pending.append(Pick(s.turn % len(s.names)))
+        return True
 
     def view(self, s: ToyState, seat: int | None) -> ToyView:
         mine = seat is not None and 0 <= seat < len(s.names)  # PUBLIC (-1) holds nothing
@@ -169,18 +168,24 @@ class ToyGame(Game[ToyState, ToyView]):
             "to_move": head.seat if head else None,
             "hand": sorted(s.hands[seat]) if mine and seat is not None else None,
             "my_discards": list(s.discards[seat]) if mine and seat is not None else None,
-            "chosen": head.card if head and head.kind == "confirm" and head.seat == seat else None,
+            "chosen": head.card if isinstance(head, Confirm) and head.seat == seat else None,
         }
 
     def result(self, s: ToyState) -> Result:
         best = max(s.scores)
         winners = [i for i, v in enumerate(s.scores) if v == best]
-        lines = [ScoreLine(i, v, [("stones", v)]) for i, v in enumerate(s.scores)]
+        rank = {v: 1 + sum(o > v for o in s.scores) for v in s.scores}  # ties share a place
+        lines = [ScoreLine(i, v, [("stones", v)], rank[v]) for i, v in enumerate(s.scores)]
         return Result(winners, lines, "most stones wins")
 
     def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
         return (
-            "# Toy\n\nChoose a card, then take that many stones or discard it face down.\n\n"
+            "# Toy\n\n## Setup\n\n- A deck of 30 cards, ten each of 1, 2 and 3, shuffled.\n"
+            f"- Each player is dealt {HAND} cards.\n"
+            "- The pile holds 15 stones (6 at the fast speed).\n\n"
+            "## Play\n\nIn turn, choose a card of your hand, then take that many stones from "
+            "the pile (the card is shown) or discard it face down; draw a card. The game ends "
+            "when the pile is empty or a hand runs out: most stones wins.\n\n"
             "## Table rules of this edition\n\n- none\n"
         )
 
@@ -199,7 +204,7 @@ class ToyGame(Game[ToyState, ToyView]):
             new.discards[o] = [pool.pop() for _ in s.discards[o]]
         new.deck = pool
         head = new.pending[0] if new.pending else None
-        if head and head.kind == "confirm" and head.seat != seat:  # another seat's chosen card
+        if isinstance(head, Confirm) and head.seat != seat:  # another seat's chosen card
             head.card = rng.choice(new.hands[head.seat])
         new.seed = rng.randrange(2**31)  # future chance is hidden too
         return new
@@ -208,7 +213,7 @@ class ToyGame(Game[ToyState, ToyView]):
         """Another seat's hand card swapped with a deck card of another value."""
         for o in rng.sample(range(len(s.names)), len(s.names)):
             head = s.pending[0] if s.pending else None
-            chosen = head.card if head and head.kind == "confirm" and head.seat == o else None
+            chosen = head.card if isinstance(head, Confirm) and head.seat == o else None
             spots = [
                 (i, j)
                 for i, c in enumerate(s.hands[o])
@@ -224,3 +229,22 @@ class ToyGame(Game[ToyState, ToyView]):
 
 
 GAME = ToyGame()
+
+
+# ---- what the computer players know (the title's `ai`; loaded with the rules) --------------
+def turns(state: ToyState) -> int:
+    """A playout checkpoint: a new round once every seat has played."""
+    return state.turn // len(state.names)
+
+
+def stones(state: ToyState, seat: int) -> float:
+    """Stones taken so far, and half a stone for each card in hand."""
+    return state.scores[seat] + 0.5 * sum(state.hands[seat])
+
+
+AI = AIHints(
+    scale=2.0,  # two stones make a clear lead
+    search={0: SearchSettings(mode="rollout", horizon="2")},
+    evaluators={"": stones},
+    checkpoint=turns,
+)

@@ -136,6 +136,17 @@ def test_rules_reference_lists_design_values() -> None:
     assert "Balance" in ref
 
 
+def test_each_table_rule_is_labelled_by_its_own_source() -> None:
+    """The rest stop is the seed's; when it is offered and "at most once per turn" are this
+    edition's: a rule labelled seed carries no choice of ours."""
+    rules = dict((rule, source) for source, rule in D.TABLE_RULES)
+    once = [rule for rule in rules if "at most once per turn" in rule]
+    assert len(once) == 1 and rules[once[0]] == D.EDITION
+    assert any(r.startswith("Rest stop:") and s == D.SEED for r, s in rules.items())
+    for rule, source in rules.items():
+        assert source != D.SEED or "this edition" not in rule.lower(), rule
+
+
 def test_rules_reference_names_the_map_of_this_game() -> None:
     """In a game, the reference says which map it is played on (an old save: the full one);
     the reference read from the menu, without a game, names none."""

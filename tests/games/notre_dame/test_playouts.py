@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import MISSING, fields
 
 import pytest
 
+from engine.core.decisions import kind_of
 from engine.core.playout import random_playout
 from engine.notre_dame import GAME
-from engine.notre_dame.state import OVER, TURN_KINDS
+from engine.notre_dame.decisions import DECISIONS
+from engine.notre_dame.state import LAYOUT_1_KEYS, OVER, TURN_KINDS, NotreDameDecision
 
 GAMES_PER_COUNT = 200
 OPTION_SETS = (
@@ -129,3 +132,16 @@ def test_states_with_pending_decisions_keep_their_first_layout_digests() -> None
     assert len(digests) == 185
     joined = hashlib.sha256(" ".join(digests).encode()).hexdigest()[:32]
     assert joined == "735515fdb1d1faed13c17fdfadbfc45c"
+
+
+def test_one_decision_class_per_kind_with_only_its_own_fields() -> None:
+    """Each kind of decision is its own small dataclass (no bag of optional fields): one class
+    per kind of the table, and each holds exactly the fields its first-layout digest names."""
+    classes = NotreDameDecision.__subclasses__()
+    kinds = {kind_of(c): c for c in classes}
+    assert len(kinds) == len(classes) == 16
+    assert set(kinds) == set(DECISIONS.kinds())
+    for kind, cls in kinds.items():
+        own = {f.name for f in fields(cls)} - {"kind", "seat"}
+        assert own == {name for _, name in LAYOUT_1_KEYS.get(kind, ())}, kind
+        assert all(f.default is MISSING for f in fields(cls) if f.name in own), kind

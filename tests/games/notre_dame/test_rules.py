@@ -891,5 +891,9 @@ def test_rules_reference_lists_every_table_rule_and_rule_set() -> None:
     for p in D.PERSONS:
         assert p.name in text
     assert "standard rules of this edition" in text and "4 or more: two" in text
+    # one name for the default rule set everywhere (the option's value, the setup's label)
+    assert "| rule | standard (default) | published 2007 rulebook |" in text
+    assert "seed (default)" not in text and "seed rules" not in text
+    assert dict(GAME.options[0].choices)["standard"].startswith("standard")
     pub = GAME.rules_reference({"rules": "published"})
     assert "published 2007 rulebook" in pub and "the 7 borough sectors" in pub

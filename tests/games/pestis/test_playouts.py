@@ -181,6 +181,15 @@ def test_rules_reference_lists_every_table_and_table_rule() -> None:
         assert dev in text
 
 
+def test_the_round_summary_has_the_active_player_act_before_the_losers_convert() -> None:
+    """As the engine, its table rule and the rulebook's appendix: the active player takes the
+    area's action, then the losers convert, then tokens and grave-diggers go back."""
+    text = GAME.rules_reference()
+    summary = text[text.index("2. **Actions.**") : text.index("1. **Schola Medica**")]
+    acts = summary.index("active player takes the area's action")
+    assert acts < summary.index("losers convert") < summary.index("tokens go back")
+
+
 # ---- UI -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_ui_panels_fit(n: int) -> None:

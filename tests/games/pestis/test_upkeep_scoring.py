@@ -3,8 +3,13 @@ the game and end scoring with shared wins."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+from engine.core import Match, saves
 from engine.pestis import GAME
 from engine.pestis import data as D
+from engine.pestis.state import PestisState
 from tests.games.pestis.support import (
     add_dev,
     give_res,
@@ -42,10 +47,11 @@ def test_agrus_income_two_coins_per_grave_digger() -> None:
     assert s.coins == [12, 8] and s.bank_net == 8
 
 
-def test_healing_flips_subject_gives_token_and_ability_now() -> None:
-    """Seed 3.3: discard a resource card per infected subject: it turns healed, its token is
-    taken and its ability works from now on (a just-healed Apothecary heals another)."""
+def healed_apothecary_and_crier(at_once: bool) -> PestisState:
+    """Upkeep: seat 0 heals an infected Apothecary with a Cart, a Town crier still infected."""
     s = new(2)
+    if at_once:
+        s.options["apothecary"] = D.APOTHECARY_AT_ONCE
     give_subject(s, 0, "apothecary")
     give_subject(s, 0, "crier")
     give_res(s, 0, "cart")
@@ -55,12 +61,29 @@ def test_healing_flips_subject_gives_token_and_ability_now() -> None:
     assert set(ids(s)) == {"heal:apothecary:cart", "heal:crier:cart", "done"}
     ev = play(s, "heal:apothecary:cart")
     assert "+2-point token" in texts(ev) and 2 in s.hand[0] and s.hand[0].count(2) == 2
+    assert "cart" in s.res_discard  # discarded, not played: no wealth point
+    assert s.res_played[0] == []
+    return s
+
+
+def test_healing_flips_subject_gives_token_and_ability_for_the_following_rounds() -> None:
+    """Seed 3.3: discard a resource card per infected subject: it turns healed, its token is
+    taken, and its abilities are "for use in the following rounds": a just-healed Apothecary
+    heals nobody in this Upkeep (the Apothecary option's default)."""
+    s = healed_apothecary_and_crier(at_once=False)
+    assert "heal:crier:apothecary" not in ids(s) and s.subjects[0]["crier"] is False
+    assert s.options["apothecary"] == D.APOTHECARY_RULEBOOK
+
+
+def test_before_the_option_a_just_healed_apothecary_heals_at_once() -> None:
+    """Games from before the Apothecary option (it is missing from their options) replay as
+    they were played: the Apothecary healed in an Upkeep heals another in the same one."""
+    assert GAME.recorded_options({})["apothecary"] == D.APOTHECARY_AT_ONCE
+    s = healed_apothecary_and_crier(at_once=True)
     assert ids(s) == ["heal:crier:apothecary", "done"]
     play(s, "heal:crier:apothecary")
     assert s.subjects[0] == {"apothecary": True, "crier": True}
     assert s.coins[0] == 10 - 3 - 2 - 1
-    assert "cart" in s.res_discard  # discarded, not played: no wealth point
-    assert s.res_played[0] == []
 
 
 def test_healing_is_optional() -> None:
@@ -241,3 +264,21 @@ def test_wave_decision_then_new_round_begins() -> None:
     assert s.phase == "event" and seat_to_move(s) == 1
     play(s, "discard:crier")
     assert s.phase == "invest" and s.round == 4 and s.first == 1
+
+
+def test_a_save_from_before_the_apothecary_option_loads_as_it_was_played(tmp_path: Path) -> None:
+    """A save that names no Apothecary option (written before it existed) replays with the
+    legacy reading and its digest, which leaves the legacy value out, still matches."""
+    m = Match.new("1347", ["Ann", "Bob", "Cy"], {"apothecary": D.APOTHECARY_AT_ONCE}, seed=4)
+    rng = random.Random(4)
+    while m.prompt is not None and m.cursor < 400:
+        m.play(rng.choice(m.prompt.moves).id)
+    old = saves.dumps(m).replace(f'apothecary = "{D.APOTHECARY_AT_ONCE}"\n', "")
+    assert "apothecary" not in old
+    path = tmp_path / "old.toml"
+    path.write_text(old)
+    back = saves.load(path)
+    assert back.cursor == m.cursor and back.options["apothecary"] == D.APOTHECARY_AT_ONCE
+    assert GAME.digest(back.state) == GAME.digest(m.state)
+    assert "**This game** keeps the earlier reading" in GAME.rules_reference(back.options)
+    assert "**This game**" not in GAME.rules_reference(GAME.check_options({}))

@@ -96,3 +96,15 @@ def test_rules_reference_lists_table_rules() -> None:
     for name in ("Farm", "Brewery", "Guard Tower", "Piper's Lodge", "Hospital"):
         assert name in text
     assert "Five random cards per class" in text
+
+
+def test_each_table_rule_is_labelled_by_its_own_source() -> None:
+    """The seed lets the players decide the set and has each enter one building; that the set
+    is one building per class and that the second disc stays unused are this edition's."""
+    rules = {note: source for source, note in DESIGN_NOTES}
+    for words in ("one building per class (5 copies each)", "second disc"):
+        found = [note for note in rules if words in note]
+        assert len(found) == 1 and rules[found[0]] == "this edition", words
+    seed = [note for note, source in rules.items() if source == "seed"]
+    assert "The building set may be decided upon collectively by the players." in seed
+    assert not [note for note in seed if "setup" in note or "second disc" in note]

@@ -1,8 +1,10 @@
 """The board in sentences, per title: what each typed view holds, section by section.
 
 A text board reads only the view (`game.view(state, viewer)`), like the screen's boards in
-`tui/games/`, and its sections are named after their panels. A title without one of its own
-is read by `GenericBoard`, which lists the view's plain values.
+`tui/games/`, and its sections are named after their panels. Each is found through the entry
+point group `boardgames_tui.text_boards` (the title's id naming the `module:ATTR` of its
+`TextBoard`), as the screen's boards are through `boardgames_tui.boards`, so a plug-in ships
+its own; a title without one is read by `GenericBoard`, which lists the view's plain values.
 """
 
 from __future__ import annotations
@@ -10,6 +12,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol
+
+from engine.core import registry
+
+TEXT_BOARDS = "boardgames_tui.text_boards"
 
 Sections = list[tuple[str, list[str]]]
 
@@ -48,30 +54,38 @@ class GenericBoard:
         return ", ".join(f"{k} {view[k]}" for k in ("period", "round", "phase") if k in view)
 
     def sections(self, view: Mapping[str, Any], viewer: int | None) -> Sections:
+        """One line per plain value; the view's `hand` (the viewer's own, by the usual name)
+        is also the hand section, which the `hand` command reads."""
         lines = []
         for key, value in view.items():
+            name = key.replace("_", " ")
             if isinstance(value, str | int | float | bool) or value is None:
-                lines.append(f"{key}: {value}")
+                lines.append(f"{name}: {value}")
             elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
-                lines.append(f"{key}: {', '.join(str(v) for v in value) or 'none'}")
+                lines.append(f"{name}: {', '.join(str(v) for v in value) or 'none'}")
+        hand = view.get("hand")
+        if isinstance(hand, list) and all(isinstance(v, str | int) for v in hand):
+            return [
+                ("board", lines),
+                ("hand", [f"Your hand: {', '.join(map(str, hand)) or 'empty'}"]),
+            ]
         return [("board", lines)]
 
     def scores(self, view: Mapping[str, Any]) -> list[str]:
         return ["The scores are counted at the end of the game."]
 
 
-MODULES = {
-    "notre-dame": "notre_dame",
-    "rattus-cartus": "rattus_cartus",
-    "cathedral-of-orleans": "cathedral",
-    "1347": "pestis",
-}
-
-
 def board_for(game_id: str) -> TextBoard:
-    name = MODULES.get(game_id)
-    if name is None:
+    """The title's own text board (its entry point in TEXT_BOARDS), else the generic one."""
+    target = registry.targets(TEXT_BOARDS).get(game_id, "")
+    if not target:
         return GenericBoard()
-    module = importlib.import_module(f"{__name__}.{name}")
-    board: TextBoard = module.BOARD
+    name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not name.startswith(exc.name):
+            raise
+        return GenericBoard()  # the board's distribution is not installed: the generic one
+    board: TextBoard = getattr(module, attr or "BOARD")
     return board
