@@ -31,10 +31,11 @@ class YourTurns(Message):
 
 
 def turn_text(n: int) -> str:
-    """What the app shows: "Your turn at 2 tables"."""
+    """What the app shows: "your turn at 2 tables" (lower case: never read as a table
+    screen's own "Your turn: …" prompt)."""
     if n == 0:
-        return "No table waits for your move now"
-    return f"Your turn at {n} table{'' if n == 1 else 's'}"
+        return "no table waits for your move now"
+    return f"your turn at {n} table{'' if n == 1 else 's'}"
 
 
 class TurnWatch:

@@ -59,12 +59,12 @@ async def test_your_turn_at_n_tables_with_a_bell_and_notices_after_the_apps_move
             assert isinstance(app.screen, MenuScreen) and not toasts(app)
             first_move(other, one)  # alice moves: bob's turn at one table
             await until(pilot, lambda: app.your_turns == (one,))
-            assert "Your turn at 1 table" in toasts(app) and bells == [1]
-            assert "▶ Your turn at 1 table" in screen_text(app)  # the menu says so too
+            assert "your turn at 1 table" in toasts(app) and bells == [1]
+            assert "▶ your turn at 1 table" in screen_text(app)  # the menu says so too
             time.sleep(1.1)  # `updated` has whole seconds: table one waits longer
             first_move(other, two)
             await until(pilot, lambda: app.your_turns == (one, two))
-            assert "Your turn at 2 tables" in toasts(app) and bells == [1, 1]
+            assert "your turn at 2 tables" in toasts(app) and bells == [1, 1]
             await pilot.press("t")  # the Tables screen: your turn first, the longest waiting
             assert isinstance(app.screen, TablesScreen)
             assert list(app.screen.infos)[:2] == [one, two]

@@ -112,7 +112,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         )
         turns = self.app.your_turns
         if turns:
-            head.append(f" · {turn_text(len(turns)).lower()}", style="bold")
+            head.append(f" · {turn_text(len(turns))}", style="bold")
         for static in self.query("#tables-head").results(Static):
             static.update(head)
 
