@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -27,6 +27,7 @@ from .terminal import terminal_gone, tolerate_bad_input
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
+    from .turns import TurnWatch, YourTurns
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -122,6 +123,9 @@ class BoardgamesApp(App[int]):
         self.last_autosave: str | None = None
         self.autosaver = Autosaver(on_error=self._autosave_failed)
         self._too_small: TooSmallScreen | None = None
+        # the shared tables where it is this user's turn (None: not known yet)
+        self.your_turns: tuple[str, ...] | None = None
+        self._turn_watch: TurnWatch | None = None
 
     def _autosave_failed(self, message: str) -> None:
         self.call_from_thread(self.notify, message, severity="error", timeout=6)
@@ -164,6 +168,11 @@ class BoardgamesApp(App[int]):
         elif launch.confine:
             self._resume()
         self.call_after_refresh(self._check_size)
+        if not os.environ.get("BENCH_EXIT_ON_IDLE"):
+            from .turns import POLL_SECONDS
+
+            self.set_interval(POLL_SECONDS, self._turn_tick)
+            self.call_after_refresh(self._turn_tick)
         if os.environ.get("BENCH_EXIT_ON_IDLE"):  # the start-up benchmark: first frame, then exit
             self.call_after_refresh(self.exit)
 
@@ -331,7 +340,61 @@ class BoardgamesApp(App[int]):
         self.autosaver.flush()
         self.exit(0)
 
+    def open_shared_table(self, table_id: str, join: bool = False) -> None:
+        """Sit down at (or watch) a shared table, on its game screen."""
+        from .screens.tables import open_table
+
+        open_table(self, table_id, join=join)
+
+    # ---- your turn, wherever you are -----------------------------------------------------
+    def _watch(self) -> TurnWatch | None:
+        watch = self._turn_watch
+        if watch is None:
+            from .turns import TurnWatch
+
+            watch = self._turn_watch = TurnWatch(self.launch.store, self.launch.table_user())
+        return watch if watch.available() else None
+
+    def _turn_tick(self) -> None:
+        if self._watch() is not None:
+            self._check_turns(False)
+
+    def send_notices(self) -> None:
+        """After a move made here: the turn notices it owes are sent now (by a worker)."""
+        if self._watch() is not None:
+            self._check_turns(True)
+
+    @work(thread=True, group="turns")
+    def _check_turns(self, send: bool) -> None:
+        watch = self._turn_watch
+        ids = watch.check(send) if watch is not None else None
+        if ids is not None:
+            from .turns import YourTurns
+
+            self.post_message(YourTurns(ids))
+
+    def on_your_turns(self, message: YourTurns) -> None:
+        """Say "your turn at N tables" when the number changes (with a bell when it grows,
+        unless the table screen in front rang it already), and tell the screens."""
+        from .turns import turn_text
+
+        old, self.your_turns = self.your_turns, message.ids
+        for screen in self.screen_stack:
+            show = getattr(screen, "show_turns", None)
+            if show is not None:
+                show(message.ids)
+        if len(message.ids) == len(old or ()) and (old is not None or not message.ids):
+            return
+        self.notify(turn_text(len(message.ids)), title="Shared tables", timeout=6)
+        arrived = set(message.ids) - set(old or ())
+        here = getattr(getattr(self.screen, "source", None), "info", None)
+        arrived.discard(getattr(here, "id", None))  # the table screen rings for its own
+        if old is not None and arrived and self.launch.bell:
+            self.bell()
+
     def on_unmount(self) -> None:
+        if self._turn_watch is not None:
+            self._turn_watch.close()
         self.autosaver.flush()
         store = getattr(self, "_table_store", None)
         if store is not None:

@@ -15,6 +15,7 @@ Reading the position
     `heading`, `who`   what the status line adds after the title, and who reads it ("you: bo");
                        `brief_heading` the heading where room is short (only what must show)
     `keys_off`         the screen actions that do nothing with this source ("redo", "bell"...)
+    `talk`             what people said at a table (`engine.tables.Talk`), oldest first
     `waiting()`        why nobody can move yet ("seat 2 open (table join T1)"), or None
     `decides(seat)`    whether a person at this screen decides for `seat` now
     `view(viewer)`     what the board shows (a spectator: only what every seat sees alike)
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -103,6 +104,8 @@ class MoveSource(Protocol):
     def keys_off(self) -> frozenset[str]: ...
     @property
     def poll_seconds(self) -> float: ...
+    @property
+    def talk(self) -> Sequence[Any]: ...
     def waiting(self) -> str | None: ...
     def decides(self, seat: int) -> bool: ...
     def view(self, viewer: int | None) -> Mapping[str, Any]: ...
@@ -139,8 +142,9 @@ class LocalSource:
     reader = None
     shared = False
     heading = brief_heading = who = ""
-    keys_off = frozenset({"bell", "reclaim"})
+    keys_off = frozenset({"bell", "reclaim", "say"})
     poll_seconds = 0.0
+    talk: tuple[Any, ...] = ()
 
     def __init__(self, match: Match, think: float | None = None) -> None:
         self._match = match

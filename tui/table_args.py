@@ -46,6 +46,18 @@ def add_table_parser(sub: Any, options: Any) -> None:
         help="days per seat the clock may pause while its owner is away (default 14; 0: none, "
         "the computer plays for them)",
     )
+    n.add_argument(
+        "--private",
+        action="store_true",
+        help="not listed among the open tables: others join with a code (`table invite`)",
+    )
+    n.add_argument(
+        "--spectators",
+        choices=("none", "players", "anyone"),
+        default="anyone",
+        help="who may watch: nobody, players (anyone with a seat at a table here), anyone",
+    )
+    _max_open(n)
     ls = ts.add_parser("list", help="your tables (your turn first), open tables, others")
     ls.add_argument("--json", action="store_true")
     sh = ts.add_parser("show", help="the table from your seat")
@@ -59,8 +71,23 @@ def add_table_parser(sub: Any, options: Any) -> None:
     )
     u = ts.add_parser("undo", help="take back your own last move (if nothing happened since)")
     u.add_argument("id")
-    j = ts.add_parser("join", help="sit down (at an open seat) and play in the app")
-    j.add_argument("id")
+    j = ts.add_parser(
+        "join", help="sit down (an open seat, a rematch offered to you, or an invite code)"
+    )
+    j.add_argument("id", metavar="ID|CODE", help="a table id, or an invite code (abcd-efgh)")
+    _max_open(j)
+    inv = ts.add_parser("invite", help="a code that lets one person take an open seat (once)")
+    inv.add_argument("id")
+    r = ts.add_parser(
+        "rematch",
+        help="after a table ends: the same game and people, the next seat starting; prints its id",
+    )
+    r.add_argument("id")
+    r.add_argument("--seed", type=int, default=None)
+    _max_open(r)
+    say = ts.add_parser("say", help="say something at the table (at most 200 characters)")
+    say.add_argument("id")
+    say.add_argument("text", nargs="+")
     e = ts.add_parser("export", help="write the table as a save file (review, check, load)")
     e.add_argument("id")
     e.add_argument("file")
@@ -104,3 +131,13 @@ def add_table_parser(sub: Any, options: Any) -> None:
     w.add_argument("id", nargs="?")
     w.add_argument("--timeout", type=float, default=None, help="give up after S seconds (exit 1)")
     t.set_defaults(parse_options=options)
+
+
+def _max_open(p: Any) -> None:
+    p.add_argument(
+        "--max-open",
+        type=int,
+        default=None,
+        metavar="N",
+        help="refuse past N unfinished tables per user (default 30; 0: no limit)",
+    )

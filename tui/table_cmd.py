@@ -1,8 +1,9 @@
 """`boardgames-tui table …`: shared tables from the command line (scriptable).
 
-new, list, show, play, undo, join, export, copy-store, notify, wait, reclaim, leave, away.
-Every command first settles what is due by the store's clock (a turn the computer plays for
-someone out of time or away, a reminder owed), then sends what notifications are owed. Exit codes: 0 done; 1 refused (not your seat, not
+new, list, show, play, undo, join, invite, rematch, say, export, copy-store, notify, wait,
+reclaim, leave, away. Every command first settles what is due by the store's clock (a turn the
+computer plays for someone out of time or away, a reminder owed), then sends what notifications
+are owed. Exit codes: 0 done; 1 refused (not your seat, not
 your turn, an illegal move, the table is over, an unknown table) or a store that cannot be
 used; 2 bad usage.
 """
@@ -20,7 +21,9 @@ from typing import Any
 from engine.core import get_game
 from engine.core import saves as saves_mod
 from engine.tables import (
+    ABANDONED,
     FINISHED,
+    PLAYING,
     WAITING,
     NoStore,
     StoreError,
@@ -30,6 +33,8 @@ from engine.tables import (
     UnknownTable,
     copy_tables,
     is_server_url,
+    listed,
+    looks_like_code,
     open_store,
     parse_seats,
     store_location,
@@ -144,16 +149,31 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
             f"from now on (`table reclaim {info.id}` to come back)"
         )
         return 0
+    if action == "invite":
+        code = store.invite(args.id, user)
+        tid = store.info(args.id).id
+        print(f"invite code for table {tid} (one seat, once): boardgames-tui table join {code}")
+        print(code)
+        return 0
+    if action == "rematch":
+        return _rematch(store, args, user)
+    if action == "say":
+        talk = store.say(args.id, user, " ".join(args.text))
+        print(f"said at table {store.info(args.id).id}: {talk.text}")
+        return 0
     raise TableUsage(f"unknown table action {action!r}")
 
 
-def _after(store: TableStore, user: str) -> None:
-    """After the command's own work is committed: send the turn notifications due (this
-    process's or anyone's), and tell `user` once about a target of theirs that fails."""
+def _after(store: TableStore, user: str, sweep: bool = True) -> None:
+    """After the command's own work is committed: settle what is due, end the tables abandoned (`sweep`), send
+    the turn notifications due (this process's or anyone's), and tell `user` once about a
+    target of theirs that fails."""
     from engine.tables.notify import deliver
 
     try:
         settle(store)
+        if sweep:
+            store.end_abandoned()
         deliver(store)
         failing = store.take_failures(user)
     except StoreError:  # the command itself is done; the next reader sends what is owed
@@ -248,11 +268,11 @@ def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | N
             if mine:
                 print(mine[0].id, flush=True)  # the one waiting longest
                 return 0
-            _after(store, user)  # a reader sends what the change owes (or a retry due)
+            _after(store, user, sweep=False)  # a reader sends what the change owes
             resend = now + WAIT_RESEND
         elif now >= resend:
             resend = now + WAIT_RESEND
-            _after(store, user)
+            _after(store, user, sweep=False)
         if timeout is not None and now - start >= timeout:
             where = f"at table {table_id}" if table_id else "at any table"
             print(
@@ -287,8 +307,11 @@ def _new(args: argparse.Namespace, user: str) -> int:
         raise TableUsage(str(exc)) from None
     rules = _rules(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    settings = {"strict": args.strict, "private": args.private, "spectators": args.spectators}
     with _closing(open_store(args.store, shared_cache=True)) as store:
-        info = store.create(game.id, seats, options, seed, user, {"strict": args.strict}, rules)
+        info = store.create(
+            game.id, seats, options, seed, user, settings, rules, max_open=args.max_open
+        )
         if info.status != WAITING:
             play_computers(store, info.id, lease_owner(), None)
         seats_text = ", ".join(s.label for s in info.seats)
@@ -296,6 +319,8 @@ def _new(args: argparse.Namespace, user: str) -> int:
         if rules.turn_limit is not None:
             clock = f", {limit_text(rules.turn_limit)} a turn"
         print(f"{game.title} for {seats_text} (seed {seed}{clock})")
+        if info.private and info.first_open() is not None:
+            print(f"a private table: give the others a code from `table invite {info.id}`")
         print(info.id)
         _after(store, user)
     return 0
@@ -381,35 +406,26 @@ def clock_fields(info: TableInfo) -> dict[str, Any]:
     }
 
 
-def _group(info: TableInfo, user: str) -> str:
-    if info.damage is not None:
-        return "damaged"
-    if info.seat_of(user) is not None:
-        return "yours"
-    if info.status == WAITING:
-        return "open"
-    return "others"
-
-
 def _list(store: TableStore, user: str, as_json: bool) -> int:
-    infos = store.tables()
-    order = {"yours": 0, "open": 1, "others": 2, "damaged": 3}
-    infos.sort(key=lambda i: (order[_group(i, user)], not i.your_turn(user), i.finished))
+    groups = listed(store.tables(), user)
+    infos = [i for _, i in groups]
     rows: list[dict[str, Any]] = [
         {
             "id": i.id,
             "game": i.game,
-            "group": _group(i, user),
+            "group": group,
             "status": i.status,
             "moves": i.moves,
             "to_move": i.to_move,
             "your_turn": i.your_turn(user),
             "seats": [s.label for s in i.seats],
             "updated": i.updated,
+            "private": i.private,
+            "spectators": i.spectators,
             "damage": i.damage,
             **clock_fields(i),
         }
-        for i in infos
+        for group, i in groups
     ]
     if as_json:
         print(json.dumps(rows, indent=1))
@@ -419,6 +435,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         return 0
     heads = {
         "yours": "Your tables",
+        "offered": "Rematches offered to you (table join ID accepts)",
         "open": "Open tables (join)",
         "others": "Other tables",
         "damaged": "Damaged tables (the others are not affected)",
@@ -433,6 +450,8 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             continue
         if r["your_turn"]:
             state = "YOUR TURN"
+        elif r["status"] == ABANDONED:
+            state = "abandoned"
         elif r["status"] == FINISHED:
             state = "finished"
         elif r["status"] == WAITING:
@@ -443,12 +462,15 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         if r["status"] != FINISHED and clock_text(info):
             state += f" · {clock_text(info)}"
         title = get_game(r["game"]).title
+        if r["private"]:
+            state += " (private)"
         print(f"  {r['id']}  {title:<28} {', '.join(r['seats']):<32} move {r['moves']:<4} {state}")
     return 0
 
 
 def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any]:
     """What `table show --json` prints: the table from `user`'s seat."""
+    store.check_watch(table_id, user)
     info, match = store.load(table_id)
     if computer_to_move(info, match):
         try:
@@ -459,7 +481,7 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
             info, match = store.load(table_id)
     seat = info.seat_of(user)
     prompt = match.prompt
-    mine = prompt is not None and seat == prompt.seat and info.status != WAITING
+    mine = prompt is not None and seat == prompt.seat and info.status == PLAYING
     doc: dict[str, Any] = {
         "id": info.id,
         "game": info.game,
@@ -492,8 +514,17 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         else [],
         "view": view_for(info, match, user),
         "log": table_log(store, info, match, seat)[-12:],
+        "talk": [
+            {"user": t.user, "spectator": t.spectator, "at": t.at, "text": t.text}
+            for t in store.talk(info.id, user)
+        ][-20:],
+        "private": info.private,
+        "spectators": info.spectators,
+        "rematch": store.rematch_of(info.id) if info.finished else None,
     }
-    if info.finished:
+    if info.abandoned:
+        doc["result"] = {"summary": "abandoned: no move for 30 days", "winners": []}
+    elif info.finished:
         res = match.game.result(match.state)
         doc["result"] = {
             "summary": res.summary,
@@ -542,6 +573,11 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
     print(f"Seats: {', '.join(doc['seats'])} · {doc['moves']} moves played")
     for line in doc["log"][-5:]:
         print(f"  ▸ {line}")
+    for t in doc["talk"][-5:]:  # talk is marked apart from the moves, and printed as data
+        who = f"{t['user']} (watching)" if t["spectator"] else t["user"]
+        print(f"  💬 {who}: {t['text']}")
+    if doc["rematch"]:
+        print(f"Rematch: table {doc['rematch']} (boardgames-tui table join {doc['rematch']})")
     if doc["finished"]:
         print(f"Game over: {doc['result']['summary']}")
     elif doc["status"] == WAITING:
@@ -613,16 +649,49 @@ def _copy_store(source: str, target: str) -> int:
     return 0
 
 
+def _rematch(store: TableStore, args: argparse.Namespace, user: str) -> int:
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    info, made = store.rematch(args.id, user, seed, args.max_open)
+    if not made:
+        print(f"table {args.id} has a rematch already: table {info.id}")
+        print(info.id)
+        return 0
+    if info.status != WAITING:
+        play_computers(store, info.id, lease_owner(), None)
+    who = [s.offered for s in info.seats if s.offered]
+    offered = (
+        f"; offered to {', '.join(w for w in who if w)} (they accept with `table join {info.id}`)"
+    )
+    title = get_game(info.game).title
+    print(f"rematch of table {normalize(args.id)}: {title} (seed {seed}){offered if who else ''}")
+    print(info.id)
+    return 0
+
+
+def normalize(table_id: str) -> str:
+    return table_id.strip().lower()
+
+
 def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
     from .plain import join_table, wanted
     from .terminal import NO_TERMINAL, has_terminal
 
-    info = store.info(args.id)
     plain = wanted(bool(getattr(args, "plain", False)))  # plain lines need no terminal
+    if looks_like_code(args.id):  # an invite code: the seat is taken even without a terminal
+        tid, seat_n = store.join_code(args.id, user, args.max_open)
+        print(f"{user} sits at seat {seat_n + 1} of table {tid}")
+        if not plain and not has_terminal():
+            print(f"play it with `boardgames-tui table show {tid}` and `table play`")
+            return 0
+        info = store.info(tid)
+    else:
+        info = store.info(args.id)
     if not plain and not has_terminal():  # before the seat is taken: scripts use `table play`
         print(NO_TERMINAL, file=sys.stderr)
         return 2
-    seat = store.join(info.id, user)
+    seat = store.join(info.id, user, args.max_open)
+    if seat is None:
+        store.check_watch(info.id, user)
     if seat is None:
         print(f"no open seat at table {info.id}: watching as a spectator", file=sys.stderr)
     if plain:

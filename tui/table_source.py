@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -18,6 +19,7 @@ from engine.tables import (
     StoreUnavailable,
     TableInfo,
     TableStore,
+    Talk,
     taken_back,
     view_for,
 )
@@ -51,7 +53,9 @@ class TableSource:
     ) -> None:
 
         self.store, self.user, self.think = store, user, think
-        self.info, self._match = store.load(table_id)
+        self.info = store.check_watch(table_id, user)
+        self.info, self._match = store.load(self.info.id)
+        self.talk: list[Talk] = store.talk(self.info.id, user)
         self._read_at = time.monotonic()  # when `info.now` (the store's clock) was read
         self._notes = self._read_notes()
         self._clock_check = 0.0  # when an expired turn was last looked for in the store
@@ -119,8 +123,10 @@ class TableSource:
 
     @property
     def brief_heading(self) -> str:
-        """The heading where room is short: the table's id goes, a lost store stays."""
-        return " · reconnecting…" if self.offline else ""
+        """The heading where room is short: the table's id goes; abandoned and a lost store
+        stay."""
+        gone = " · abandoned" if self.info.abandoned else ""
+        return gone + (" · reconnecting…" if self.offline else "")
 
     @property
     def match(self) -> Match:
@@ -140,6 +146,7 @@ class TableSource:
         shown = self._match.steps[: self._match.cursor]  # the store brings the match up to date
         try:
             self.info, self._match = self.store.load(self.info.id)
+            self.talk = self.store.talk(self.info.id, self.user)
         except StoreError as exc:
             raise self._problem(exc) from None
         self._read_at = time.monotonic()
@@ -155,6 +162,11 @@ class TableSource:
 
     def waiting(self) -> str | None:
 
+        if self.info.abandoned:
+            return (
+                f"none — table {self.info.id} was abandoned after 30 days without a move "
+                f"(`table rematch {self.info.id}` plays it again)"
+            )
         if self.info.status != WAITING:
             return None
         open_seats = ", ".join(str(s.seat + 1) for s in self.info.seats if s.is_open)
@@ -314,6 +326,28 @@ class TableSource:
         arrived = mine and self._mine is False and self._ring
         self._mine = mine
         return arrived
+
+    # ---- around the table ----------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """Say something at the table (Refused: too long, too fast, not there)."""
+        try:
+            self.store.say(self.info.id, self.user, text)
+        except StoreError as exc:
+            raise self._problem(exc) from None
+        self.reload()
+
+    def can_rematch(self) -> bool:
+        return self.seat is not None and self.info.finished
+
+    def rematch(self) -> str:
+        """The id of the table's rematch: opened now (this user seated, the others offered
+        their seats), or the one opened already."""
+        seed = int.from_bytes(os.urandom(3), "big")
+        try:
+            info, _ = self.store.rematch(self.info.id, self.user, seed)
+        except StoreError as exc:
+            raise Refused(str(exc)) from None
+        return info.id
 
     def close(self) -> None:
         """Let another terminal play the computers."""

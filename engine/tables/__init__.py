@@ -3,12 +3,15 @@
 Usable by the command line, the TUI and a future server alike: nothing here imports the UI.
 """
 
+from .social import MAX_OPEN, Talk, listed, looks_like_code, talk_lines
 from .sqlite import SQLiteStore
 from .store import (
+    ABANDONED,
     DAMAGED,
     FINISHED,
     OPEN,
     PLAYING,
+    SPECTATOR_SETTINGS,
     WAITING,
     Damaged,
     Disconnected,
@@ -71,10 +74,13 @@ def open_store(
 
 
 __all__ = [
+    "ABANDONED",
     "DAMAGED",
     "FINISHED",
+    "MAX_OPEN",
     "OPEN",
     "PLAYING",
+    "SPECTATOR_SETTINGS",
     "WAITING",
     "Damaged",
     "Disconnected",
@@ -87,17 +93,21 @@ __all__ = [
     "StoreUnavailable",
     "TableInfo",
     "TableStore",
+    "Talk",
     "UnknownTable",
     "check_claim",
     "check_user",
     "copy_tables",
     "default_user",
     "is_server_url",
+    "listed",
+    "looks_like_code",
     "open_store",
     "parse_seats",
     "public_view",
     "store_location",
     "store_path",
     "taken_back",
+    "talk_lines",
     "view_for",
 ]

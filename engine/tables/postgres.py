@@ -30,6 +30,7 @@ from .store import (
     CLOCK_TABLES,
     FORMAT,
     NOTICE_TABLES,
+    SOCIAL_TABLES,
     Disconnected,
     NoStore,
     Refused,
@@ -122,7 +123,7 @@ CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
 ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join(NOTICE_TABLES + CLOCK_TABLES + PLAY_POLICY)
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *PLAY_POLICY))
 
 # A notification target's URL may hold a secret (a webhook token, a mail password): each role
 # sees and changes its own targets and messages only. A move still owes the next player a
@@ -131,6 +132,15 @@ CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
 # existed must not have their moves refused). Added to a store made before them when its
 # owner opens it (`_setup`).
 TARGET_NUMBERS = "bg_target_numbers"
+# a message is owed for the table's present move (a turn), or about the table itself (n < 0:
+# abandoned, a rematch offered), to a person seated there or offered a seat
+OWE_POLICY = """CREATE POLICY bg_owe ON bg_notices FOR INSERT WITH CHECK (
+    (bg_notices.n < 0 OR EXISTS (SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id
+            AND t.moves = bg_notices.n))
+    AND (EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_notices.table_id
+                AND s."user" = bg_notices."user")
+         OR EXISTS (SELECT 1 FROM bg_offers o WHERE o.table_id = bg_notices.table_id
+                AND o."user" = bg_notices."user")));"""
 NOTICE_POLICIES = f"""
 CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n FROM bg_targets;
 GRANT SELECT ON {TARGET_NUMBERS} TO PUBLIC;
@@ -141,11 +151,7 @@ ALTER TABLE bg_notices ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_own ON bg_notices FOR SELECT USING ("user" = current_user);
 CREATE POLICY bg_own_change ON bg_notices FOR UPDATE USING ("user" = current_user);
 CREATE POLICY bg_own_forget ON bg_notices FOR DELETE USING ("user" = current_user);
-CREATE POLICY bg_owe ON bg_notices FOR INSERT WITH CHECK (
-    EXISTS (SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id
-            AND t.moves = bg_notices.n)
-    AND EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_notices.table_id
-                AND s."user" = bg_notices."user"));
+{OWE_POLICY}
 """
 
 
@@ -343,6 +349,17 @@ class PostgresStore(SQLStore):
             c.execute("SELECT to_regclass(%s)", (f"{self.schema}.{TARGET_NUMBERS}",))
             if _one(c)[0] is not None:
                 self.TARGET_NUMBERS = TARGET_NUMBERS
+                c.execute(  # a store from before the notices about a table: its owner updates
+                    "SELECT pg_has_role(tableowner, 'USAGE') FROM pg_tables t WHERE "
+                    "schemaname = %s AND tablename = 'bg_notices' AND NOT EXISTS (SELECT 1 "
+                    "FROM pg_policies p WHERE p.schemaname = t.schemaname AND p.tablename = "
+                    "'bg_notices' AND p.policyname = 'bg_owe' AND p.with_check LIKE '%%bg_offers%%')",
+                    (self.schema,),
+                )
+                row = c.fetchone()
+                if row and row[0]:
+                    c.execute("DROP POLICY IF EXISTS bg_owe ON bg_notices")
+                    c.execute(OWE_POLICY.encode())
                 return
             c.execute(
                 "SELECT pg_has_role(tableowner, 'USAGE') FROM pg_tables "

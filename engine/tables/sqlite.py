@@ -18,7 +18,14 @@ from typing import Any
 
 from ..core import Match
 from .sqlstore import Conflict, Sql, SQLStore
-from .store import CLOCK_TABLES, FORMAT, NOTICE_TABLES, StoreUnavailable, upgrade_steps
+from .store import (
+    CLOCK_TABLES,
+    FORMAT,
+    NOTICE_TABLES,
+    SOCIAL_TABLES,
+    StoreUnavailable,
+    upgrade_steps,
+)
 
 BUSY_SECONDS = 5.0
 FULL_BYTES = 256 * 1024  # less free space than this, after an I/O error: the disk is full
@@ -61,7 +68,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join(NOTICE_TABLES + CLOCK_TABLES)
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES))
 
 
 class SQLiteStore(SQLStore):

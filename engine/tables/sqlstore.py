@@ -38,7 +38,9 @@ from .clock import (
     seconds_left,
     shown_duration,
 )
+from .social import SocialSQL
 from .store import (
+    ABANDONED,
     DAMAGED,
     FINISHED,
     ID_RE,
@@ -78,11 +80,13 @@ KINDS = (HUMAN, *BOT_LEVELS)
 NCOL = len(COLUMNS.split(","))
 # a seat with its clock and its owner's time away
 SEAT_COLUMNS = (
-    's.seat, s.kind, s."user", c.pilot, c.strikes, c.paused, c.vacation_used, a.starts, a.ends'
+    's.seat, s.kind, s."user", c.pilot, c.strikes, c.paused, c.vacation_used, a.starts, a.ends, '
+    'o."user"'
 )
 SEAT_JOINS = (
     "LEFT JOIN bg_clocks c ON c.table_id = s.table_id AND c.seat = s.seat "
-    'LEFT JOIN bg_away a ON a."user" = s."user"'
+    'LEFT JOIN bg_away a ON a."user" = s."user" '
+    "LEFT JOIN bg_offers o ON o.table_id = s.table_id AND o.seat = s.seat"
 )
 _SEATS = f"SELECT {SEAT_COLUMNS} FROM bg_seats s {SEAT_JOINS} WHERE s.table_id = ? ORDER BY s.seat"
 _INSERT_TABLE = f"INSERT INTO bg_tables ({COLUMNS}) VALUES ({','.join('?' * NCOL)})"
@@ -96,6 +100,7 @@ _BANK = (
     "vacation_used = bg_clocks.vacation_used + excluded.vacation_used"
 )
 _INSERT_SEAT = 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (?,?,?,?)'
+_INSERT_OFFER = 'INSERT INTO bg_offers (table_id, seat, "user") VALUES (?,?,?)'
 _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
 
 
@@ -124,7 +129,7 @@ class Sql:
         return rows[0] if rows else None
 
 
-class SQLStore(TableStore):
+class SQLStore(SocialSQL, TableStore):
     """A table store in SQL tables (`bg_tables`, `bg_seats`, `bg_moves`): everything but the
     connection, the schema and live updates."""
 
@@ -227,58 +232,80 @@ class SQLStore(TableStore):
         options: Mapping[str, str],
         seed: int,
         creator: str,
-        settings: Mapping[str, bool] | None = None,
+        settings: Mapping[str, Any] | None = None,
         rules: ClockRules | None = None,
+        max_open: int | None = None,
     ) -> TableInfo:
         self._as(creator)
         p = new_table_probe(game, seats, options, seed, creator, settings, rules)
         with self._tx() as q:
-            for _ in range(20):
-                tid = new_table_id()
-                if q.one("SELECT 1 FROM bg_tables WHERE id = ?", (tid,)) is None:
-                    break
-            else:  # pragma: no cover - 28 million ids
-                raise StoreError("no free table id: the store is full")
-            since = self._now(q) if p.status == PLAYING else None
-            q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid, turn_since=since)))
-            q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
-            made = self._info(q, tid)
-            if made.status == PLAYING:
-                queue_turn_notice(q, made, self._match(q, made), creator, self.TARGET_NUMBERS)
-            return made
+            for s in p.seats:
+                if s.user is not None:
+                    self._check_open_count(q, s.user, max_open)
+            return self._insert_new(q, p)
 
-    def join(self, table_id: str, user: str) -> int | None:
+    def _insert_new(self, q: Sql, p: TableInfo) -> TableInfo:
+        """The checked table `p` stored under a new id (its turn notice queued)."""
+        for _ in range(20):
+            tid = new_table_id()
+            if q.one("SELECT 1 FROM bg_tables WHERE id = ?", (tid,)) is None:
+                break
+        else:  # pragma: no cover - 28 million ids
+            raise StoreError("no free table id: the store is full")
+        since = self._now(q) if p.status == PLAYING else None
+        q(_INSERT_TABLE, _table_row(dataclasses.replace(p, id=tid, turn_since=since)))
+        q.many(_INSERT_SEAT, [(tid, s.seat, s.kind, s.user) for s in p.seats])
+        q.many(_INSERT_OFFER, [(tid, s.seat, s.offered) for s in p.seats if s.offered])
+        made = self._info(q, tid)
+        if made.status == PLAYING:
+            queue_turn_notice(q, made, self._match(q, made), p.creator, self.TARGET_NUMBERS)
+        return made
+
+    def join(self, table_id: str, user: str, max_open: int | None = None) -> int | None:
         self._as(user)
         with self._tx() as q:
             info = self._info(q, table_id, lock=True)
             mine = info.seat_of(user)
             if mine is not None:
                 return mine
-            seat = info.first_open()
+            seat = info.offered_to(user)
+            if seat is None:
+                if info.private and not info.finished and info.first_open() is not None:
+                    raise Refused(
+                        f"table {info.id} is private: a player there gives you an invite code "
+                        "(`table invite`), then `table join CODE`"
+                    )
+                seat = info.first_open()
             if seat is None or info.finished:
                 return None
-            taken = q.count(
-                'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
-                'AND "user" IS NULL AND kind = ?',
-                (user, info.id, seat, HUMAN),
-            )
-            if taken != 1:  # pragma: no cover - the lock makes this impossible
-                return None
-            still_open = any(s.is_open and s.seat != seat for s in info.seats)
-            q(  # the game begins: so does the first turn's clock
-                "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ?, turn_since = ? "
-                "WHERE id = ?",
-                (
-                    WAITING if still_open else PLAYING,
-                    now_iso(),
-                    None if still_open else info.now,
-                    info.id,
-                ),
-            )
-            if not still_open:
-                now = self._info(q, info.id)
-                queue_turn_notice(q, now, self._match(q, now), user, self.TARGET_NUMBERS)
-            return seat
+            return self._sit(q, info, seat, user, max_open)
+
+    def _sit(self, q: Sql, info: TableInfo, seat: int, user: str, max_open: int | None) -> int:
+        """`user` takes open seat `seat` of the locked table (an offer of it is accepted)."""
+        self._check_open_count(q, user, max_open)
+        taken = q.count(
+            'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
+            'AND "user" IS NULL AND kind = ?',
+            (user, info.id, seat, HUMAN),
+        )
+        if taken != 1:  # pragma: no cover - the lock makes this impossible
+            raise Stale(info.id, info.moves, info.moves)
+        q("DELETE FROM bg_offers WHERE table_id = ? AND seat = ?", (info.id, seat))
+        still_open = any(s.is_open and s.seat != seat for s in info.seats)
+        q(  # the game begins: so does the first turn's clock
+            "UPDATE bg_tables SET status = ?, rev = rev + 1, updated = ?, turn_since = ? "
+            "WHERE id = ?",
+            (
+                WAITING if still_open else PLAYING,
+                now_iso(),
+                None if still_open else info.now,
+                info.id,
+            ),
+        )
+        if not still_open:
+            now = self._info(q, info.id)
+            queue_turn_notice(q, now, self._match(q, now), user, self.TARGET_NUMBERS)
+        return seat
 
     def append(
         self, table_id: str, user: str | None, move_id: str, expected: int, lease: str | None = None
@@ -730,8 +757,8 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
         check_user(str(creator))
     except StoreError as exc:
         raise bad(f"its creator: {exc}") from None
-    if status not in (WAITING, PLAYING, FINISHED):
-        raise bad(f"its status {quoted(status)} is not waiting, playing or finished")
+    if status not in (WAITING, PLAYING, FINISHED, ABANDONED):
+        raise bad(f"its status {quoted(status)} is not waiting, playing, finished or abandoned")
     if int(moves) < 0:
         raise bad(f"its move count {moves} is below 0")
     infos = _seats(bad, g, seats)
@@ -752,7 +779,8 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
         game=g.id,
         seed=int(seed),
         options=opts,
-        settings={str(k): bool(v) for k, v in sets.items()},
+        # flags as booleans; a setting with a value of its own (spectators) as it is
+        settings={str(k): v if isinstance(v, str) else bool(v) for k, v in sets.items()},
         creator=str(creator),
         created=str(created),
         updated=str(updated),
@@ -769,16 +797,17 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
 
 
 def _seat(r: Sequence[Any]) -> SeatInfo:
-    seat, kind, user, pilot, strikes, paused, used, starts, ends = r
+    seat, kind, user, pilot, strikes, paused, used, starts, ends, offered = r
     return SeatInfo(
         int(seat),
         str(kind),
         user,
-        pilot,
-        int(strikes or 0),
-        float(paused or 0),
-        float(used or 0),
-        None if starts is None else (float(starts), None if ends is None else float(ends)),
+        pilot=pilot,
+        strikes=int(strikes or 0),
+        paused=float(paused or 0),
+        vacation_used=float(used or 0),
+        away=None if starts is None else (float(starts), None if ends is None else float(ends)),
+        offered=offered if user is None and kind == HUMAN else None,
     )
 
 

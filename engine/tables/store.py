@@ -19,7 +19,7 @@ import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,9 @@ from .clock import REASONS, ClockRules, pilot_reason
 
 OPEN = "open"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+ABANDONED = "abandoned"  # ended with no move for ABANDON_DAYS: over, without a result
+SPECTATE_NONE, SPECTATE_PLAYERS, SPECTATE_ANYONE = "none", "players", "anyone"
+SPECTATOR_SETTINGS = (SPECTATE_NONE, SPECTATE_PLAYERS, SPECTATE_ANYONE)
 DAMAGED = "damaged"  # a table whose stored rows make no sense: listed, never played
 LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken over after this
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
@@ -207,6 +210,7 @@ class SeatInfo:
     seat: int
     kind: str = HUMAN  # HUMAN or a computer level
     user: str | None = None
+    _: KW_ONLY
     # the clock (see clock.py): why the computer plays this person's seat (None: they do),
     # timeouts in a row, vacation seconds banked in this turn and in the whole game, and
     # the owner's time away (store clock: since, until or None), if any
@@ -215,6 +219,7 @@ class SeatInfo:
     paused: float = 0.0
     vacation_used: float = 0.0
     away: tuple[float, float | None] | None = None
+    offered: str | None = None  # an open seat kept for this user (a rematch): theirs to take
 
     @property
     def is_open(self) -> bool:
@@ -226,7 +231,9 @@ class SeatInfo:
 
     @property
     def label(self) -> str:
-        """The user, the computer level, or "open"."""
+        """The user, the computer level, "open", or "bob?" while offered to bob."""
+        if self.offered and self.user is None:
+            return f"{self.offered}?"
         return self.user or (self.kind if self.is_bot else OPEN)
 
 
@@ -238,11 +245,11 @@ class TableInfo:
     game: str
     seed: int
     options: dict[str, str]
-    settings: dict[str, bool]
+    settings: dict[str, Any]  # strict, private (bools), spectators (SPECTATOR_SETTINGS)
     creator: str
     created: str
     updated: str
-    status: str  # WAITING (open seats), PLAYING or FINISHED; DAMAGED (see `damage`)
+    status: str  # WAITING (open seats), PLAYING, FINISHED, ABANDONED; DAMAGED (see `damage`)
     moves: int
     rev: int  # bumped by every change (move, undo, join): a cheap "anything new?"
     to_move_seat: int | None
@@ -258,8 +265,24 @@ class TableInfo:
         return bool(self.settings.get("strict"))
 
     @property
+    def private(self) -> bool:
+        """Not listed among the open tables: joined by an invite code (or an offered seat)."""
+        return bool(self.settings.get("private"))
+
+    @property
+    def spectators(self) -> str:
+        """Who may watch: none, players (people who play at some table here), anyone."""
+        value = self.settings.get("spectators")
+        return value if value in SPECTATOR_SETTINGS else SPECTATE_ANYONE
+
+    @property
     def finished(self) -> bool:
-        return self.status == FINISHED
+        """Over: played to the end, or abandoned."""
+        return self.status in (FINISHED, ABANDONED)
+
+    @property
+    def abandoned(self) -> bool:
+        return self.status == ABANDONED
 
     @property
     def to_move(self) -> str | None:
@@ -275,7 +298,12 @@ class TableInfo:
         return None
 
     def first_open(self) -> int | None:
-        return next((s.seat for s in self.seats if s.is_open), None)
+        """The first open seat anyone may take (not one offered to someone)."""
+        return next((s.seat for s in self.seats if s.is_open and not s.offered), None)
+
+    def offered_to(self, user: str) -> int | None:
+        """The open seat kept for `user` (a rematch offered to them), if any."""
+        return next((s.seat for s in self.seats if s.is_open and s.offered == user), None)
 
     def your_turn(self, user: str) -> bool:
         """`user` is to move (not while the computer plays their seat for them)."""
@@ -360,6 +388,8 @@ def check_append(
     store's clock in `info.now`). The move number is checked by the backend before this is
     called.
     """
+    if info.abandoned:
+        raise Refused(f"table {info.id} was abandoned (no move for a long time): no more moves")
     if info.finished or match.prompt is None:
         raise Refused(f"table {info.id} is over: no more moves")
     if info.status == WAITING:
@@ -634,7 +664,8 @@ class TableStore(ABC):
         now = time.time() if now is None else now
         with self._session() as q:
             q(
-                "UPDATE bg_notices SET state = 'stale' WHERE state = 'due' AND NOT EXISTS "
+                # n < 0: a notice about the table itself (abandoned), not about a turn
+                "UPDATE bg_notices SET state = 'stale' WHERE state = 'due' AND n >= 0 AND NOT EXISTS "
                 "(SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id "
                 "AND t.moves = bg_notices.n)",
                 (),
@@ -704,11 +735,13 @@ class TableStore(ABC):
         options: Mapping[str, str],
         seed: int,
         creator: str,
-        settings: Mapping[str, bool] | None = None,
+        settings: Mapping[str, Any] | None = None,
         rules: ClockRules | None = None,
+        max_open: int | None = None,
     ) -> TableInfo:
         """A new table (the game set up and checked); its id is short and unique; `rules`:
-        its clock (none by default)."""
+        its clock (none by default). Refused if a user seated at it has `max_open` unfinished
+        tables already (None: MAX_OPEN)."""
 
     @abstractmethod
     def info(self, table_id: str) -> TableInfo:
@@ -723,8 +756,10 @@ class TableStore(ABC):
         """Every table, the most recently changed first."""
 
     @abstractmethod
-    def join(self, table_id: str, user: str) -> int | None:
-        """Take the first open seat (or keep the one `user` has); None if there is none."""
+    def join(self, table_id: str, user: str, max_open: int | None = None) -> int | None:
+        """Take the seat offered to `user`, else the first open seat (or keep the one `user`
+        has); None if there is none. Refused at a private table without an offer (an
+        invite code opens it: `join_code`) or past `max_open` unfinished tables."""
 
     @abstractmethod
     def append(
@@ -805,6 +840,43 @@ class TableStore(ABC):
         """The store's clock (seconds since the epoch)."""
         return time.time()
 
+    # ---- around the table (engine/tables/social.py) ---------------------------------------
+    @abstractmethod
+    def check_watch(self, table_id: str, user: str) -> TableInfo:
+        """The table if `user` may see it (a player, or a spectator it allows); else Refused."""
+
+    @abstractmethod
+    def rematch(
+        self, table_id: str, user: str, seed: int, max_open: int | None = None
+    ) -> tuple[TableInfo, bool]:
+        """The finished table's rematch (made now: True), offered to its other players."""
+
+    @abstractmethod
+    def rematch_of(self, table_id: str) -> str | None: ...
+
+    @abstractmethod
+    def invite(self, table_id: str, user: str) -> str:
+        """A code that takes an open seat at the table once."""
+
+    @abstractmethod
+    def join_code(self, code: str, user: str, max_open: int | None = None) -> tuple[str, int]:
+        """Take the seat an invite code opens: (table id, seat)."""
+
+    @abstractmethod
+    def say(self, table_id: str, user: str, text: str, now: float | None = None) -> Any:
+        """A message at the table (a `social.Talk`); Refused if too long, too fast, not there."""
+
+    @abstractmethod
+    def talk(self, table_id: str, user: str) -> list[Any]:
+        """The messages `user` may read at the table (`social.Talk`), oldest first."""
+
+    @abstractmethod
+    def open_tables(self, user: str) -> int: ...
+
+    @abstractmethod
+    def end_abandoned(self, now: float | None = None, days: float = 30) -> list[str]:
+        """End the tables with no move for `days`, telling their players; the ids."""
+
     def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
         """The table and its moves as stored (for `table copy-store`)."""
         raise StoreError(f"{self.path} cannot be copied from")
@@ -818,7 +890,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 4
+FORMAT = 5
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -863,11 +935,25 @@ CLOCK_TABLES = (
     "ALTER TABLE bg_notices4 RENAME TO bg_notices",
     "CREATE INDEX bg_notices_due ON bg_notices (state, due)",
 )
+# 4 -> 5: rematches, private tables (invite codes), offered seats, table talk
+SOCIAL_TABLES = (
+    "CREATE TABLE bg_offers (table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+    '"user" TEXT NOT NULL, PRIMARY KEY (table_id, seat))',
+    'CREATE INDEX bg_offers_user ON bg_offers ("user")',
+    "CREATE TABLE bg_rematches (table_id TEXT PRIMARY KEY, rematch TEXT NOT NULL)",
+    "CREATE TABLE bg_invites (code TEXT PRIMARY KEY, table_id TEXT NOT NULL, "
+    "made_by TEXT NOT NULL, made TEXT NOT NULL, used_by TEXT, used TEXT)",
+    "CREATE TABLE bg_talk (table_id TEXT NOT NULL, n INTEGER NOT NULL, "
+    '"user" TEXT NOT NULL, spectator INTEGER NOT NULL, at TEXT NOT NULL, '
+    "moves INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (table_id, n))",
+    'CREATE TABLE bg_talkers ("user" TEXT PRIMARY KEY, last DOUBLE PRECISION NOT NULL)',
+)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
     2: NOTICE_TABLES,
     3: CLOCK_TABLES,
+    4: SOCIAL_TABLES,
 }
 
 
@@ -899,7 +985,7 @@ def new_table_probe(
     options: Mapping[str, str],
     seed: int,
     creator: str,
-    settings: Mapping[str, bool] | None,
+    settings: Mapping[str, Any] | None,
     rules: ClockRules | None = None,
 ) -> TableInfo:
     """A table about to be created, checked (game, players, options, clock) and set up: its
@@ -908,8 +994,16 @@ def new_table_probe(
         g = get_game(game)
     except UnknownGame as exc:
         raise StoreError(str(exc)) from None
-    seated = tuple(SeatInfo(i, s.kind, s.user) for i, s in enumerate(seats))
-    sets = {"strict": bool((settings or {}).get("strict", False))}
+    seated = tuple(SeatInfo(i, s.kind, s.user, offered=s.offered) for i, s in enumerate(seats))
+    given = dict(settings or {})
+    spectators = str(given.get("spectators") or SPECTATE_ANYONE)
+    if spectators not in SPECTATOR_SETTINGS:
+        raise StoreError(f"spectators {spectators!r}: give none, players or anyone")
+    sets: dict[str, Any] = {
+        "strict": bool(given.get("strict", False)),
+        "private": bool(given.get("private", False)),
+        "spectators": spectators,
+    }
     stamp = now_iso()
     status = WAITING if any(s.is_open for s in seated) else PLAYING
     try:

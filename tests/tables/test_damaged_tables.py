@@ -93,7 +93,7 @@ CASES = [
     (
         "an unknown status",
         ["UPDATE bg_tables SET status = 'paused' WHERE id = ?"],
-        "its status 'paused' is not waiting, playing or finished",
+        "its status 'paused' is not waiting, playing, finished or abandoned",
         True,
         "both",
     ),

@@ -397,3 +397,29 @@ async def test_the_table_screen_says_reconnecting_and_carries_on(
         await pilot.press("1")  # and now it does
         assert other.info(tid).moves == 2
     other.close()
+
+
+def test_players_as_roles_talk_invite_and_rematch_as_themselves(
+    pgb: Backend, roles: tuple[str, str]
+) -> None:
+    """The social operations work for a role held to its own seats, and only as itself."""
+    al, bo = roles
+    alice, bob = open_store(as_role(pgb, al)), open_store(as_role(pgb, bo))
+    t = alice.create("cathedral", parse_seats(f"{al},open", al), {}, 3, al, {"private": True})
+    code = alice.invite(t.id, al)
+    with pytest.raises(Refused, match=f"as {bo}: you cannot play as {al}"):
+        bob.join_code(code, al)
+    assert bob.join_code(code, bo) == (t.id, 1)
+    assert bob.say(t.id, bo, "hello").user == bo
+    with pytest.raises(Refused, match=f"as {bo}: you cannot play as {al}"):
+        bob.say(t.id, al, "I resign")
+    while (m := alice.load(t.id)[1]).prompt is not None:
+        who = alice.info(t.id).to_move
+        (alice if who == al else bob).append(t.id, who, m.prompt.moves[0].id, m.cursor)
+    alice.add_target(al, "json://127.0.0.1:9/")
+    r, made = bob.rematch(t.id, bo, 5)  # the offer is owed to alice: the database lets bob
+    assert [(n.table_id, n.n) for n in alice.claim_notices()] == [(r.id, -1)]
+    assert made and r.creator == bo and alice.join(r.id, al) is not None
+    assert alice.info(r.id).status == "playing"
+    for s in (alice, bob):
+        s.close()

@@ -278,6 +278,8 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
         backend.sql("DROP VIEW bg_target_numbers")
     backend.sql("DROP TABLE bg_notices")  # format 3: turn notifications
     backend.sql("DROP TABLE bg_targets")
+    for name in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):
+        backend.sql(f"DROP TABLE {name}")  # format 5: rematches, invites, table talk
     backend.sql("UPDATE bg_meta SET value = '1' WHERE key = 'format'")
     s = backend.open()
     assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]
@@ -292,6 +294,8 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
     assert backend.sql("SELECT count(*) FROM bg_notices") == [(0,)]
     if backend.pg:
         assert backend.sql("SELECT count(*) FROM bg_target_numbers") == [(1,)]
+    assert s.say(t.id, "alice", "still here").n == 1  # the format-5 tables are there
+    assert s.info(t.id).seats[1].offered is None
     s.close()
     backend.sql("UPDATE bg_meta SET value = '99' WHERE key = 'format'")
     with pytest.raises(

@@ -28,6 +28,13 @@ def add_room_parsers(sub: Any) -> None:
     )
     s.add_argument("--max-sessions", type=int, default=64, help="sessions at once (64)")
     s.add_argument(
+        "--max-open",
+        type=int,
+        default=None,
+        metavar="N",
+        help="unfinished shared tables a player may sit at (30; 0: no limit)",
+    )
+    s.add_argument(
         "--idle-close",
         type=float,
         default=3600.0,
@@ -84,6 +91,9 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
     if args.max_sessions < 1:
         print("boardgames-tui: --max-sessions must be at least 1", file=sys.stderr)
         return EXIT_USAGE
+    if args.max_open is not None and args.max_open < 0:
+        print("boardgames-tui: --max-open must be 0 (no limit) or more", file=sys.stderr)
+        return EXIT_USAGE
     if not 0 <= args.port <= 65535:
         print("boardgames-tui: --port must be from 0 to 65535", file=sys.stderr)
         return EXIT_USAGE
@@ -96,6 +106,7 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
         max_sessions=args.max_sessions,
         idle=max(1.0, args.idle_close),
         login_grace=max(1.0, args.login_grace),
+        max_open=args.max_open,
     )
     return serve(settings, room)
 

@@ -54,6 +54,7 @@ class Settings:
     max_sessions: int = 64
     idle: float = 3600.0  # seconds without a key before a session is saved and closed
     login_grace: float = LOGIN_GRACE  # seconds a connection has to authenticate
+    max_open: int | None = None  # unfinished tables per player (None: the default, 30)
 
 
 @dataclass
@@ -370,6 +371,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         # can read (a server URL may carry a password); libpq's own settings (PGPASSFILE,
         # PGSSLMODE, …) as the host gave them to `serve`
         env["BOARDGAMES_STORE"] = self.state.settings.store or str(self.state.room.store_path)
+        if self.state.settings.max_open is not None:
+            env["BOARDGAMES_MAX_OPEN"] = str(self.state.settings.max_open)
         env.update({k: v for k, v in os.environ.items() if k.startswith("PG")})
         if self.chan is not None:
             for k, v in self.chan.get_environment().items():

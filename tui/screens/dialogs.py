@@ -105,6 +105,34 @@ class SaveAsScreen(DismissOnce, ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class TalkScreen(DismissOnce, ModalScreen[str | None]):
+    """The message line of a shared table: one line, at most TALK_MAX characters."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        from engine.tables.social import TALK_MAX
+
+        with Vertical(classes="dialog"):
+            yield Static("[b]Say at the table[/]", classes="dialog-title")
+            yield Input(
+                placeholder=f"a message for the table (at most {TALK_MAX} characters)",
+                max_length=TALK_MAX,
+                id="talk-text",
+            )
+            yield Static(
+                "Enter: say it    Esc: cancel    (kept with the table, never in a save)",
+                classes="dialog-keys",
+            )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class HandoverScreen(DismissOnce, Screen[bool]):
     """Covers the whole screen until the named player takes the keyboard; renders no secrets."""
 

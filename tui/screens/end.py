@@ -169,11 +169,18 @@ class EndScreen(ScreenHelp, Screen[str | None]):
         Binding("v", "pick('review')", "Review the game"),
         Binding("enter,q,escape", "pick('menu')", "Menu"),
         Binding("b", "pick(None)", "Back to board"),
+        Binding("m", "pick('rematch')", "Rematch"),
     ]
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, rematch: bool = False) -> None:
         super().__init__()
         self.match = match
+        self.rematch = rematch  # a finished shared table: m opens its rematch
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick" and parameters == ("rematch",):
+            return self.rematch
+        return True
 
     def compose(self) -> ComposeResult:
         yield Static(f" {self.match.game.title} · game over", id="status")

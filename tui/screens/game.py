@@ -31,7 +31,7 @@ from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_mo
 from ..text import plain, seat_label
 from ..widgets.board import BoardView
 from ..widgets.hint import HintPanel
-from ..widgets.log import FRESH_MARK, GameLog, LogEntry, fresh_from, log_entries
+from ..widgets.log import FRESH_MARK, GameLog, LogEntry, fresh_from, log_entries, with_talk
 from ..widgets.picker import MovePicker
 from .base import BaseScreen, key_to_top
 from .dialogs import (
@@ -145,6 +145,9 @@ class GameScreen(BaseScreen[None]):
         Binding("e", "results", "Results", show=False),
         Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
         Binding("t", "reclaim", "Take seat back"),  # when the computer plays your seat
+        # a shared table's: a message to the others (not in the footer, full at 80 columns:
+        # the table screen's help and the docs name it)
+        Binding("c", "say", "Say", show=False),
     ]
 
     def __init__(
@@ -195,6 +198,7 @@ class GameScreen(BaseScreen[None]):
         self._log_viewer: int | None = -2
         self._log_fresh = -1  # where the marked (computer) lines began at the last write
         self._log_notes = 0  # the table's own lines (away, left) written so far
+        self._log_talk: tuple[Any, ...] = ()  # the table talk at the last write
         self._end_shown = False
         self._clock_shown = ""
         self._waiting_handover = False
@@ -224,6 +228,8 @@ class GameScreen(BaseScreen[None]):
 
     def on_mount(self) -> None:
         self._apply_size()
+        if "say" not in self.source.keys_off:  # c opens the message line, never a move
+            self.query_one(MovePicker).reserved = frozenset("c")
         self.refresh_game(highlight=False)
         self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
@@ -543,11 +549,13 @@ class GameScreen(BaseScreen[None]):
         cursor, viewer = self.match.cursor, self.viewer
         steps = self.match.steps
         fresh = fresh_from(self.match)
+        talk = tuple(self.source.talk)
         # one move on: append its lines, unless the earlier lines now read differently: for
         # a new reader (private events) or because a decision ended the computers' marks
         notes = self.source.notes()
         append = (
             len(notes) == self._log_notes
+            and talk == self._log_talk
             and 0 <= self._log_cursor == cursor - 1
             and (fresh == self._log_fresh or not any(e.fresh for e in log.entries))
             and (
@@ -562,10 +570,13 @@ class GameScreen(BaseScreen[None]):
             entries = log_entries(self.match, viewer, cursor - LOG_REWRITE, cursor)
             entries = with_notes(entries, notes, cursor - LOG_REWRITE)
         self._log_notes = len(notes)
+        if talk and not append:
+            entries = with_talk(entries, talk, cursor - LOG_REWRITE)
         log.show(entries, append=append)
-        last = ""
+        last, mark = "", "▸"
         if entries:
             last = entries[-1].text
+            mark = "»" if entries[-1].talk else mark  # said, not played
         else:  # the last visible line for the one-line log (compact layout)
             for i in range(cursor - 1, max(-1, cursor - 30), -1):
                 found = [x for e in steps[i].events if (x := e.for_seat(viewer))]
@@ -573,8 +584,9 @@ class GameScreen(BaseScreen[None]):
                     last = found[-1]
                     break
         self._log_cursor, self._log_viewer, self._log_fresh = cursor, viewer, fresh
+        self._log_talk = talk
         self.query_one("#lastlog", Static).update(
-            Text(f" ▸ {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
+            Text(f" {mark} {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
         )
         self._render_recent()
 
@@ -601,6 +613,8 @@ class GameScreen(BaseScreen[None]):
             self._refused(exc)
             return
         self.autosave()
+        if self.source.shared:  # the turn notices this move owes go out now, off this thread
+            self.app.send_notices()
         self.refresh_game()
 
     def _refused(self, exc: Refused, highlight: bool = True) -> None:
@@ -775,7 +789,12 @@ class GameScreen(BaseScreen[None]):
             return
         self.match.hints.add(self.match.cursor + 1)  # this decision was taken with help
         self.query_one(HintPanel).show_values(
-            message.values, prompt.ids(), self.match.game.cooperative, message.done, message.final
+            message.values,
+            prompt.ids(),
+            self.match.game.cooperative,
+            message.done,
+            message.final,
+            keys=self.query_one(MovePicker).keys,  # the picker's (a table keeps c for talk)
         )
 
     # ---- actions -----------------------------------------------------------------------
@@ -927,6 +946,8 @@ class GameScreen(BaseScreen[None]):
         rows = [row for row in KEY_ROWS if row[0] not in off]
         if "bell" not in self.source.keys_off:
             rows.insert(-2, ("b", "bell on or off when it becomes your turn"))
+        if "say" not in self.source.keys_off:
+            rows.insert(-2, ("c", "say something at the table (shown in the log, marked »)"))
         self.app.push_screen(
             HelpScreen(self.match.game.title, phase, rows=rows, explanation=explanation), after
         )
@@ -1006,5 +1027,45 @@ class GameScreen(BaseScreen[None]):
                 self.action_review()
             elif choice == "menu":
                 self.app.pop_screen()
+            elif choice == "rematch":
+                self.action_rematch()
 
-        self.app.push_screen(EndScreen(self.match), after)
+        rematch = bool(getattr(self.source, "can_rematch", lambda: False)())
+        self.app.push_screen(EndScreen(self.match, rematch=rematch), after)
+
+    def action_rematch(self) -> None:
+        """A finished table: open its rematch (the same people, the next seat starting)."""
+        from ..table_source import TableSource
+
+        source = self.source
+        if not isinstance(source, TableSource) or not source.can_rematch():
+            return
+        try:
+            table_id = source.rematch()
+        except Refused as exc:
+            self._refused(exc)
+            return
+        self.app.pop_screen()
+        self.app.open_shared_table(table_id, join=True)
+        self.app.notify(
+            f"Rematch: table {table_id}. The others find it offered under Shared tables."
+        )
+
+    def action_say(self) -> None:
+        """The message line: say something at the table (kept apart from the moves)."""
+        from .dialogs import TalkScreen
+
+        def said(text: str | None) -> None:
+            if not text:
+                return
+            say = getattr(self.source, "say", None)
+            if say is None:
+                return
+            try:
+                say(text)
+            except Refused as exc:
+                self._refused(exc)
+                return
+            self._render_log()
+
+        self.app.push_screen(TalkScreen(), said)

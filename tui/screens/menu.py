@@ -166,13 +166,27 @@ class MenuScreen(BaseScreen[None]):
             ol.add_option(Option(t, id=item))
         ol.highlighted = highlighted
         ol.focus()
+        self._note()
+
+    def _note(self) -> None:
         games = ", ".join(f"{g.title} ({g.min_players}-{g.max_players})" for g in catalog())
-        self.query_one("#menu-note", Static).update(
-            Text(
-                f"v{__version__} · saves in {self._saves_label()}\n{games}",
-                style="dim",
-            )
-        )
+        note = Text()
+        turns = self.app.your_turns
+        if turns:  # said the moment it changes (the app's worker asks the store)
+            from ..turns import turn_text
+
+            note.append(f"▶ {turn_text(len(turns))}: t opens them\n", style="bold")
+        note.append(f"v{__version__} · saves in {self._saves_label()}\n{games}", style="dim")
+        for static in self.query("#menu-note").results(Static):  # none while it closes
+            static.update(note)
+
+    def show_turns(self, ids: tuple[str, ...]) -> None:
+        """The app found the your-turn tables changed."""
+        if not self.is_mounted:
+            return
+        self._note()
+        if self.app.launch.confine and self.app.screen is self:
+            self.refill()
 
     def _saves_label(self) -> str:
         """The saves folder as the menu shows it: `~` for the home folder."""

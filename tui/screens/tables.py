@@ -25,16 +25,19 @@ from engine.tables import (
     StoreError,
     TableInfo,
     TableStore,
+    listed,
     open_store,
     parse_seats,
 )
 from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
 
 from ..text import one_line
+from ..turns import turn_text
 from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen
 from .dialogs import MessageScreen, ScreenHelp
 from .game import GameScreen
+from .when import short_date
 
 if TYPE_CHECKING:
     from ..app import BoardgamesApp
@@ -61,6 +64,7 @@ def open_table(app: BoardgamesApp, table_id: str, join: bool = True) -> None:
         store = table_store(app)
         if join:
             store.join(table_id, app.launch.table_user())
+        # a spectator only where the table allows one (TableSource checks): else one line
         source = TableSource(store, table_id, app.launch.table_user(), think=app.think)
     except StoreError as exc:
         app.push_screen(MessageScreen("Cannot open the table", str(exc)))
@@ -77,6 +81,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
     BINDINGS = [
         Binding("n", "new", "New table"),
         Binding("w", "watch", "Watch"),
+        Binding("i", "invite", "Invite code"),
         Binding("question_mark", "help", "Help"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -94,13 +99,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        user = self.app.launch.table_user()
-        self.query_one("#tables-head", Static).update(
-            Text.assemble(
-                ("Shared tables", "bold"),
-                f" · you are {user} · Enter: play or join · w: watch · n: new table",
-            )
-        )
+        self._head()
         self.refill()
         self.set_interval(1.0, self._poll)
         self.set_interval(SETTLE_SECONDS, self._settle)
@@ -122,6 +121,26 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
 
     def on_screen_resume(self) -> None:
         self.refill()
+
+    def _head(self) -> None:
+        user = self.app.launch.table_user()
+        head = Text.assemble(
+            ("Shared tables", "bold"),
+            f" · you are {user} · Enter: play or join · w: watch · n: new table",
+        )
+        turns = self.app.your_turns
+        if turns:
+            head.append(f" · {turn_text(len(turns))}", style="bold")
+        for static in self.query("#tables-head").results(Static):
+            static.update(head)
+
+    def show_turns(self, ids: tuple[str, ...]) -> None:
+        """The app found the your-turn tables changed: the head and the list again."""
+        if not self.is_mounted:
+            return
+        self._head()
+        if self.app.screen is self:
+            self.refill()
 
     def _poll(self) -> None:
         store = getattr(self.app, "_table_store", None)
@@ -149,20 +168,21 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             note.update("")
             return
         highlighted = ol.highlighted
-        self.infos = {i.id: i for i in infos}
-        groups: dict[str, list[TableInfo]] = {"yours": [], "open": [], "others": [], "damaged": []}
-        for i in infos:
-            if i.damage is not None:
-                groups["damaged"].append(i)
-            elif i.seat_of(user) is not None:
-                groups["yours"].append(i)
-            elif i.status == WAITING:
-                groups["open"].append(i)
-            else:
-                groups["others"].append(i)
-        groups["yours"].sort(key=lambda i: (not i.your_turn(user), i.finished))
+        # yours (your turn first, the longest waiting first), rematches offered to you,
+        # open tables (never a private one), the others you may watch
+        groups: dict[str, list[TableInfo]] = {
+            "yours": [],
+            "offered": [],
+            "open": [],
+            "others": [],
+            "damaged": [],
+        }
+        for key, i in listed(infos, user):
+            groups[key].append(i)
+        self.infos = {i.id: i for rows in groups.values() for i in rows}
         heads = {
             "yours": "Your tables",
+            "offered": "Rematches offered to you: Enter accepts",
             "open": "Open tables: Enter takes a seat",
             "others": "Other tables: Enter watches",
             "damaged": "Damaged tables: Enter says what is wrong",
@@ -174,7 +194,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             ol.add_option(Option(Text(heads[key], style="bold"), disabled=True))
             for i in rows:
                 ol.add_option(Option(self._row(i, user), id=i.id))
-        if not infos:
+        if not self.infos:
             ol.add_option(
                 Option(Text("No tables yet: n creates one.", style="italic"), disabled=True)
             )
@@ -198,8 +218,15 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             return t
         t.append(f"  {get_game(i.game).title}", style="bold")
         t.append(f" · {', '.join(s.label for s in i.seats)} · ")
+        if i.private:
+            t.append("private · ", style="italic")
         if i.your_turn(user):
             t.append(" your turn ", style="bold reverse green")
+            t.append(f" since {short_date(i.updated, '%d %b %H:%M')}", style="dim")
+        elif i.offered_to(user) is not None:
+            t.append(" rematch: Enter accepts ", style="bold reverse")
+        elif i.abandoned:
+            t.append("abandoned", style="dim italic")
         elif i.status == FINISHED:
             t.append("finished", style="dim")
         elif i.status == WAITING:
@@ -228,6 +255,27 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         tid = ol.get_option_at_index(ol.highlighted).id
         if tid in self.infos:
             open_table(self.app, tid, join=False)
+
+    def action_invite(self) -> None:
+        """An invite code for an open seat at the highlighted table (yours)."""
+        ol = self.query_one(OptionList)
+        if ol.highlighted is None:
+            return
+        tid = ol.get_option_at_index(ol.highlighted).id
+        if tid not in self.infos:
+            return
+        try:
+            code = table_store(self.app).invite(tid, self.app.launch.table_user())
+        except StoreError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return
+        self.app.push_screen(
+            MessageScreen(
+                f"Invite to table {tid}",
+                f"Give this code to one player: {code}\n"
+                f"They join with: boardgames-tui table join {code} (it works once).",
+            )
+        )
 
     def action_new(self) -> None:
         self.app.push_screen(NewTableScreen())
@@ -261,9 +309,16 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 "  users (me is you), open (the first to join) or random, greedy, strong",
                 classes="hint",
             )
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row"):  # seed and spectators share a row: 80x24 fits
                 yield Label("Seed", classes="label")
                 yield Input(placeholder="random", id="table-seed", restrict=r"[0-9]*")
+                yield Static("Spectators", classes="switch-label")
+                yield Select(
+                    [("anyone", "anyone"), ("players only", "players"), ("nobody", "none")],
+                    value="anyone",
+                    allow_blank=False,
+                    id="table-spectators",
+                )
             with Horizontal(classes="row"):
                 yield Label("Options", classes="label")
                 yield Input(placeholder="KEY=VALUE …", id="table-options")
@@ -271,9 +326,11 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             with Horizontal(classes="row"):
                 yield Label("Turn limit", classes="label")
                 yield Input(placeholder="none (e.g. 90s, 10m, 24h)", id="table-limit")
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row"):  # two switches on one row: the form fits 80x24
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="table-strict")
+                yield Static("Private (by invite)", classes="switch-label")
+                yield Switch(value=False, id="table-private")
             yield Static("", id="table-error")
         yield Footer()
 
@@ -311,11 +368,15 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             options = game.check_options(options)
             seed_text = self.query_one("#table-seed", Input).value.strip()
             seed = int(seed_text) if seed_text else int.from_bytes(os.urandom(3), "big")
-            strict = self.query_one("#table-strict", Switch).value
+            settings = {
+                "strict": self.query_one("#table-strict", Switch).value,
+                "private": self.query_one("#table-private", Switch).value,
+                "spectators": str(self.query_one("#table-spectators", Select).value),
+            }
             limit_text = self.query_one("#table-limit", Input).value.strip()
             rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)
             info = table_store(self.app).create(
-                game.id, seats, options, seed, user, {"strict": strict}, rules
+                game.id, seats, options, seed, user, settings, rules
             )
         except (StoreError, ValueError, ClockError) as exc:
             error.update(Text(str(exc), style="bold red"))
@@ -323,6 +384,21 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             return
         self.dismiss(None)
         open_table(self.app, info.id, join=False)
+        if info.private and info.first_open() is not None:
+            try:
+                code = table_store(self.app).invite(info.id, user)
+            except StoreError as exc:
+                self.app.notify(str(exc), severity="warning")
+                return
+            self.app.push_screen(
+                MessageScreen(
+                    f"Private table {info.id}",
+                    f"It is not listed for others. Give this code to a player:\n\n  {code}\n\n"
+                    f"They join with: boardgames-tui table join {code} (it works once; "
+                    f"`table invite {info.id}` makes another).",
+                )
+            )
+            return
         self.app.notify(f"Table {info.id} is set: the others find it under Shared tables (t).")
 
     def action_close(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -45,6 +45,7 @@ class HintPanel(Static):
         cooperative: bool,
         samples: int,
         final: bool,
+        keys: Mapping[str, str] | None = None,
     ) -> None:
         """The top options (with the hotkey that plays each) and how sure the estimate is."""
         t = Text(no_wrap=True, overflow="ellipsis")
@@ -54,6 +55,8 @@ class HintPanel(Static):
                 t.append("\n")
             i = move_ids.index(v.move_id) if v.move_id in move_ids else len(HOTKEYS)
             key = HOTKEYS[i] if i < len(HOTKEYS) else " "
+            if keys:  # the keys the move picker shows
+                key = keys.get(v.move_id, " ")
             t.append(f"{key}", style="bold reverse")
             label = v.label if len(v.label) <= room else v.label[: room - 1] + "…"
             t.append(f" {label:<{room}}", style="bold" if k == 0 else "")

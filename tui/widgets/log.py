@@ -8,7 +8,9 @@ and bold until that reader decides again.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.measure import Measurement
@@ -23,6 +25,7 @@ from ..text import plain
 
 FRESH_MARK = "▸"
 AUTOPILOT_MARK = "(autopilot)"  # after a move the computer played for a person's seat
+TALK_MARK = "»"  # a line of table talk: said, not played
 LOG_BLOCKS = 300  # moves' drawn lines kept per reader (4 readers' worth)
 
 
@@ -40,6 +43,7 @@ class LogEntry:
     text: str
     fresh: bool = False
     number: int = 0
+    talk: bool = False  # said at the table (after move `move`), not part of the game
 
 
 class _Counts:
@@ -119,6 +123,25 @@ def log_entries(match: Match, viewer: int | None, start: int, stop: int) -> list
     return out
 
 
+def with_talk(entries: list[LogEntry], talk: Sequence[Any], start: int) -> list[LogEntry]:
+    """The log's lines with the table talk in between: each message after the lines of the
+    move it was said after (`Talk.moves`), from move `start` on."""
+    said = [
+        LogEntry(
+            t.moves,
+            f"{t.user}{' (watching)' if t.spectator else ''}: {t.text}",
+            talk=True,
+        )
+        for t in talk
+        if t.moves >= max(0, start)
+    ]
+    if not said:
+        return entries
+    keyed = [((e.move, 0, i), e) for i, e in enumerate(entries)]
+    keyed += [((e.move, 1, i), e) for i, e in enumerate(said)]
+    return [e for _, e in sorted(keyed, key=lambda x: x[0])]
+
+
 def log_table(entries: list[LogEntry], text_width: int | None = None) -> Table:
     """The entries as a grid: mark, move number, text (wrapped lines stay in the text column,
     `text_width` wide if given)."""
@@ -128,6 +151,9 @@ def log_table(entries: list[LogEntry], text_width: int | None = None) -> Table:
     t.add_column(overflow="fold", ratio=1, width=text_width)
     last = None
     for e in entries:
+        if e.talk:  # said, not played: its own mark, no move number, the words as data
+            t.add_row(Text(TALK_MARK, style="bold cyan"), "", plain(e.text, style="italic cyan"))
+            continue
         # a move's further lines and the setup's lines (move 0): no number
         number = str(e.number) if e.move not in (last, 0) else ""
         last = e.move

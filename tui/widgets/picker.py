@@ -137,6 +137,7 @@ class MovePicker(Vertical):
         # hotkey of each move id: kept while one multi-part choice goes on, so that the keys
         # of the moves still offered do not change under a quick second press
         self.keys: dict[str, str] = {}
+        self.reserved: frozenset[str] = frozenset()  # letters the screen keeps (a table: c)
         self._title_lines = 0
         self._title = ""
         self._room = 0  # the width the rows were laid out for
@@ -228,7 +229,7 @@ class MovePicker(Vertical):
         if len(done) == 1:
             self.keys[done[0]] = DONE_KEY
         taken = {self.keys[i] for i in ids if i in self.keys}
-        free = (k for k in HOTKEYS if k not in taken)
+        free = (k for k in HOTKEYS if k not in taken and k not in self.reserved)
         for i in ids:
             if i not in self.keys:
                 self.keys[i] = next(free, " ")

@@ -1,0 +1,132 @@
+"""No leaks to the gallery: a spectator's table screen never depends on what the public may
+not see.
+
+For every game with private information, a seeded game is played to a sample point, and a
+twin is found: one earlier private move of some seat chosen differently, such that the
+public view and the public log lines are the same after every move. Both are stored as
+shared tables (each in a store of its own, with the same talk), and a spectator opens each
+in the app: the game screen, its log, the compact layout and the review must read the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core import HUMAN, PUBLIC, IllegalMove, Match, get_game
+from engine.tables import SeatInfo, SQLiteStore, public_view
+from tests.conformance.test_robust_leaks import GAMES, copy_match, lines, sample_point, screen_text
+from tests.conftest import BUILTIN
+from tests.shell.test_tables_tui import until
+
+WIDE, COMPACT = (120, 40), (80, 24)
+
+
+def public_log(m: Match) -> list[list[str]]:
+    return [[e.for_seat(PUBLIC) or "" for e in step.events] for step in m.steps[: m.cursor]]
+
+
+def public_twin(m: Match) -> Match | None:
+    """`m` with one recent private move chosen differently, the public seeing the same after
+    every move (the view every seat shares, and the log); None when no recent move allows it."""
+    game, ids = m.game, m.move_ids()
+    seen = [public_view(m, m.state_at(k)) for k in range(m.cursor + 1)]
+    said = public_log(m)
+    for j in range(m.cursor - 1, max(-1, m.cursor - 60), -1):
+        if m.steps[j].public is None:  # a move everyone reads as it is
+            continue
+        for alt in game.prompt(m.state_at(j)).moves:
+            if alt.id == m.steps[j].move_id:
+                continue
+            t = copy_match(m, j)
+            try:
+                for move_id in [alt.id, *ids[j + 1 :]]:
+                    t.play(move_id)
+            except IllegalMove:
+                continue
+            if (
+                t.cursor == m.cursor
+                and public_log(t) == said
+                and all(
+                    public_view(t, t.state_at(k)) == seen[k] for k in range(j + 1, t.cursor + 1)
+                )
+            ):
+                return t
+    return None
+
+
+def as_table(store: SQLiteStore, m: Match, now: float) -> str:
+    """`m` stored as a shared table of p0, p1…, with talk from a player and a spectator."""
+    seats = [SeatInfo(i, HUMAN, f"p{i}") for i in range(len(m.seats))]
+    tid = store.create(m.game.id, seats, {}, m.seed, "p0").id
+    for n, (move_id, step) in enumerate(zip(m.move_ids(), m.steps, strict=False)):
+        store.append(tid, f"p{step.seat}", move_id, n)
+    store.say(tid, "p1", "your move", now=now)
+    store.say(tid, "zoe", "<b>nice</b>", now=now)
+    return tid
+
+
+async def spectator_surfaces(path: Path, tids: list[str]) -> list[dict[str, str]]:
+    """Each table's surfaces as the spectator zoe sees them, in one app."""
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.tables import open_table
+
+    app = BoardgamesApp(
+        Launch(saves_dir=str(path.parent), store=str(path), user="zoe", bot_delay=0)
+    )
+    found = []
+    async with app.run_test(size=WIDE) as pilot:
+        for tid in tids:
+            await pilot.resize_terminal(*WIDE)
+            open_table(app, tid, join=False)
+            found.append(await surfaces_of(app, pilot, tid))
+            app.pop_screen()
+    return found
+
+
+async def surfaces_of(app, pilot, tid: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    from tui.screens.game import GameScreen
+    from tui.widgets.log import GameLog
+
+    out: dict[str, str] = {}
+    await until(
+        pilot, lambda: isinstance(app.screen, GameScreen) and bool(app.screen.query(GameLog))
+    )
+    game = app.screen
+    assert isinstance(game, GameScreen) and game.source.seat is None
+    log = game.query_one(GameLog)
+    await pilot.pause()  # the log scrolls to its end after it is laid out
+    await until(pilot, lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y)
+    out["game screen"] = screen_text(app)
+    out["log"] = "\n".join(lines(log))
+    assert "zoe (watching): <b>nice</b>" in " ".join(out["log"].split())
+    await pilot.press("v")
+    await pilot.pause()
+    out["review"] = screen_text(app)
+    await pilot.press("escape")
+    await pilot.resize_terminal(*COMPACT)
+    await pilot.pause()
+    await pilot.pause()
+    out["compact game screen"] = screen_text(app)
+    out["compact panels"] = game.query_one("#board").all_text()
+    return {k: v.replace(tid, "TABLE") for k, v in out.items()}
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAMES if g in BUILTIN])
+async def test_a_spectators_table_screen_ignores_hidden_information(
+    game_id: str, tmp_path: Path
+) -> None:
+    players = min(get_game(game_id).max_players, 3)
+    m = sample_point(game_id, players)
+    twin = public_twin(m)
+    assert twin is not None, f"{game_id}: no twin for the public at move {m.cursor}"
+    assert [s.move_id for s in twin.steps] != [s.move_id for s in m.steps]
+    path = tmp_path / "tables.sqlite"
+    store = SQLiteStore(path)
+    tids = [as_table(store, m, 1.0), as_table(store, twin, 3.0)]
+    store.close()
+    real, seen = await spectator_surfaces(path, tids)
+    assert real.keys() == seen.keys()
+    for surface, text in real.items():
+        assert seen[surface] == text, f"{game_id}: a spectator's {surface} differs in the twin"
