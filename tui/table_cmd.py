@@ -310,7 +310,7 @@ def _new(args: argparse.Namespace, user: str) -> int:
     settings = {"strict": args.strict, "private": args.private, "spectators": args.spectators}
     with _closing(open_store(args.store, shared_cache=True)) as store:
         info = store.create(
-            game.id, seats, options, seed, user, settings, rules, max_open=args.max_open
+            game.id, seats, options, seed, user, settings, rules=rules, max_open=args.max_open
         )
         if info.status != WAITING:
             play_computers(store, info.id, lease_owner(), None)

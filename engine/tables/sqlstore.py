@@ -233,6 +233,7 @@ class SQLStore(SocialSQL, TableStore):
         seed: int,
         creator: str,
         settings: Mapping[str, Any] | None = None,
+        *,
         rules: ClockRules | None = None,
         max_open: int | None = None,
     ) -> TableInfo:

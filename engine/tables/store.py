@@ -736,6 +736,7 @@ class TableStore(ABC):
         seed: int,
         creator: str,
         settings: Mapping[str, Any] | None = None,
+        *,
         rules: ClockRules | None = None,
         max_open: int | None = None,
     ) -> TableInfo:

@@ -42,7 +42,8 @@ class Backend:
             return cur.fetchall() if cur.description else []
 
     def to_format_3(self) -> None:
-        """Make the store what format 3 wrote: no clocks, notices without a kind."""
+        """Make the store what format 3 wrote: no clocks, notices without a kind, none of the
+        tables of rematches, invites and talk."""
         from engine.tables.store import NOTICE_TABLES
 
         self.sql("DROP TABLE bg_notices")
@@ -53,6 +54,8 @@ class Backend:
         self.sql("ALTER TABLE bg_tables DROP COLUMN timed_out")
         self.sql("ALTER TABLE bg_tables DROP COLUMN reminded")
         for table in ("bg_clocks", "bg_away", "bg_prefs", "bg_events"):
+            self.sql(f"DROP TABLE {table}")
+        for table in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):
             self.sql(f"DROP TABLE {table}")
         self.sql("UPDATE bg_meta SET value = '3' WHERE key = 'format'")
 

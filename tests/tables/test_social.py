@@ -20,7 +20,7 @@ from tui.cli import main
 def new(store: TableStore, seats: str = "alice,bob", game: str = "notre-dame", **kw):  # type: ignore[no-untyped-def]
     max_open = kw.pop("max_open", None)
     return store.create(
-        game, parse_seats(seats, "alice"), {}, kw.pop("seed", 3), "alice", kw, max_open
+        game, parse_seats(seats, "alice"), {}, kw.pop("seed", 3), "alice", kw, max_open=max_open
     )
 
 

@@ -278,8 +278,6 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
         backend.sql("DROP VIEW bg_target_numbers")
     backend.sql("DROP TABLE bg_notices")  # format 3: turn notifications
     backend.sql("DROP TABLE bg_targets")
-    for name in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):
-        backend.sql(f"DROP TABLE {name}")  # format 5: rematches, invites, table talk
     backend.sql("UPDATE bg_meta SET value = '1' WHERE key = 'format'")
     s = backend.open()
     assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]

@@ -376,7 +376,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             limit_text = self.query_one("#table-limit", Input).value.strip()
             rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)
             info = table_store(self.app).create(
-                game.id, seats, options, seed, user, settings, rules
+                game.id, seats, options, seed, user, settings, rules=rules
             )
         except (StoreError, ValueError, ClockError) as exc:
             error.update(Text(str(exc), style="bold red"))
