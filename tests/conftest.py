@@ -4,6 +4,8 @@ folder for the core and shell tests, as installing its distribution would regist
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.core import registry
 
 TOY = Path(__file__).resolve().parents[1] / "examples" / "toy-plugin"
@@ -16,3 +18,28 @@ if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_
 # for these. Every other cross-game test runs over every installed title (`game_ids()`).
 BUILTIN = [g for g in registry.checkout_entry_points() if g in registry.game_ids()]
 TITLES = registry.game_ids()  # every installed title, the example plug-in included
+
+# The longest tests (seconds of one core each, measured with `--durations`): they start first,
+# so that the workers finish together instead of one running a long test alone at the end
+# (pytest-xdist hands the tests out in this order). A prefix of a test id, longest first.
+LONGEST_FIRST = (
+    "tests/shell/test_ssh_doc.py::",
+    "tests/shell/test_robust_keys.py::test_fuzz_game_screen",
+    "tests/shell/test_tui_games.py::test_full_game_by_keyboard",
+    "tests/shell/test_bench.py::test_bench_quick_smoke",
+    "tests/tables/test_notify.py::test_one_message_per_turn_over_a_whole_game",
+    "tests/shell/test_readable_screens.py::test_setup_remembers_the_seats",
+    "tests/shell/test_robust_saves.py::test_tui_load_dialog_for_damaged_saves",
+    "tests/shell/test_web.py::",
+    "tests/shell/test_board_layout.py::test_every_panel_whole",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (i for i, p in enumerate(LONGEST_FIRST) if item.nodeid.startswith(p)),
+            len(LONGEST_FIRST),
+        )
+
+    items.sort(key=rank)  # stable: the rest keep their order

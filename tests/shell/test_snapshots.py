@@ -20,6 +20,9 @@ SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 GAMES = BUILTIN  # the snapshots are stored for the titles this repository ships
 # a fixed, empty saves folder: the menu shows its path
 SAVES = Path(tempfile.gettempdir()) / "boardgames-tui-snapshots"
+# one folder for every snapshot (the menu shows its path): one worker runs them all, or two
+# workers would empty and make it under each other (FileExistsError)
+pytestmark = pytest.mark.xdist_group("snapshots")
 
 
 @pytest.fixture

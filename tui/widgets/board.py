@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import pickle
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 from weakref import WeakKeyDictionary
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -16,6 +16,7 @@ from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.css.styles import RulesMap
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual
@@ -85,6 +86,7 @@ class _PanelVisual(RichVisual):
     def __init__(self, widget: Widget, pre: Prerendered) -> None:
         super().__init__(widget, pre)
         self._lines = len(pre.lines)
+        self._lines_of = pre
         self._strips: dict[tuple[int, int | None, Style], list[Strip]] = {}
 
     def get_height(self, rules: RulesMap, width: int) -> int:
@@ -98,8 +100,20 @@ class _PanelVisual(RichVisual):
         if strips is None:
             if len(self._strips) >= 4:
                 self._strips.clear()
-            strips = self._strips[key] = super().render_strips(width, height, style, options)
+            strips = self._strips[key] = self._styled(width, height, style)
         return strips
+
+    def _styled(self, width: int, height: int | None, style: Style) -> list[Strip]:
+        """What RichVisual.render_strips makes of the lines, without rendering them again:
+        the box's style under every segment (Widget.post_render), each line cut at `width`."""
+        base = style.rich_style
+        lines = self._lines_of.lines if height is None else self._lines_of.lines[:height]
+        out = []
+        for line in lines:
+            if base:
+                line = [Segment(text, base + s, None) for text, s, _ in line]
+            out.append(Strip(Segment.adjust_line_length(line, width, pad=False)))
+        return out
 
 
 class PanelBox(Static):
@@ -114,11 +128,47 @@ class PanelBox(Static):
     PanelBox { border: round $primary-darken-1; height: auto; padding: 0 1; }
     """
     changed = False
+    plain_title: str | None = None  # the title as shown (with its mark)
     auto_links = False  # a panel holds no links: no pass over its lines looking for them
     _warning: ClassVar[dict[str, Color]] = {}  # the theme's warning colour, by theme
+    # while set, a repaint of the whole box repaints only these rows of the box (the frame's
+    # top line is row 0): a title that lights up or goes out, a few lines of new content
+    _only_rows: list[int] | None = None
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        rows = self._only_rows
+        if rows is not None and not (regions or layout or recompose) and self.size:
+            # the other rows stay as they are on the screen and in Textual's line cache
+            at, width = self.content_offset, self.outer_size.width
+            x, top = -at.x, -at.y
+            regions = tuple(Region(x, top + y, width, 1) for y in rows) or (Region(x, top, 0, 0),)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def mark(self, title: str, changed: bool, width: int) -> None:
-        """Set the title; a changed panel says so in words (colour is never the only sign)."""
+        """Set the title; a changed panel says so in words (colour is never the only sign).
+        Nothing is done when the title reads and looks as it does."""
+        if changed:
+            title += CHANGED if len(title) + len(CHANGED) + 6 <= width else " ✱"
+        if changed == self.changed and title == self.plain_title:
+            return
+        self._only_rows = [0]  # the title is drawn in the frame's top line
+        try:
+            self._mark(title, changed)
+        finally:
+            self._only_rows = None
+
+    def show_rows(self, visual: _PanelVisual, rows: list[int]) -> None:
+        """Show `visual`, whose lines differ from those shown only in these content rows."""
+        top = self.content_offset.y
+        self._only_rows = [top + y for y in rows]
+        try:
+            self.update(visual, layout=False)
+        finally:
+            self._only_rows = None
+
+    def _mark(self, title: str, changed: bool) -> None:
         if changed != self.changed:
             self.changed = changed
             # the title's own styles, not a class: a class would restyle the box against the
@@ -130,8 +180,6 @@ class PanelBox(Static):
             else:
                 styles.border_title_color = None
                 styles.border_title_style = None
-        if changed:
-            title += CHANGED if len(title) + len(CHANGED) + 6 <= width else " ✱"
         self.plain_title = title
         self.border_title = Content(title)  # a title is words, never markup
 
@@ -209,12 +257,6 @@ class BoardView(Horizontal):
             self._placement = placement
         main_w, side_w = self._content_widths(compact)
         side.styles.width = side_w + 4
-        # the last move's marks go now, in the frame that draws this one: a timer of their
-        # own would redraw each marked panel once more (a kilobyte or more over ssh)
-        for p in panels:
-            box = self._boxes[p.key]
-            if box.changed or getattr(box, "plain_title", None) != p.title:
-                box.mark(p.title, False, 0)
         self._pending = {}
         # each body's fingerprint before anything renders it (a render may change its pickle)
         self._prints = {p.key: fingerprint(p.body) for p in panels}
@@ -230,8 +272,12 @@ class BoardView(Horizontal):
                     seen = self._seen.setdefault(p.key, now)  # as it was when first hidden
                     if seen != now:
                         self.unseen.add(p.key)  # its tab says so until it is shown
-                continue
-            self._draw(p, width, highlight)
+                lit = False
+            else:
+                lit = self._draw(p, width) and highlight
+            # the last move's marks go now, in the frame that draws this one: a timer of their
+            # own would redraw each marked panel once more (a kilobyte or more over ssh)
+            box.mark(p.title, lit, width)
         return panels
 
     def _fit(self, width: int) -> list[int]:
@@ -274,8 +320,9 @@ class BoardView(Horizontal):
                 self._drawn[(width, body)] = pre
         return pre
 
-    def _draw(self, p: Panel, width: int, highlight: bool) -> None:
-        """Render one panel into its box, unless the box already shows the same."""
+    def _draw(self, p: Panel, width: int) -> bool:
+        """Render one panel into its box, unless the box already shows the same; True if
+        its lines changed at the width they had (the panel's title then says so)."""
         box = self._boxes[p.key]
         body = self._print(p)
         self._seen[p.key] = (p.title, body)
@@ -283,14 +330,13 @@ class BoardView(Horizontal):
         key = (p.title, width, body) if body is not None else None
         old = self._texts.get(p.key)
         if key is not None and old is not None and old[0] == key:
-            return  # drawn from the same content at the same width: keep its lines
+            return False  # drawn from the same content at the same width: keep its lines
         pre = self._prerender(p, width, body)
         mark = (key, width, p.title, pre.lines)
         if old is not None and old[1:] == mark[1:]:
             self._texts[p.key] = mark
-            return  # the same lines as on screen: Textual has nothing to redraw
+            return False  # the same lines as on screen: Textual has nothing to redraw
         self._texts[p.key] = mark
-        box.mark(p.title, False, width)
         # as many lines at the same width: the layout stands, only the box repaints
         same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
         grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
@@ -301,9 +347,12 @@ class BoardView(Horizontal):
         visual = pre.visuals.get(box)
         if visual is None:
             visual = pre.visuals[box] = _PanelVisual(box, pre)
-        box.update(visual, layout=not same_size)
-        if highlight and old is not None and old[1] == width:
-            box.mark(p.title, True, width)
+        if old is not None and same_size:  # a move changes a few lines: only those repaint
+            lines = zip(old[3], pre.lines, strict=True)
+            box.show_rows(visual, [y for y, (was, now) in enumerate(lines) if was != now])
+        else:
+            box.update(visual)
+        return old is not None and old[1] == width
 
     def _content_widths(self, compact: bool) -> tuple[int, int]:
         """Text widths inside the panels of the main and the side column."""
@@ -341,7 +390,9 @@ class BoardView(Horizontal):
         for i in page:
             shown = self.panels[i]
             if shown.key in self._pending:
-                self._draw(*self._pending.pop(shown.key), highlight=False)
+                drawn, width = self._pending.pop(shown.key)
+                self._draw(drawn, width)
+                self._boxes[drawn.key].mark(drawn.title, False, width)
         return True
 
     def all_text(self, width: int = 118) -> str:

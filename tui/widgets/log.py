@@ -207,6 +207,10 @@ class GameLog(RichLog):
             width = self.scrollable_content_region.width
             if width > 0 and self._size_known:
                 self.write(self._blocks(entries, width), expand=True)
+                # to the end now, in the frame that draws the new lines: the write's own
+                # scroll waits for that frame and then draws the log once more (its later
+                # pass finds the log at the end and does nothing)
+                self.scroll_end(animate=False, immediate=True, x_axis=False)
             else:  # laid out later, at the size the log gets
                 self.write(log_table(entries), expand=True)
 

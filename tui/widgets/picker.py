@@ -9,16 +9,22 @@ multi-part move).
 from __future__ import annotations
 
 import contextlib
+from typing import Any, Self
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.css.styles import RulesMap
 from textual.message import Message
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, RichVisual
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -37,13 +43,43 @@ DONE_IDS = ("done", "pass", "end")
 
 
 class SafeOptionList(OptionList):
-    """OptionList whose paging keys do nothing before its lines are laid out.
+    """OptionList whose paging keys do nothing before its lines are laid out, and whose rows,
+    laid out by width, outlive a change of its height.
 
     Textual 8.2 raises KeyError on PageUp/PageDown when the list was just refilled (or is
     empty) and has not been rendered yet; key fuzzing found it.
     """
 
     auto_links = False  # the rows hold no links: no pass over every row looking for them
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._widths: set[int] = set()  # the widths the kept rows were laid out at
+
+    def _clear_caches(self) -> None:
+        self._widths.clear()
+        super()._clear_caches()
+
+    def clear_options(self) -> Self:
+        self._widths.clear()
+        return super().clear_options()
+
+    def _update_lines(self) -> None:
+        self._widths.add(self.scrollable_content_region.width)
+        super()._update_lines()
+
+    def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
+        self._widths.add(self.scrollable_content_region.width)
+        return super()._get_option_render(option, style)
+
+    @on(events.Resize)
+    def _keep_rows(self, event: events.Resize) -> None:
+        # Textual lays every row out again on any resize; the list's height changes with
+        # the number of moves, and drawing its rows twice a move (before and after the
+        # resize) cost more than anything else in the picker
+        event.prevent_default()  # OptionList's own handler: called here when it must be
+        if self._widths - {self.scrollable_content_region.width}:
+            self._clear_caches()
 
     def action_page_up(self) -> None:
         with contextlib.suppress(KeyError, IndexError):
@@ -95,6 +131,45 @@ class Row:
         return Measurement.get(console, options, self.grid())
 
 
+class RowVisual(RichVisual):
+    """A row as the option list draws it, its height and lines kept by width and style.
+
+    The list asks every new option its height and lines at every move; the rows mostly come
+    back from move to move (the same moves, the same keys), and with them what they drew.
+    """
+
+    def __init__(self, widget: Widget, row: Row) -> None:
+        super().__init__(widget, row)
+        self._heights: dict[int, int] = {}
+        self._widths: dict[int, int] = {}
+        self._strips: dict[tuple[int, int | None, Style], list[Strip]] = {}
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().get_height(rules, width)
+        return height
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        width = self._widths.get(container_width)
+        if width is None:
+            width = super().get_optimal_width(rules, container_width)
+            self._widths[container_width] = width
+        return width
+
+    def render_strips(
+        self, width: int, height: int | None, style: Style, options: RenderOptions
+    ) -> list[Strip]:
+        # a Rich renderable's strips depend on these alone (RichVisual draws no selection)
+        key = (width, height, style)
+        strips = self._strips.get(key)
+        if strips is None:
+            if len(self._strips) >= 8:
+                self._strips.clear()
+            strips = self._strips[key] = super().render_strips(width, height, style, options)
+        return strips
+
+
 _ROWS: dict[tuple[str, str, str, int], Row] = {}
 
 
@@ -141,6 +216,8 @@ class MovePicker(Vertical):
         self._title_lines = 0
         self._title = ""
         self._room = 0  # the width the rows were laid out for
+        self._subtitle: str | None = None  # the frame's "n more" as last set
+        self._visuals: dict[tuple[str, str, str, int], RowVisual] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("", id="picker-title")
@@ -164,7 +241,11 @@ class MovePicker(Vertical):
                 last_seen = lines[top + rows - 1][0]
                 below = ol.option_count - last_seen - 1 + (1 if lines[top + rows][1] else 0)
         parts = ([f"↑ {above} more"] if above else []) + ([f"↓ {below} more"] if below else [])
-        self.border_subtitle = "  ".join(parts) or None
+        subtitle = "  ".join(parts) or None
+        # set only when it changes: setting it repaints the picker, a frame more per move
+        if subtitle != self._subtitle:
+            self._subtitle = subtitle
+            self.border_subtitle = subtitle
 
     @property
     def options(self) -> OptionList:
@@ -245,11 +326,11 @@ class MovePicker(Vertical):
         room = self.options.content_size.width or max(20, self.size.width - 4)
         self._room = room
         width = min(width, 38, max(10, (room - 3) * 3 // 5))
+        ol = self.options
         opts = [
-            Option(_row(self.keys.get(m.id, " "), m.label, m.preview, width), id=str(i))
+            Option(self._visual(ol, self.keys.get(m.id, " "), m.label, m.preview, width), id=str(i))
             for i, m in enumerate(self.shown)
         ]
-        ol = self.options
         if opts and len(opts) == ol.option_count:
             # as many rows as before: new prompts in place, no new layout of the screen
             for i, opt in enumerate(opts):
@@ -261,6 +342,16 @@ class MovePicker(Vertical):
         if opts:
             ol.highlighted = 0
         self.call_after_refresh(self._say_more)
+
+    def _visual(self, ol: OptionList, key: str, label: str, preview: str, width: int) -> RowVisual:
+        """The row for these words as the list draws it (kept, with what it drew)."""
+        at = (key, label, preview, width)
+        visual = self._visuals.get(at)
+        if visual is None:
+            if len(self._visuals) >= 2000:
+                self._visuals.clear()
+            visual = self._visuals[at] = RowVisual(ol, _row(key, label, preview, width))
+        return visual
 
     def on_resize(self) -> None:
         """Lay the rows out again for a new width (the hint panel opened or closed)."""
