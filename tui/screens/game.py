@@ -201,6 +201,7 @@ class GameScreen(BaseScreen[None]):
         self._log_talk: tuple[Any, ...] = ()  # the table talk at the last write
         self._end_shown = False
         self._clock_shown = ""
+        self._computer_cursor = -1  # the position right after a computer's move played here
         self._waiting_handover = False
         self._handover_later = False  # a hand-over waits for the window to be big enough
         self.compact = False
@@ -697,8 +698,13 @@ class GameScreen(BaseScreen[None]):
         # the move shows `bot_delay` after the turn began (people follow it), or when found;
         # the further steps of one computer's turn (the cards it commits one by one, the area
         # for the token it chose) follow at once: one pause a turn, not one a step
+        # (a turn this screen did not see begin, on opening a game, pauses once too)
         m = self.match
-        same_turn = m.cursor > 0 and m.steps[m.cursor - 1].seat == message.turn.seat
+        same_turn = (
+            m.cursor == self._computer_cursor
+            and m.cursor > 0
+            and m.steps[m.cursor - 1].seat == message.turn.seat
+        )
         wait = 0.0 if same_turn else self.bot_delay - (time.monotonic() - message.started)
         if wait > 0 and not message.worker.is_cancelled:
             self.set_timer(wait, lambda: self._computer_moved(message))
@@ -714,6 +720,7 @@ class GameScreen(BaseScreen[None]):
             self._refused(exc)
             return
         if played and self.is_attached:
+            self._computer_cursor = self.match.cursor
             self.autosave()
             self.refresh_game()
 
