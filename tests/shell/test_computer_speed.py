@@ -57,18 +57,50 @@ def in_a_computers_turn(game_id: str, players: int) -> Match:
     raise AssertionError("no computer turn of several steps")
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("rattus-cartus", 3), ("1347", 3)])
+def at_its_start(m: Match) -> Match:
+    """The same game one step earlier: the computer's turn about to begin."""
+    start = Match.new(m.game.id, m.seats, seed=m.seed, options=m.options)
+    start.settings["handover"] = False
+    for move_id in m.move_ids(m.cursor - 1):
+        start.play(move_id)
+    return start
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("rattus-cartus", 2), ("1347", 2)])
 async def test_a_computers_turn_pauses_once(game_id: str, players: int, tmp_path: Path) -> None:
-    match = in_a_computers_turn(game_id, players)
+    """The first step of a computer's turn comes after the delay (0 here), then the delay is
+    made endless: the turn's further steps come all the same, the next turn (Ann's) waits."""
+    match = at_its_start(in_a_computers_turn(game_id, players))
     seat, at = match.prompt.seat, match.cursor  # type: ignore[union-attr]
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if match.cursor > at:
+                break
+        assert match.cursor > at, "the computer's turn did not begin"
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.bot_delay = FOREVER  # from the turn's second step on
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if match.prompt is None or match.prompt.seat != seat or match.prompt.step == 0:
+                break
+        # the rest of the turn came without its own pauses
+        assert match.prompt is None or match.prompt.seat != seat or match.prompt.step == 0, (
+            "the turn's next step waited for the delay"
+        )
+        assert all(s.seat == seat for s in match.steps[at : match.cursor])
+
+
+async def test_a_game_opened_in_a_computers_turn_pauses_first(tmp_path: Path) -> None:
+    """Opened in the middle of a computer's turn (a saved game), the screen shows who thinks
+    before the computer goes on: the delay is waited once, from here."""
+    match = in_a_computers_turn("1347", 3)
+    at = match.cursor
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=FOREVER))
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(50):
+        for _ in range(10):
             await pilot.pause(0.02)
-            if match.cursor > at and (
-                match.prompt is None or match.prompt.seat != seat or match.prompt.step == 0
-            ):
-                break
-        # the rest of the turn came without its own pauses, then the next turn waits
-        assert match.cursor > at, "the turn's next step waited for the delay"
-        assert all(s.seat == seat for s in match.steps[at : match.cursor])
+        assert match.cursor == at
+        assert "is thinking" in str(app.screen.query_one("#picker-title").render())
