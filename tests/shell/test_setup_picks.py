@@ -22,7 +22,7 @@ async def test_rattus_buildings_chosen_one_per_class_in_the_setup_screen(tmp_pat
         picks = setup.query_one("#picks-buildings")
         assert not picks.display  # hidden until the players choose
         setup.query_one("#opt-buildings", Select).value = "choose"
-        for _ in range(100):  # Select.Changed is handled in its own turn (slow on a busy host)
+        for _ in range(500):  # Select.Changed is handled in its own turn (slow on a busy host)
             await pilot.pause(0.02)
             if picks.display:
                 break
