@@ -517,15 +517,21 @@ class SQLStore(SocialSQL, TableStore):
             return None
         return float(row[0]), None if row[1] is None else float(row[1])
 
+    def _own_seat(self, q: Sql, table_id: str, user: str, over: str = "") -> tuple[TableInfo, int]:
+        """The table, locked, and `user`'s seat at it; Refused when they have none or the
+        game is over (`over`: what the refusal adds)."""
+        info = self._info(q, table_id, lock=True)
+        seat = info.seat_of(user)
+        if seat is None:
+            raise Refused(f"you ({user}) have no seat at table {info.id}")
+        if info.finished:
+            raise Refused(f"table {info.id} is over{over}")
+        return info, seat
+
     def leave(self, table_id: str, user: str) -> TableInfo:
         self._as(user)
         with self._tx() as q:
-            info = self._info(q, table_id, lock=True)
-            seat = info.seat_of(user)
-            if seat is None:
-                raise Refused(f"you ({user}) have no seat at table {info.id}")
-            if info.finished:
-                raise Refused(f"table {info.id} is over: there is nothing to leave")
+            info, seat = self._own_seat(q, table_id, user, ": there is nothing to leave")
             if info.seats[seat].pilot == LEFT:
                 raise Refused(f"you left table {info.id} already")
             q(_CLOCK, (info.id, seat, LEFT, 0))
@@ -540,12 +546,7 @@ class SQLStore(SocialSQL, TableStore):
     def reclaim(self, table_id: str, user: str) -> TableInfo:
         self._as(user)
         with self._tx() as q:
-            info = self._info(q, table_id, lock=True)
-            seat = info.seat_of(user)
-            if seat is None:
-                raise Refused(f"you ({user}) have no seat at table {info.id}")
-            if info.finished:
-                raise Refused(f"table {info.id} is over")
+            info, seat = self._own_seat(q, table_id, user)
             mine = info.seats[seat]
             was_away = bool(self._end_away(q, user))
             if mine.pilot is None:
