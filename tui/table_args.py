@@ -103,6 +103,12 @@ def add_table_parser(sub: Any, options: Any) -> None:
     nos.required = True
     na = nos.add_parser("add", help="send your turn notifications to URL too")
     na.add_argument("url", help="an Apprise URL: ntfy://TOPIC, mailto://…, json://HOST:PORT/…")
+    na.add_argument(
+        "--remind",
+        metavar="HOURS",
+        default=None,
+        help="one reminder after HOURS waiting on your turn (default 24; 0: none)",
+    )
     nos.add_parser("list", help="your targets, numbered, secrets masked")
     nos.add_parser("test", help="send a test message to every target now")
     nr = nos.add_parser("remove", help="stop sending to target N (see list)")

@@ -186,6 +186,24 @@ def _after(store: TableStore, user: str, sweep: bool = True) -> None:
         )
 
 
+def _remind_hours(text: str) -> float:
+    """`--remind HOURS` / `notify remind HOURS`, checked (TableUsage: one line)."""
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not 0 <= hours <= 24 * 365 or hours != hours:
+        raise TableUsage(f"remind {text!r}: give hours, 0 (never) or more")
+    return hours
+
+
+def _set_remind(store: TableStore, user: str, text: str) -> None:
+    hours = _remind_hours(text)
+    store.set_remind(user, hours)
+    said = "never" if hours == 0 else f"once after {hours:g} hours waiting on one turn"
+    print(f"{user} is reminded {said}")
+
+
 def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
     from engine.tables.notify import check_target, send, shown_url
 
@@ -196,23 +214,19 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
             said = "never" if hours == 0 else f"after {hours:g} hours on one turn"
             print(f"{user} is reminded {said} (`table notify remind HOURS`; 0: never)")
             return 0
-        try:
-            hours = float(args.hours)
-        except ValueError:
-            hours = -1.0
-        if not 0 <= hours <= 24 * 365 or hours != hours:
-            raise TableUsage(f"remind {args.hours!r}: give hours, 0 (never) or more")
-        store.set_remind(user, hours)
-        said = "never" if hours == 0 else f"once after {hours:g} hours waiting on one turn"
-        print(f"{user} is reminded {said}")
+        _set_remind(store, user, args.hours)
         return 0
     if what == "add":
         try:
             url = check_target(args.url)
         except StoreError as exc:
             raise TableUsage(str(exc)) from None
+        if args.remind is not None:  # checked before anything is stored
+            _remind_hours(args.remind)
         n = store.add_target(user, url)
         print(f"target {n} for {user}: {shown_url(url)}")
+        if args.remind is not None:
+            _set_remind(store, user, args.remind)
         return 0
     targets = store.targets(user)
     if what == "remove":

@@ -339,11 +339,17 @@ def test_one_reminder_after_the_hours_set(
     backend: Backend, hook: Hook, capsys: pytest.CaptureFixture[str], clock: list[float]
 ) -> None:
     base = ("--user", "alice", "--store", backend.location, "table")
+    rc, _, err = run(capsys, *base, "notify", "add", hook.url("alice"), "--remind", "-3")
+    assert rc == 2 and "give hours" in err and backend.open().targets("alice") == []
     run(capsys, *base, "notify", "add", hook.url("alice"))
     rc, out, _ = run(capsys, *base, "notify", "remind")
     assert rc == 0 and "after 24 hours" in out
-    rc, out, _ = run(capsys, *base, "notify", "remind", "2")
+    rc, out, _ = run(capsys, *base, "notify", "remind", "5")
+    assert rc == 0 and "once after 5 hours" in out
+    rc, out, _ = run(capsys, *base, "notify", "add", hook.url("alice-2"), "--remind", "2")
     assert rc == 0 and "once after 2 hours" in out
+    assert "after 2 hours" in run(capsys, *base, "notify", "remind")[1]
+    run(capsys, *base, "notify", "remove", "2")
     tid = run(capsys, *base, "new", "notre-dame", "--seats", "alice,bob")[1].split()[-1]
     store = backend.open()
     advance(clock, HOUR)
