@@ -33,6 +33,7 @@ from .store import (
     TableInfo,
     new_table_probe,
     normalize_id,
+    owe_notice,
 )
 
 if TYPE_CHECKING:
@@ -194,12 +195,7 @@ class SocialSQL(ABC):
         for s in made.seats:
             if s.offered is None:
                 continue
-            for (n,) in q(f'SELECT n FROM {self.TARGET_NUMBERS} WHERE "user" = ?', (s.offered,)):
-                q(
-                    'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
-                    "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                    (made.id, -1, s.offered, int(n), title, body),
-                )
+            owe_notice(q, self.TARGET_NUMBERS, made.id, -1, s.offered, title, body)
 
     def _tell_abandoned(self, q: Sql, info: TableInfo, days: float) -> None:
         title = f"Table {info.id} abandoned: {get_game(info.game).title}"
@@ -211,12 +207,8 @@ class SocialSQL(ABC):
         for s in info.seats:
             if s.user is None:
                 continue
-            for (n,) in q(f'SELECT n FROM {self.TARGET_NUMBERS} WHERE "user" = ?', (s.user,)):
-                q(  # n < 0: about the table, not a turn (never dropped as a passed turn)
-                    'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
-                    "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                    (info.id, -(info.moves + 1), s.user, int(n), title, body),
-                )
+            # n < 0: about the table, not a turn (never dropped as a passed turn)
+            owe_notice(q, self.TARGET_NUMBERS, info.id, -(info.moves + 1), s.user, title, body)
 
     # ---- watching ------------------------------------------------------------------------
     def _watch_refusal(self, q: Sql, info: TableInfo, user: str) -> str | None:

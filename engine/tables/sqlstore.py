@@ -66,6 +66,7 @@ from .store import (
     new_table_id,
     new_table_probe,
     normalize_id,
+    owe_notice,
     printable,
     queue_turn_notice,
     quoted,
@@ -615,12 +616,7 @@ class SQLStore(SocialSQL, TableStore):
                     continue
                 info = self._info(q, tid)
                 title, body = reminder_text(info, str(user), now - float(since))
-                for (n,) in q(f'SELECT n FROM {self.TARGET_NUMBERS} WHERE "user" = ?', (user,)):
-                    q(
-                        'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
-                        "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                        (tid, moves, user, int(n), "remind", title, body),
-                    )
+                owe_notice(q, self.TARGET_NUMBERS, tid, moves, user, title, body, "remind")
                 done += 1
         return done
 

@@ -614,11 +614,27 @@ def queue_turn_notice(
     if owed is None:
         return
     user, title, body = owed
-    for (n,) in run(f'SELECT n FROM {targets} WHERE "user" = ?', (user,)):
+    owe_notice(run, targets, info.id, info.moves, user, title, body)
+
+
+def owe_notice(
+    run: Run,
+    targets: str,
+    table_id: str,
+    n: int,
+    user: str,
+    title: str,
+    body: str,
+    kind: str = "turn",
+) -> None:
+    """Record a message owed to `user`, one per target of theirs, once: keyed by table, `n`
+    (a move count; below 0, news about the table), user, target and kind. `targets`: where
+    the targets' numbers are read (on PostgreSQL a view: a role may not read others' URLs)."""
+    for (target,) in run(f'SELECT n FROM {targets} WHERE "user" = ?', (user,)):
         run(
-            'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
-            "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-            (info.id, info.moves, user, int(n), title, body),
+            'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+            (table_id, n, user, int(target), kind, title, body),
         )
 
 
