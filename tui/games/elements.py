@@ -51,6 +51,13 @@ class Fit:
         return self._chosen[width]
 
     def _fits(self, console: Console, options: ConsoleOptions, form: RenderableType) -> bool:
+        measured = _measured_fit(console, options, form)
+        if measured is False or (measured and self.max_lines is None):
+            return measured
+        return self.drawn_fits(console, options, form)
+
+    def drawn_fits(self, console: Console, options: ConsoleOptions, form: RenderableType) -> bool:
+        """Whether `form` fits, told by drawing it (its lines are kept for the draw)."""
         drawn = console.render_lines(form, options, pad=False)
         self._lines[_drawn_key(form, options)] = drawn
         lines = "".join("".join(seg.text for seg in line) + "\n" for line in drawn)
@@ -97,6 +104,40 @@ class Fit:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.choose(console, options))
+
+
+def _measured_fit(console: Console, options: ConsoleOptions, form: object) -> bool | None:
+    """Whether `form` is drawn whole at the width, told without drawing it when its kind
+    makes that certain (None otherwise).
+
+    A table whose columns never wrap is cut (with `…`) exactly when its natural width is
+    more than the room; text that wraps, and `Packed` notes, are never cut. Measuring a
+    table is several times cheaper than drawing it, and a board tries two forms a move.
+    """
+    if isinstance(form, Table):
+        if form.width is not None or not all(
+            c.no_wrap and (c.width, c.min_width, c.max_width, c.ratio) == (None,) * 4
+            for c in form.columns
+        ):
+            return None
+        cells = [c.header for c in form.columns] + [x for c in form.columns for x in c.cells]
+        if not all(isinstance(x, str | Text) for x in cells):
+            return None  # a nested renderable may wrap or cut on its own
+        wide = options.update(width=_ENDLESS, min_width=1, max_width=_ENDLESS)
+        return Measurement.get(console, wide, form).maximum <= options.max_width
+    if isinstance(form, Text):
+        return None if form.no_wrap or form.overflow == "ellipsis" else True
+    if isinstance(form, str | Packed):
+        return True
+    if isinstance(form, Group):
+        verdicts = [_measured_fit(console, options, part) for part in form.renderables]
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True
+    return None
+
+
+_ENDLESS = 10_000  # a width no board reaches: a table measured at it is not squeezed
 
 
 def _drawn_key(form: RenderableType, options: ConsoleOptions) -> tuple[object, ...]:

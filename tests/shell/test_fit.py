@@ -1,0 +1,111 @@
+"""A board's `Fit` tells whether a form fits by measuring it when its kind makes that certain;
+the measured verdict must be the one drawing the form gives, on every game's boards.
+
+Every form of every `Fit` in the panels of seeded random games (each title, its fewest and
+most players, early and late, wide and compact), at widths from narrow to wide, is judged both ways.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+
+import pytest
+from rich.console import Console, Group
+from rich.padding import Padding
+from rich.table import Table
+
+from engine.core import Match, Seat, game_ids, get_game
+from tui.games import ui_for
+from tui.games.elements import Fit, _measured_fit
+
+GAMES = [
+    g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
+]
+WIDTHS = (24, 40, 56, 72)
+
+
+def fits_in(body: object) -> Iterator[Fit]:
+    """Every `Fit` in a panel's body, nested ones too."""
+    if isinstance(body, Fit):
+        yield body
+        for form in body.forms:
+            yield from fits_in(form)
+    elif isinstance(body, Group):
+        for part in body.renderables:
+            yield from fits_in(part)
+    elif isinstance(body, Table):
+        for column in body.columns:
+            for cell in [column.header, *column.cells]:
+                yield from fits_in(cell)
+    elif isinstance(body, Padding):
+        yield from fits_in(body.renderable)
+
+
+def positions(game_id: str, players: int) -> Iterator[Match]:
+    """A seeded random game of `players`, stopped early and at its end."""
+    match = Match.new(game_id, [Seat(f"P{i + 1}") for i in range(players)], seed=players + 3)
+    rng = random.Random(players)
+    while match.prompt is not None:
+        moves = match.prompt.moves
+        match.play(moves[rng.randrange(len(moves))].id)
+    end = match.length
+    for point in (0.3, 1.0):
+        match.goto(int(end * point))
+        yield match
+
+
+def leaves(form: object) -> Iterator[object]:
+    """The parts of a form that a `Fit` measures one by one (a group's parts)."""
+    if isinstance(form, Group):
+        for part in form.renderables:
+            yield from leaves(part)
+    else:
+        yield form
+
+
+def drawn_whole(console: Console, form: object, width: int, endless: list[str]) -> bool:
+    """Whether `form` drawn at `width` shows all it shows on an `endless` line: the same
+    lines for a table (a squeezed table cuts cells with `…`, or drops a narrow column
+    without one), no `…` of its own for text that wraps."""
+    lines = plain(console, form, width)
+    if isinstance(form, Table):
+        return lines == endless
+    return "".join(lines).count("…") <= "".join(endless).count("…")
+
+
+def plain(console: Console, form: object, width: int) -> list[str]:
+    options = console.options.update(width=width, min_width=1, max_width=width, markup=False)
+    lines = console.render_lines(form, options, pad=False)  # type: ignore[arg-type]
+    return ["".join(segment.text for segment in line).rstrip() for line in lines]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_measured_fit_is_the_drawn_fit(game_id: str) -> None:
+    console = Console(width=120, color_system=None, file=io.StringIO(), markup=False)
+    ui = ui_for(game_id)
+    game = get_game(game_id)
+    verdicts: dict[tuple[bool, bool], int] = {}  # (a table, its verdict): how many
+    for players in sorted({game.min_players, game.max_players}):
+        for match in positions(game_id, players):
+            for compact in (False, True):
+                for panel in ui.panels(match.view(0), 0, compact):
+                    for fit in fits_in(panel.body):
+                        for part in (leaf for form in fit.forms for leaf in leaves(form)):
+                            endless = plain(console, part, 10_000)
+                            for width in WIDTHS:
+                                options = console.options.update(
+                                    width=width, min_width=1, max_width=width, markup=False
+                                )
+                                measured = _measured_fit(console, options, part)
+                                if measured is None:
+                                    continue
+                                whole = drawn_whole(console, part, width, endless)
+                                assert measured == whole, (game_id, players, panel.key, width)
+                                at = (isinstance(part, Table), measured)
+                                verdicts[at] = verdicts.get(at, 0) + 1
+    # where the measure decides tables, it finds ones that fit and ones that do not
+    assert verdicts, "no part of this game's boards was measured"
+    if any(table for table, _ in verdicts):
+        assert verdicts.get((True, True)) and verdicts.get((True, False)), verdicts
