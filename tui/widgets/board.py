@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..games.base import GameUI, Panel
+from .kept import kept_console
 
 # the words a changed panel's title gets (the same in the compact layout's tab line)
 CHANGED = " ✱ changed"
@@ -64,7 +65,7 @@ class Prerendered:
     def __init__(self, console: Console, body: Any, width: int) -> None:
         # a plain string in a panel (a player's name in a table cell) is words, never markup
         options = console.options.update(width=width, min_width=1, max_width=width, markup=False)
-        self.lines = console.render_lines(body, options, pad=False)
+        self.lines = kept_console().render_lines(body, options, pad=False)
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=1)
         self.visuals: WeakKeyDictionary[Widget, _PanelVisual] = WeakKeyDictionary()
 

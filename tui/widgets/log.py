@@ -22,6 +22,7 @@ from textual.widgets import RichLog
 from engine.core import Match
 
 from ..text import plain
+from .kept import kept_console
 
 FRESH_MARK = "▸"
 AUTOPILOT_MARK = "(autopilot)"  # after a move the computer played for a person's seat
@@ -169,7 +170,8 @@ class _Block:
     every move below 1000, so moves drawn apart read as one grid)."""
 
     def __init__(self, console: Console, table: Table, width: int) -> None:
-        self.lines = console.render_lines(table, console.options.update_width(width), pad=False)
+        options = console.options.update_width(width)
+        self.lines = kept_console().render_lines(table, options, pad=False)
         self.width = max((Segment.get_line_length(line) for line in self.lines), default=0)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

@@ -30,6 +30,8 @@ from textual.widgets.option_list import Option
 
 from engine.core.protocol import Move, Prompt
 
+from .kept import kept_console
+
 # Letters that the game screen uses as global keys are never move hotkeys.
 # l: the full-screen log; h: a hint
 GLOBAL_LETTERS = set("urgsvqlh")
@@ -121,7 +123,7 @@ class Row:
         at = (o.min_width, o.max_width, o.height, o.justify, o.overflow, o.no_wrap)
         lines = self._lines.get(at)
         if lines is None:
-            lines = self._lines[at] = console.render_lines(self.grid(), options, pad=False)
+            lines = self._lines[at] = kept_console().render_lines(self.grid(), options, pad=False)
         new_line = Segment.line()
         for line in lines:
             yield from line
