@@ -1,5 +1,8 @@
-"""A board's `Fit` tells whether a form fits by measuring it when its kind makes that certain;
-the measured verdict must be the one drawing the form gives, on every game's boards.
+"""How boards are drawn, checked on every game's boards.
+
+A `Fit` tells whether a form fits by measuring it when its kind makes that certain: the
+measured verdict must be the one drawing the form gives. The console that keeps the lines
+of cell texts must draw exactly what Rich draws, the first time and from what it kept.
 
 Every form of every `Fit` in the panels of seeded random games (each title, its fewest and
 most players, early and late, wide and compact), at widths from narrow to wide, is judged both ways.
@@ -19,6 +22,7 @@ from rich.table import Table
 from engine.core import Match, Seat, game_ids, get_game
 from tui.games import ui_for
 from tui.games.elements import Fit, _measured_fit
+from tui.widgets.kept import KeptConsole
 
 GAMES = [
     g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
@@ -109,3 +113,26 @@ def test_measured_fit_is_the_drawn_fit(game_id: str) -> None:
     assert verdicts, "no part of this game's boards was measured"
     if any(table for table, _ in verdicts):
         assert verdicts.get((True, True)) and verdicts.get((True, False)), verdicts
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_kept_lines_are_the_lines_rich_draws(game_id: str) -> None:
+    rich = Console(width=120, file=io.StringIO(), force_terminal=True, safe_box=False)
+    kept = KeptConsole()
+    ui = ui_for(game_id)
+    game = get_game(game_id)
+    hits = 0
+    for players in sorted({game.min_players, game.max_players}):
+        for match in positions(game_id, players):
+            for compact in (False, True):
+                for panel in ui.panels(match.view(0), 0, compact):
+                    for width in (40, 72):
+                        options = rich.options.update(
+                            width=width, min_width=1, max_width=width, markup=False
+                        )
+                        drawn = rich.render_lines(panel.body, options, pad=False)
+                        before = len(kept._kept)
+                        assert kept.render_lines(panel.body, options, pad=False) == drawn
+                        assert kept.render_lines(panel.body, options, pad=False) == drawn
+                        hits += len(kept._kept) == before
+    assert hits, "no panel was drawn from kept lines alone"
