@@ -18,6 +18,7 @@ import pytest
 from rich.console import Console, Group
 from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from engine.core import Match, Seat, game_ids, get_game
 from tui.games import ui_for
@@ -136,3 +137,26 @@ def test_kept_lines_are_the_lines_rich_draws(game_id: str) -> None:
                         assert kept.render_lines(panel.body, options, pad=False) == drawn
                         hits += len(kept._kept) == before
     assert hits, "no panel was drawn from kept lines alone"
+
+
+def test_kept_lines_tell_apart_texts_that_read_the_same() -> None:
+    """Cells of the same words in other colours, spans, alignment or padding."""
+    rich = Console(width=40, file=io.StringIO(), force_terminal=True, safe_box=False)
+    kept = KeptConsole()
+    cells: list[object] = [
+        Text("Ann 3"),
+        Text("Ann 3", style="red"),
+        Text("Ann 3", style="blue"),
+        Text.assemble(("Ann", "bold"), " 3"),
+        Text.assemble("Ann ", ("3", "italic")),
+        Text("Ann 3", justify="right"),
+        "Ann 3",
+        Padding(Text("Ann 3"), (0, 2)),
+    ]
+    for width in (12, 3):
+        options = rich.options.update(width=width, min_width=1, max_width=width)
+        for cell in cells + cells:  # the second round is drawn from what was kept
+            table = Table.grid()
+            table.add_column(justify="center")
+            table.add_row(cell)  # type: ignore[arg-type]
+            assert kept.render_lines(table, options) == rich.render_lines(table, options)
