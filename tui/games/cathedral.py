@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
-from rich.text import Text
+from rich.text import Span, Text
 
 from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Fit, counted
@@ -73,15 +73,24 @@ class _Canvas:
                 self.styles[y][x + k] = style
 
     def text(self, skip: tuple[int, ...] = ()) -> Text:
-        out = Text()
-        rows = [y for y in range(self.h) if y not in skip]
-        for k, y in enumerate(rows):
+        """The grid as one Text, a span per run of cells of one style (rows in `skip` left out)."""
+        lines: list[str] = []
+        spans: list[Span] = []
+        at = 0
+        for y in (y for y in range(self.h) if y not in skip):
             line = "".join(self.chars[y]).rstrip()
-            for x in range(len(line)):
-                out.append(self.chars[y][x], style=self.styles[y][x] or None)
-            if k < len(rows) - 1:
-                out.append("\n")
-        return out
+            styles = self.styles[y]
+            x = 0
+            while x < len(line):
+                style, end = styles[x], x + 1
+                while end < len(line) and styles[end] == style:
+                    end += 1
+                if style:
+                    spans.append(Span(at + x, at + end, style))
+                x = end
+            lines.append(line)
+            at += len(line) + 1
+        return Text("\n".join(lines), spans=spans)
 
 
 def _slots(conn: ConnectionView) -> list[tuple[str, str]]:
