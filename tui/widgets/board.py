@@ -352,7 +352,9 @@ class BoardView(Horizontal):
             lines = zip(old[3], pre.lines, strict=True)
             box.show_rows(visual, [y for y, (was, now) in enumerate(lines) if was != now])
         else:
-            box.update(visual)
+            # the box's height changes only with its tallest content (its least height,
+            # set above, lays the screen out again) or with a new width
+            box.update(visual, layout=old is None or old[1] != width)
         return old is not None and old[1] == width
 
     def _content_widths(self, compact: bool) -> tuple[int, int]:

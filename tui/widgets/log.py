@@ -17,6 +17,8 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import RichLog
 
 from engine.core import Match
@@ -189,6 +191,13 @@ class GameLog(RichLog):
     screen's keys."""
 
     can_focus = False
+    # a longer log changes the log alone (its lines, its scrollbar): Textual's own reactive
+    # lays the whole screen out again at every move; the layout is redone here only when the
+    # scrollbar comes or goes (its column changes the width of the lines)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        self._scroll_update(size)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, min_width=10, **kwargs)  # type: ignore[arg-type]

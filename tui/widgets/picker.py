@@ -20,7 +20,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.styles import RulesMap
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, RichVisual
@@ -53,6 +55,21 @@ class SafeOptionList(OptionList):
     """
 
     auto_links = False  # the rows hold no links: no pass over every row looking for them
+    # more or fewer rows change the list alone (its lines, its scrollbar) where its height is
+    # set by the picker: Textual's own reactive lays the whole screen out again at each move
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        # the list draws no scrollbar (the picker's frame says how many moves are above and
+        # below): it scrolls whenever it holds more rows than it shows
+        return not self._check_disabled() and self.max_scroll_y > 0
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.styles.height is not None and self.styles.height.is_auto:
+            self.refresh(layout=True)  # its height follows its rows
+        else:
+            self._scroll_update(size)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -194,7 +211,7 @@ class MovePicker(Vertical):
     MovePicker > #picker-title { height: auto; max-height: 3; padding: 0 1; background: $boost; text-style: bold; }
     MovePicker > Input { display: none; height: 3; }
     MovePicker.filtering > Input { display: block; }
-    MovePicker > OptionList, MovePicker > OptionList:focus { height: auto; max-height: 100%; border: none; padding: 0; background: $surface; }
+    MovePicker > OptionList, MovePicker > OptionList:focus { height: auto; max-height: 100%; border: none; padding: 0; background: $surface; overflow-y: hidden; }
     """
 
     class Chosen(Message):
@@ -219,6 +236,7 @@ class MovePicker(Vertical):
         self._title = ""
         self._room = 0  # the width the rows were laid out for
         self._subtitle: str | None = None  # the frame's "n more" as last set
+        self._bottom_only = False  # while set, a repaint of the picker repaints its last line
         self._visuals: dict[tuple[str, str, str, int], RowVisual] = {}
 
     def compose(self) -> ComposeResult:
@@ -244,10 +262,22 @@ class MovePicker(Vertical):
                 below = ol.option_count - last_seen - 1 + (1 if lines[top + rows][1] else 0)
         parts = ([f"↑ {above} more"] if above else []) + ([f"↓ {below} more"] if below else [])
         subtitle = "  ".join(parts) or None
-        # set only when it changes: setting it repaints the picker, a frame more per move
+        # set only when it changes, and repaint the frame's bottom line alone
         if subtitle != self._subtitle:
             self._subtitle = subtitle
-            self.border_subtitle = subtitle
+            self._bottom_only = True
+            try:
+                self.border_subtitle = subtitle
+            finally:
+                self._bottom_only = False
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if self._bottom_only and not (regions or layout or recompose) and self.size:
+            at, size = self.content_offset, self.outer_size
+            regions = (Region(-at.x, -at.y + size.height - 1, size.width, 1),)
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     @property
     def options(self) -> OptionList:
@@ -281,6 +311,11 @@ class MovePicker(Vertical):
     def _fit(self) -> None:
         """The list gets the rows the question and the filter leave: an option the list thinks
         it shows is on screen (the picker's frame would cut off the last ones)."""
+        fills = self.options.styles.height
+        if fills is not None and fills.is_fraction:
+            # the list fills what the question and the filter leave (the layout sees to it)
+            self.options.styles.max_height = None
+            return
         height, most = self.styles.height, self.styles.max_height
         gutter = self.styles.gutter.height
         if height is not None and not height.is_auto:
@@ -343,7 +378,14 @@ class MovePicker(Vertical):
             ol.add_options(opts)
         if opts:
             ol.highlighted = 0
-        self.call_after_refresh(self._say_more)
+        height = ol.styles.height
+        if height is not None and not height.is_auto and ol.size:
+            # the list's height is the picker's: its rows are known now, and the frame's
+            # "n more" is drawn in the frame that draws them
+            ol._update_lines()
+            self._say_more()
+        else:
+            self.call_after_refresh(self._say_more)
 
     def _visual(self, ol: OptionList, key: str, label: str, preview: str, width: int) -> RowVisual:
         """The row for these words as the list draws it (kept, with what it drew)."""
