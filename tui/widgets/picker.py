@@ -314,7 +314,8 @@ class MovePicker(Vertical):
         fills = self.options.styles.height
         if fills is not None and fills.is_fraction:
             # the list fills what the question and the filter leave (the layout sees to it)
-            self.options.styles.max_height = None
+            if self.options.styles.inline.max_height is not None:
+                self.options.styles.max_height = None
             return
         height, most = self.styles.height, self.styles.max_height
         gutter = self.styles.gutter.height
