@@ -23,7 +23,7 @@ from rich.text import Text
 from engine.core import Match, Seat, game_ids, get_game
 from tui.games import ui_for
 from tui.games.elements import Fit, _measured_fit
-from tui.widgets.kept import KeptConsole
+from tui.kept import KeptConsole, natural_widths
 
 GAMES = [
     g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()
@@ -160,3 +160,67 @@ def test_kept_lines_tell_apart_texts_that_read_the_same() -> None:
             table.add_column(justify="center")
             table.add_row(cell)  # type: ignore[arg-type]
             assert kept.render_lines(table, options) == rich.render_lines(table, options)
+
+
+def tables_in(body: object) -> Iterator[Table]:
+    """Every table in a panel's body, nested ones and every form of a `Fit` too."""
+    if isinstance(body, Table):
+        yield body
+        for column in body.columns:
+            for cell in [column.header, *column.cells]:
+                yield from tables_in(cell)
+    elif isinstance(body, Fit):
+        for form in body.forms:
+            yield from tables_in(form)
+    elif isinstance(body, Group):
+        for part in body.renderables:
+            yield from tables_in(part)
+    elif isinstance(body, Padding):
+        yield from tables_in(body.renderable)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_natural_widths_are_the_widths_rich_gives(game_id: str) -> None:
+    """Where the kept console lays a table out itself, it gives the columns Rich's widths."""
+    console = Console(width=120, file=io.StringIO(), force_terminal=True, safe_box=False)
+    ui = ui_for(game_id)
+    game = get_game(game_id)
+    laid_out = refused = 0
+    for players in sorted({game.min_players, game.max_players}):
+        for match in positions(game_id, players):
+            for compact in (False, True):
+                for panel in ui.panels(match.view(0), 0, compact):
+                    for table in tables_in(panel.body):
+                        for width in (24, 40, 72):
+                            options = console.options.update(
+                                width=width, min_width=1, max_width=width, markup=False
+                            )
+                            widths = natural_widths(table, options)
+                            if widths is None:
+                                refused += 1
+                                continue
+                            room = options.update_width(width - table._extra_width)
+                            assert widths == table._calculate_column_widths(console, room)
+                            laid_out += 1
+    assert laid_out, "no table of this game's boards was laid out from its texts"
+    assert refused, "every table was laid out from its texts, even those too wide"
+
+
+def test_natural_widths_of_empty_and_fixed_columns() -> None:
+    """An empty column is one cell wide (as Rich has it); a fixed one keeps its width."""
+    console = Console(width=60, file=io.StringIO(), force_terminal=True, safe_box=False)
+    options = console.options.update(width=60, min_width=1, max_width=60, markup=False)
+    grid = Table.grid()
+    grid.add_column()
+    grid.add_column(width=5)
+    grid.add_column(justify="right")
+    grid.add_row("", Text("ab"), Text("xyz"))
+    table = Table(box=None, padding=(0, 2), collapse_padding=True, pad_edge=False)
+    table.add_column("")
+    table.add_column("long header")
+    table.add_row(Text(""), Text("7"))
+    for t in (grid, table):
+        widths = natural_widths(t, options)
+        assert widths == t._calculate_column_widths(console, options), t
+        rich = Console(width=60, file=io.StringIO(), force_terminal=True, safe_box=False)
+        assert KeptConsole().render_lines(t, options) == rich.render_lines(t, options)

@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from ..kept import column_widths
 from .base import Panel
 
 
@@ -120,11 +121,10 @@ def _measured_fit(console: Console, options: ConsoleOptions, form: object) -> bo
             for c in form.columns
         ):
             return None
-        cells = [c.header for c in form.columns] + [x for c in form.columns for x in c.cells]
-        if not all(isinstance(x, str | Text) for x in cells):
-            return None  # a nested renderable may wrap or cut on its own
-        wide = options.update(width=_ENDLESS, min_width=1, max_width=_ENDLESS)
-        return Measurement.get(console, wide, form).maximum <= options.max_width
+        widths = column_widths(form, options)
+        if widths is None:
+            return None  # a nested renderable, or text of several lines, may wrap on its own
+        return sum(widths) + form._extra_width <= options.max_width
     if isinstance(form, Text):
         return None if form.no_wrap or form.overflow == "ellipsis" else True
     if isinstance(form, str | Packed):
@@ -135,9 +135,6 @@ def _measured_fit(console: Console, options: ConsoleOptions, form: object) -> bo
             return False
         return None if None in verdicts else True
     return None
-
-
-_ENDLESS = 10_000  # a width no board reaches: a table measured at it is not squeezed
 
 
 def _drawn_key(form: RenderableType, options: ConsoleOptions) -> tuple[object, ...]:

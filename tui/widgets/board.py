@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..games.base import GameUI, Panel
-from .kept import kept_console
+from ..kept import kept_console
 
 # the words a changed panel's title gets (the same in the compact layout's tab line)
 CHANGED = " ✱ changed"

@@ -23,8 +23,8 @@ from textual.widgets import RichLog
 
 from engine.core import Match
 
+from ..kept import kept_console
 from ..text import plain
-from .kept import kept_console
 
 FRESH_MARK = "▸"
 AUTOPILOT_MARK = "(autopilot)"  # after a move the computer played for a person's seat

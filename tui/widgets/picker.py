@@ -32,7 +32,7 @@ from textual.widgets.option_list import Option
 
 from engine.core.protocol import Move, Prompt
 
-from .kept import kept_console
+from ..kept import kept_console
 
 # Letters that the game screen uses as global keys are never move hotkeys.
 # l: the full-screen log; h: a hint
