@@ -278,11 +278,15 @@ def test_two_players_in_two_ssh_sessions_play_a_hidden_game_to_the_end(room: Roo
         for k in range(4):  # by keys, in each player's own session
             note_secrets()
             mover = store.info(tid).to_move
+            # the mover's screen learns of the other's move when it next asks the store: a
+            # key typed before it shows "Your turn" would be a key for "bob to move", lost
+            ptys[mover].wait_for("Your turn", mark[mover])
             ptys[mover].send(b"1", quiet=0.1)
             deadline = time.time() + 20
             while store.info(tid).moves == k and time.time() < deadline:
                 ptys[mover].read(0.05, 0.2)
             assert store.info(tid).moves == k + 1
+            mark[mover] = len(ptys[mover].output)  # its next "Your turn" is drawn after this
         for _ in range(2):  # by `table play` over ssh
             note_secrets()
             info, match = store.load(tid)
