@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -211,11 +212,14 @@ def test_a_locked_store_gets_a_line_and_loses_no_move(tmp_path: Path) -> None:
         tid = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
         _, match = store.load(tid)
         move = match.prompt.moves[0].id
+        assert room.run("alice", "alice", "table", "list").returncode == 0  # alice's key known
         lock = sqlite3.connect(str(room.dir / "tables.sqlite"), isolation_level=None)
         lock.execute("BEGIN EXCLUSIVE")
-        try:
-            busy = room.run("alice", "alice", "table", "play", tid, move)
-            listed = room.run("alice", "alice", "table", "list", "--json")
+        try:  # both wait out the lock (5 s): side by side, as two of alice's terminals would
+            with ThreadPoolExecutor(2) as pool:
+                playing = pool.submit(room.run, "alice", "alice", "table", "play", tid, move)
+                listing = pool.submit(room.run, "alice", "alice", "table", "list", "--json")
+                busy, listed = playing.result(), listing.result()
         finally:
             lock.execute("ROLLBACK")
             lock.close()
