@@ -42,6 +42,29 @@ def render(game_id: str, view: dict, viewer: int, compact: bool) -> str:
     return cap.get()
 
 
+PLAIN = (dict, list, tuple, str, int, float, bool, type(None))
+
+
+def plain_data(v: object) -> bool:
+    """Whether `v` is made of plain values only (its `repr` then says all of it)."""
+    if isinstance(v, dict):
+        return all(plain_data(k) and plain_data(x) for k, x in v.items())
+    if isinstance(v, list | tuple):
+        return all(map(plain_data, v))
+    return isinstance(v, PLAIN)
+
+
+def drawn_alike(game_id: str, a: dict, b: dict, viewer: int, compact: bool) -> bool:
+    """Whether the views `a` and `b` draw the same board for `viewer`. `a` is drawn, and `b`
+    too unless both are plain data with the same `repr` (the same values of the same types
+    in the same order, which draw the same text): what equal views may still differ in (`1`
+    for `True`, another order of keys, an object of the game's) is drawn and compared."""
+    text = render(game_id, a, viewer, compact)
+    if plain_data(a) and plain_data(b) and repr(a) == repr(b):
+        return True
+    return text == render(game_id, b, viewer, compact)
+
+
 def positions(game_id: str, players: int, seed: int, every: int):  # type: ignore[no-untyped-def]
     game = get_game(game_id)
     state = game.new_state([f"P{i}" for i in range(players)], game.check_options({}), seed)
@@ -70,14 +93,12 @@ def test_rendered_board_ignores_hidden_information(game_id: str) -> None:
                 v1, v2 = game.view(state, seat), game.view(other, seat)
                 assert v1 == v2, f"{game_id}: the view of seat {seat} shows something hidden"
                 compact = checked % 2 == 0
-                assert render(game_id, v1, seat, compact) == render(game_id, v2, seat, compact)
+                assert drawn_alike(game_id, v1, v2, seat, compact)
                 # what every seat may see is part of what this seat sees
                 p1, p2 = game.view(state, PUBLIC), game.view(other, PUBLIC)
                 assert p1 == p2, f"{game_id}: the public view shows something hidden"
                 if checked % 5 == 0:
-                    assert render(game_id, p1, PUBLIC, compact) == render(
-                        game_id, p2, PUBLIC, compact
-                    )
+                    assert drawn_alike(game_id, p1, p2, PUBLIC, compact)
                 # the decision offered must not depend on hidden parts either
                 assert [m.id for m in prompt.moves] == [m.id for m in game.prompt(other).moves]
                 checked += 1
