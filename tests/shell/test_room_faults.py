@@ -262,27 +262,6 @@ def test_serve_refuses_a_port_in_use_a_folder_it_cannot_use_and_a_dead_store(tmp
     assert "nobody" not in r.stdout
 
 
-def test_every_refusal_reaches_the_client_as_whole_lines(tmp_path: Path) -> None:
-    room = Room(tmp_path)
-    try:
-        cases = [
-            room.run("alice", "alice", "ls"),
-            room.run("mallory", "alice", "table", "list"),
-            subprocess.run(
-                room.ssh_args("alice", "alice", "-T"),
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=20,
-            ),
-        ]
-        for r in cases:
-            mine = [line for line in r.stderr.splitlines(True) if "boardgames-tui:" in line]
-            assert mine and all(line.endswith("\n") for line in mine), r.stderr
-    finally:
-        room.close()
-
-
 def test_a_room_on_another_store_plays_there(tmp_path: Path) -> None:
     """`--store` (or $BOARDGAMES_STORE) before `serve`: the sessions' tables are there, not in
     the room's own file (the PostgreSQL case is in tests/tables/test_room_store.py)."""
