@@ -9,6 +9,7 @@ checked too, and then every surface of the app (see below).
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import functools
 import io
@@ -328,52 +329,58 @@ async def surfaces(
     """Every surface of each match as `setting` shows it: 'hotseat' (people only, hand-over
     screens: the seat to move reads), 'computers' (one person against computers, and not to
     move: that person reads while a computer thinks) or 'public' (a game of computers only, and
-    its review from the menu or the command line: a spectator reads)."""
+    its review from the menu or the command line: a spectator reads). Each match in an app of
+    its own, the apps side by side in one event loop, step for step: the waits for an app to
+    settle (until the whole process is idle) are waited once for both."""
+    return list(
+        await asyncio.gather(
+            *(one_match(m, setting, indexes, f"{tmp}/{k}") for k, m in enumerate(matches))
+        )
+    )
+
+
+async def one_match(m: Match, setting: str, indexes: list[int], tmp: str) -> dict[str, str]:
+    """Every surface of `m` as `setting` shows it, in an app of its own (see `surfaces`)."""
     from textual.widgets import RichLog
 
     from tui.app import BoardgamesApp, Launch
     from tui.screens.dialogs import HandoverScreen
     from tui.screens.game import GameScreen
 
-    found = []
+    out: dict[str, str] = {}
     app = BoardgamesApp(Launch(saves_dir=tmp, bot_delay=FROZEN))
     async with app.run_test(size=WIDE) as pilot:
-        for m in matches:
-            out: dict[str, str] = {}
-            await pilot.resize_terminal(*WIDE)
-            app.start_match(m, handover=True)
+        app.start_match(m, handover=True)
+        await pilot.pause()
+        if isinstance(app.screen, HandoverScreen):
+            out["hand-over"] = screen_text(app)
+            await pilot.press("enter")
             await pilot.pause()
-            if isinstance(app.screen, HandoverScreen):
-                out["hand-over"] = screen_text(app)
-                await pilot.press("enter")
-                await pilot.pause()
-            game = app.screen
-            assert isinstance(game, GameScreen)
-            # the game screen: status line, board, the decision or the thinking line, log
-            await pilot.pause()  # the log scrolls to its end after it is laid out
-            out["game screen"] = screen_text(app)
-            out["log"] = "\n".join(lines(game.query_one(RichLog)))
-            await pilot.press("e")  # the results: no end screen before the end
-            assert app.screen is game
-            if setting == "computers":
-                await pilot.press("question_mark")
-                out["help"] = screen_text(app)
-                await pilot.press("escape")
-            if setting == "public":  # the review of an unfinished game from the menu
-                app.review_match(m)
-            else:
-                await pilot.press("v")
-            await pilot.pause()
-            await review_surfaces(app, pilot, out, indexes)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        # the game screen: status line, board, the decision or the thinking line, log
+        await pilot.pause()  # the log scrolls to its end after it is laid out
+        out["game screen"] = screen_text(app)
+        out["log"] = "\n".join(lines(game.query_one(RichLog)))
+        await pilot.press("e")  # the results: no end screen before the end
+        assert app.screen is game
+        if setting == "computers":
+            await pilot.press("question_mark")
+            out["help"] = screen_text(app)
             await pilot.press("escape")
-            await pilot.resize_terminal(*COMPACT)
-            await pilot.pause()
-            await pilot.pause()
-            out["compact game screen"] = screen_text(app)
-            out["compact panels"] = game.query_one("#board").all_text()  # every tab
-            found.append(out)
-            app.pop_screen()
-    return found
+        if setting == "public":  # the review of an unfinished game from the menu
+            app.review_match(m)
+        else:
+            await pilot.press("v")
+        await pilot.pause()
+        await review_surfaces(app, pilot, out, indexes)
+        await pilot.press("escape")
+        await pilot.resize_terminal(*COMPACT)
+        await pilot.pause()
+        await pilot.pause()
+        out["compact game screen"] = screen_text(app)
+        out["compact panels"] = game.query_one("#board").all_text()  # every tab
+    return out
 
 
 # every player count of the games where seats hide things from each other; the co-op game,
