@@ -395,7 +395,7 @@ class BoardgamesApp(App[int]):
     def on_unmount(self) -> None:
         if self._turn_watch is not None:
             self._turn_watch.close()
-        self.autosaver.flush()
+        self.autosaver.close()  # written, and its thread ended: nothing holds the app
         store = getattr(self, "_table_store", None)
         if store is not None:
             store.close()

@@ -28,13 +28,25 @@ class Autosaver:
         self._pending: dict[Path, str] = {}
         self._busy = False
         self._on_error = on_error
+        self._closed = False
         self._thread = threading.Thread(target=self._run, name="autosave", daemon=True)
         self._thread.start()
 
     def submit(self, path: Path, text: str) -> None:
         with self._cond:
-            self._pending[path] = text
-            self._cond.notify()
+            if not self._closed:
+                self._pending[path] = text
+                self._cond.notify()
+                return
+        self._write(path, text)  # closed: written here and now
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Write what is pending, then end the writer thread (it holds `on_error`, and with
+        it whatever that belongs to: an app that has ended)."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._thread.join(timeout)
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until everything submitted is on disk; False on time-out."""
@@ -44,15 +56,21 @@ class Autosaver:
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: bool(self._pending))
+                self._cond.wait_for(lambda: bool(self._pending) or self._closed)
+                if not self._pending:  # closed, and everything written
+                    return
                 path, text = self._pending.popitem()
                 self._busy = True
             try:
-                saves.atomic_write(path, text)
-            except OSError as exc:  # the file on disk is the last one written whole
-                if self._on_error:
-                    self._on_error(failed_line(exc))
+                self._write(path, text)
             finally:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
+
+    def _write(self, path: Path, text: str) -> None:
+        try:
+            saves.atomic_write(path, text)
+        except OSError as exc:  # the file on disk is the last one written whole
+            if self._on_error:
+                self._on_error(failed_line(exc))

@@ -152,6 +152,13 @@ class SshPty(PtyApp):
         os.close(self.fd)
 
 
+def in_whole_lines(stderr: str) -> bool:
+    """The room's refusal reached the client as whole lines: one at least, each ending with
+    its newline (not cut short by the closing channel)."""
+    mine = [line for line in stderr.splitlines(True) if "boardgames-tui:" in line]
+    return bool(mine) and all(line.endswith("\n") for line in mine)
+
+
 def room_processes(room: Room) -> list[int]:
     """Sessions' processes of this room that are still running."""
     out = []
@@ -216,6 +223,7 @@ def test_register_refuse_a_taken_name_and_an_unknown_key_when_invite_only(tmp_pa
         taken = r.run("mallory", "alice", "table", "list", "--json")
         assert taken.returncode == 255
         assert "boardgames-tui: the name alice belongs to another key" in taken.stderr
+        assert in_whole_lines(taken.stderr)
         assert r.run("alice", "alice", "table", "list").returncode == 0  # still alice's
         bad = r.run("mallory", "a/../b", "table", "list")
         assert bad.returncode == 255 and "boardgames-tui: the name" in bad.stderr
@@ -278,11 +286,15 @@ def test_two_players_in_two_ssh_sessions_play_a_hidden_game_to_the_end(room: Roo
         for k in range(4):  # by keys, in each player's own session
             note_secrets()
             mover = store.info(tid).to_move
+            # the mover's screen learns of the other's move when it next asks the store: a
+            # key typed before it shows "Your turn" would be a key for "bob to move", lost
+            ptys[mover].wait_for("Your turn", mark[mover])
             ptys[mover].send(b"1", quiet=0.1)
             deadline = time.time() + 20
             while store.info(tid).moves == k and time.time() < deadline:
                 ptys[mover].read(0.05, 0.2)
             assert store.info(tid).moves == k + 1
+            mark[mover] = len(ptys[mover].output)  # its next "Your turn" is drawn after this
         for _ in range(2):  # by `table play` over ssh
             note_secrets()
             info, match = store.load(tid)
@@ -353,10 +365,12 @@ def test_exec_forwarding_subsystems_and_no_pty(room: Room) -> None:
     for cmd in (["ls"], ["table", "new", "notre-dame", "--seats", "alice,bob"], ["sh", "-c", "id"]):
         no = room.run("alice", "alice", *cmd)
         assert no.returncode == 1 and "boardgames-tui: only these commands run here" in no.stderr
+        assert in_whole_lines(no.stderr)
     no_pty = subprocess.run(
         [*room.ssh_args("alice", "alice", "-T")], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20
     )  # fmt: skip
     assert no_pty.returncode == 1 and "the game needs a terminal" in no_pty.stderr
+    assert in_whole_lines(no_pty.stderr)
     sftp = subprocess.run(
         [*room.ssh_args("alice", "alice", "-s")[:-1], "alice@127.0.0.1", "sftp"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20,

@@ -12,7 +12,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -285,6 +287,20 @@ CHROMIUM_FLAGS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """The system's Chromium, started once for the browser tests of this module; each test
+    opens a context of its own (a fresh profile: no storage, cookies or cache shared)."""
+    if CHROMIUM is None:
+        pytest.skip("no Chromium installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield browser
+        browser.close()
+
+
 # a terminal's sequences as Textual writes them: CSI, and the mouse pointer's shape (OSC 22)
 TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\]22;[a-z-]*\x07")
 
@@ -320,20 +336,10 @@ class Screen:
         return self.mark()
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
-def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path, chromium: Any) -> None:
     server = Served(tmp_path / "saves")
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch_persistent_context(
-                str(tmp_path / "profile"),  # a fresh profile
-                executable_path=CHROMIUM,
-                args=CHROMIUM_FLAGS,
-                headless=True,
-                viewport={"width": 1000, "height": 700},
-            )
+        with closing(chromium.new_context(viewport={"width": 1000, "height": 700})) as browser:
             page = browser.new_page()
             screen = Screen(page)
             errors: list[str] = []
@@ -356,7 +362,6 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
             page.set_viewport_size({"width": 1000, "height": 700})
             screen.wait_for("Pass the keyboard to", at)
             assert errors == []
-            browser.close()
         files = list((tmp_path / "saves").glob("notre-dame-*.toml"))
         assert len(files) == 1
         match = saves.load(files[0])
@@ -372,13 +377,10 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path) -> None:
 HTML_NAMES = ["<img src=x onerror=f()>", "</script><b>Bo"]
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
-def test_hostile_names_are_data_on_the_web_page(tmp_path: Path) -> None:
+def test_hostile_names_are_data_on_the_web_page(tmp_path: Path, chromium: Any) -> None:
     """Names that are markup or HTML, a save whose name holds terminal controls and a file
     named with them: the browser shows them as typed, nothing reaches the page but text, and
     the page keeps working (issue 29)."""
-    from playwright.sync_api import sync_playwright
-
     folder = tmp_path / "saves"
     folder.mkdir()
     names = [name for name, _, _ in HOSTILE[:3]] + HTML_NAMES
@@ -392,14 +394,7 @@ def test_hostile_names_are_data_on_the_web_page(tmp_path: Path) -> None:
     saves.save(m, folder / "hostile.toml")  # the latest: what Continue opens
     server = Served(folder)
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch_persistent_context(
-                str(tmp_path / "profile"),
-                executable_path=CHROMIUM,
-                args=CHROMIUM_FLAGS,
-                headless=True,
-                viewport={"width": 1000, "height": 700},
-            )
+        with closing(chromium.new_context(viewport={"width": 1000, "height": 700})) as browser:
             page = browser.new_page()
             screen = Screen(page)
             happened: list[str] = []
@@ -429,7 +424,6 @@ def test_hostile_names_are_data_on_the_web_page(tmp_path: Path) -> None:
             assert page.title() == "boardgames-tui"
             assert page.locator("img, b").count() == 0  # no name became an element
             assert happened == []
-            browser.close()
         code, _, err = server.stop()
         assert code == 0, err
         assert saves.load(folder / "hostile.toml").cursor == m.cursor

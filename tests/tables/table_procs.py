@@ -6,10 +6,15 @@ player STORE USER OUT SEED: plays every table where it is USER's turn through th
     all its tables are over; writes one JSON line per screen it acted on to OUT.
 watcher STORE USER OUT: a spectator; records `table show --json` of every table until all
     are over.
+terminals STORE SPEC…: forks one process per SPEC (imports done once), each a `player` or a
+    `watcher` with its own connections to STORE, its arguments joined by commas
+    (`player,USER,OUT,SEED`); waits for them all, and fails if one did.
 group STORE WRITERS COUNT MODE OUT: forks WRITERS racers (imports done once, each with its own
     connection to STORE): COUNT times each reads a table and appends a legal move for the seat
     to move at the number it read, racing the others (MODE `same`: every racer on the first
     table not over; `different`: racer k on table k); each writes its successes to OUT.k.json.
+    They start together: at the time $RACE_START, or (with $RACE_GO) each writes OUT.k.json.ready
+    when its store is open and waits for the file $RACE_GO to exist.
 writer STORE SEED: plays random games forever (the SIGKILL test kills it).
 settler STORE USER OUT: says "ready", then settles the store (`engine.tables.computer.settle`,
     what every reader does) as fast as it can until USER's first turn at the first table has
@@ -19,6 +24,7 @@ settler STORE USER OUT: says "ready", then settles the store (`engine.tables.com
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -93,6 +99,38 @@ def watcher(store: str, user: str, out_path: str) -> None:
             time.sleep(0.3)
 
 
+def terminals(store: str, *specs: str) -> None:
+    """Players and watchers forked after the imports (a process start costs more than the
+    games' moves), each a process of its own with its own store connections."""
+    from engine.core import Match, all_games
+
+    # imports only: a connection made here would be reused by the forked processes at once
+    for module in ("engine.tables.sqlite", "engine.tables.postgres"):
+        importlib.import_module(module)
+
+    with contextlib.suppress(SystemExit):  # the command line's imports and its parser, once
+        cli("table", "list", "--help")
+    for game in all_games():
+        Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
+    pids = []
+    for spec in specs:
+        role, *args = spec.split(",")
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                {"player": player, "watcher": watcher}[role](store, *args)
+                code = 0
+            except BaseException:
+                traceback.print_exc()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+        pids.append(pid)
+    failed = sum(os.waitpid(pid, 0)[1] != 0 for pid in pids)
+    sys.exit(1 if failed else 0)
+
+
 def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "same") -> None:
     """RACE_RETRY set: the store going away (a server restart) is waited out; an append
     whose answer was lost counts as `unknown`, never as played."""
@@ -114,6 +152,11 @@ def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "sa
     start = float(os.environ.get("RACE_START", "0"))
     while time.time() < start:
         time.sleep(0.002)
+    go = os.environ.get("RACE_GO")
+    if go:  # say "ready", and start when the test says so: once every racer is ready
+        Path(f"{out_path}.ready").touch()
+        while not os.path.exists(go):
+            time.sleep(0.002)
     while tries < int(count) and ids:
         tid = ids[0]  # every racer on the same table: the first one not over
         try:
@@ -237,5 +280,6 @@ if __name__ == "__main__":
     role, *rest = sys.argv[1:]
     roles = {"player": player, "watcher": watcher, "group": group, "writer": writer}
     roles["forker"] = forker
+    roles["terminals"] = terminals
     roles["settler"] = settler
     roles[role](*rest)

@@ -13,8 +13,9 @@ import sys
 import time
 from pathlib import Path
 
+from engine.core import Match
 from engine.tables import open_store, parse_seats, public_view
-from engine.tables.store import build_match
+from engine.tables.store import build_match, extend_match
 from tests.root import ROOT
 from tests.tables.conftest import Backend
 
@@ -32,7 +33,19 @@ def spawn(
         stdout=stdout,
         stdin=stdin,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # a group of its own: `finish` can end its forks too
     )
+
+
+def finish(p: subprocess.Popen[bytes]) -> None:
+    """Wait for `p` to succeed; a process that hangs ends with the processes it forked."""
+    try:
+        _, err = p.communicate(timeout=240)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 0, err.decode()[-2000:]
 
 
 def norm(view: object) -> object:
@@ -51,9 +64,17 @@ def within(public: object, seat_view: object) -> bool:
     return False
 
 
-def replay_all(location: str) -> dict[str, int]:
-    """Every table replays through the rules with moves 1..n (no gap, no duplicate)."""
+Replayed = dict[str, tuple[str, list[str], Match]]  # by table: its set-up, moves and match
+
+
+def replay_all(location: str, replayed: Replayed | None = None) -> dict[str, int]:
+    """Every table replays through the rules with moves 1..n (no gap, no duplicate).
+
+    `replayed`: the tables replayed by an earlier call (kept up to date here); the moves read
+    now that begin with the very moves replayed then are played on from there (the rules
+    are deterministic: the same as replaying them all), any other list from the start."""
     store = open_store(location, create_file=False)
+    replayed = {} if replayed is None else replayed
     try:
         integrity = getattr(store, "integrity", None)  # SQLite's own check of the file
         assert integrity is None or integrity() == "ok"
@@ -61,7 +82,13 @@ def replay_all(location: str) -> dict[str, int]:
         for info in store.tables():
             ids = store.move_ids(info.id)
             assert len(ids) == info.moves
-            m = build_match(info, ids)
+            setup = repr((info.game, info.seed, info.options, info.seats, info.strict))
+            known, before, m = replayed.get(info.id, ("", [], None))
+            if m is None or known != setup or ids[: len(before)] != before:
+                m = build_match(info, ids)
+            else:
+                extend_match(m, info, ids)
+            replayed[info.id] = (setup, list(ids), m)
             assert m.cursor == info.moves
             assert (m.prompt is None) == info.finished
             counts[info.id] = info.moves
@@ -88,14 +115,10 @@ def test_processes_play_complete_games_of_every_title(backend: Backend, tmp_path
         ids[store.create(game, parse_seats(seats, "alice"), {}, 10 + i, "alice").id] = game
     store.close()
     users = ["alice", "bob", "carol", "dave"]
-    procs = [
-        spawn("player", str(path), u, str(tmp_path / f"{u}.jsonl"), str(k))
-        for k, u in enumerate(users)
-    ]
-    procs.append(spawn("watcher", str(path), "erin", str(tmp_path / "erin.jsonl")))
-    for p in procs:
-        _, err = p.communicate(timeout=240)
-        assert p.returncode == 0, err.decode()[-2000:]
+    # one process each (forked after the imports), with its own connections to the store
+    specs = [f"player,{u},{tmp_path / f'{u}.jsonl'},{k}" for k, u in enumerate(users)]
+    terminals = spawn("terminals", str(path), *specs, f"watcher,erin,{tmp_path / 'erin.jsonl'}")
+    finish(terminals)
 
     counts = replay_all(path)
     store = backend.open()
@@ -148,7 +171,7 @@ def race(backend: Backend, tmp_path: Path, mode: str, tables: int, count: int) -
         game = ["notre-dame", "rattus-cartus", "1347"][i % 3]
         ids.append(store.create(game, parse_seats("ann,bo", "ann"), {}, i, mode).id)
     store.close()
-    start = str(time.time() + 1.5)  # when both groups have forked
+    go = tmp_path / f"{mode}.go"  # made once every racer has its store open: all start at once
     groups = [
         spawn(
             "group",
@@ -157,14 +180,21 @@ def race(backend: Backend, tmp_path: Path, mode: str, tables: int, count: int) -
             str(count),
             mode,
             str(tmp_path / f"{mode}{g}"),
-            RACE_START=start,
+            RACE_GO=str(go),
             RACE_SEED=str(8 * g),
         )
         for g in range(2)
     ]
+    end = time.monotonic() + 60
+    try:
+        while len(list(tmp_path.glob(f"{mode}?.*.json.ready"))) < 16:
+            assert all(p.poll() is None for p in groups), "a group ended before it was ready"
+            assert time.monotonic() < end, "the racers never got ready"
+            time.sleep(0.01)
+    finally:
+        go.touch()  # on a failure too: no racer is left waiting
     for p in groups:
-        _, err = p.communicate(timeout=240)
-        assert p.returncode == 0, err.decode()[-2000:]
+        finish(p)
     results = [json.loads(f.read_text()) for f in tmp_path.glob(f"{mode}?.*.json")]
     assert len(results) == 16 and sum(r["tries"] for r in results) == 16 * count
     counts = replay_all(backend.location)
@@ -193,6 +223,7 @@ def test_writers_killed_mid_move_leave_a_sound_store(backend: Backend) -> None:
     forker = spawn("forker", path, stdout=subprocess.PIPE, stdin=subprocess.PIPE)
     assert forker.stdin is not None and forker.stdout is not None
     rng = random.Random(7)
+    replayed: Replayed = {}
     try:
         for kill in range(40):
             forker.stdin.write(f"fork {kill}\n".encode())
@@ -207,7 +238,7 @@ def test_writers_killed_mid_move_leave_a_sound_store(backend: Backend) -> None:
             os.kill(pid, signal.SIGKILL)
             while _alive(pid):
                 time.sleep(0.01)
-            counts = replay_all(path)
+            counts = replay_all(path, replayed)
     finally:
         forker.kill()
         forker.wait()
