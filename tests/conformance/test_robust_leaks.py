@@ -12,11 +12,10 @@ from __future__ import annotations
 import asyncio
 import difflib
 import functools
-import gc
 import io
 import pickle
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from rich.console import Console
@@ -28,18 +27,6 @@ from tui.games import ui_for
 from tui.plain.lines import Output
 from tui.plain.session import PlainSession
 from tui.plain.source import LocalSource
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _fewer_collections() -> Iterator[None]:
-    """The garbage collector runs less often while this module runs: the apps make objects
-    by the hundred thousand, and at the default thresholds a full collection went through
-    all of them some 90 times (a quarter of the module's time). Nothing else changes."""
-    before = gc.get_threshold()
-    gc.set_threshold(20_000, 20, 50)
-    yield
-    gc.set_threshold(*before)
-
 
 # every installed title where a seat sees something the others may not
 GAMES = [g.id for g in all_games() if g.has_private_info]
