@@ -25,16 +25,16 @@ TITLES = registry.game_ids()  # every installed title, the example plug-in inclu
 # (pytest-xdist hands the tests out in this order). A prefix of a test id, longest first.
 LONGEST_FIRST = (
     "tests/shell/test_ssh_doc.py::",
-    "tests/shell/test_robust_keys.py::test_fuzz_game_screen",
     "tests/shell/test_tui_games.py::test_full_game_by_keyboard",
+    "tests/shell/test_tables_tui.py::test_table_screens_fit_at_80x24_and_120x40",
+    "tests/shell/test_tables_tui.py::test_players_and_a_spectator_in_their_own_terminals",
+    "tests/shell/test_robust_keys.py::test_fuzz_game_screen",
     "tests/shell/test_bench.py::test_bench_quick_smoke",
     "tests/shell/test_room.py::test_two_players_in_two_ssh_sessions_play_a_hidden_game_to_the_end",
     "tests/tables/test_processes.py::test_writers_killed_mid_move_leave_a_sound_store",
     "tests/tables/test_processes.py::test_processes_play_complete_games_of_every_title",
     "tests/shell/test_room_faults.py::test_a_locked_store_gets_a_line_and_loses_no_move",
     "tests/tables/test_notify.py::test_one_message_per_turn_over_a_whole_game",
-    "tests/shell/test_readable_screens.py::test_setup_remembers_the_seats",
-    "tests/shell/test_robust_saves.py::test_tui_load_dialog_for_damaged_saves",
     "tests/shell/test_web.py::",
     "tests/shell/test_board_layout.py::test_every_panel_whole",
 )

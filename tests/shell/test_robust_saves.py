@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from textual import events
 
 from engine.core import Match, Seat, saves
 from engine.core.saves import SaveError
@@ -162,6 +163,13 @@ def test_load_command_exits_1_with_one_line(tmp_path: Path) -> None:
     assert out.stderr.count("\n") == 1 and str(bad) in out.stderr
 
 
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Let every widget handle what is queued (a screen pushed or popped): no wait for the app
+    to idle after each of the 25 files (nothing here runs in a thread)."""
+    for _ in range(3):
+        await pilot.pause(0)
+
+
 async def test_tui_load_dialog_for_damaged_saves(tmp_path: Path) -> None:
     from tui.app import BoardgamesApp, Launch
     from tui.screens.dialogs import MessageScreen
@@ -178,13 +186,13 @@ async def test_tui_load_dialog_for_damaged_saves(tmp_path: Path) -> None:
         await pilot.pause()
         for f in files[:25]:
             app.open_file(f, review=False)
-            await pilot.pause()
+            await settle(pilot)
             if isinstance(app.screen, MessageScreen):
                 assert str(f) in app.screen.text
-                await pilot.press("enter")
+                app.post_message(events.Key("enter", "\r"))
             else:  # harmless damage (extra keys): it opened; go back
-                await pilot.press("q")
-            await pilot.pause()
+                app.post_message(events.Key("q", "q"))
+            await settle(pilot)
             assert isinstance(app.screen, MenuScreen)
 
 

@@ -192,9 +192,9 @@ def test_players_and_a_spectator_in_their_own_terminals(tmp_path: Path) -> None:
                 mover.read(0.05, 0.2)
             assert store.info(tid).moves == k + 1
             nxt = store.info(tid).to_move
-            ptys[nxt].read_until("Your turn")
-            for p in ptys.values():
-                p.read(0.1, 0.3)  # drain what it drew
+            ptys[nxt].read_until("Your turn", quiet=0.1)
+            for p in ptys.values():  # drain what it drew (all it draws is read in the end)
+                p.read(0.05, 0.1)
         assert b"\x07" in ptys["bob"].output  # bob's bell: his turn came
         rng = random.Random(1)
         while not store.info(tid).finished:  # the rest from the command line
@@ -300,7 +300,8 @@ async def check_fit(path: Path, tid: str, user: str, game: str) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: at_table(app))
         for width, height in ((80, 24), (120, 40)):
-            await pilot.resize_terminal(width, height)
+            if app.size != (width, height):  # it starts at the first size
+                await pilot.resize_terminal(width, height)
             await until(pilot, lambda: footer_keys(app.screen, width) != [])  # noqa: B023
             line = status_line(app.screen)
             assert "to move" in line and not line.endswith("…"), (game, width, line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual import events
 
 from engine.core import Match, Seat, saves
 from tui.app import BoardgamesApp, Launch, TooSmallScreen
@@ -32,6 +33,14 @@ def make_app(
     return BoardgamesApp(launch)
 
 
+async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+    """A key as typed, then every widget handles what it set off (a screen pushed or popped)
+    without waiting for the app to idle: a whole game's keys (no computer players here)."""
+    app.post_message(events.Key(key, {"enter": "\r"}.get(key, key)))
+    for _ in range(3):
+        await pilot.pause(0)
+
+
 async def test_full_game_by_keyboard_with_handover(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -41,12 +50,11 @@ async def test_full_game_by_keyboard_with_handover(tmp_path: Path) -> None:
         for _ in range(200):
             if isinstance(app.screen, HandoverScreen):
                 seen_handover += 1
-                await pilot.press("enter")
+                await press(app, pilot, "enter")
             elif isinstance(app.screen, EndScreen):
                 break
             else:
-                await pilot.press("1")
-            await pilot.pause()
+                await press(app, pilot, "1")
         assert isinstance(app.screen, EndScreen)
         game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert game.match.over
