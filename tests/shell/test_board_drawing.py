@@ -31,21 +31,26 @@ GAMES = [
 WIDTHS = (24, 40, 56, 72)
 
 
+def parts_of(body: object) -> Iterator[object]:
+    """A panel's body and every renderable within it: a group's parts, a table's cells, a
+    padding's content, each form of a `Fit`."""
+    yield body
+    inner: list[object] = []
+    if isinstance(body, Fit):
+        inner = list(body.forms)
+    elif isinstance(body, Group):
+        inner = list(body.renderables)
+    elif isinstance(body, Table):
+        inner = [cell for column in body.columns for cell in [column.header, *column.cells]]
+    elif isinstance(body, Padding):
+        inner = [body.renderable]
+    for part in inner:
+        yield from parts_of(part)
+
+
 def fits_in(body: object) -> Iterator[Fit]:
     """Every `Fit` in a panel's body, nested ones too."""
-    if isinstance(body, Fit):
-        yield body
-        for form in body.forms:
-            yield from fits_in(form)
-    elif isinstance(body, Group):
-        for part in body.renderables:
-            yield from fits_in(part)
-    elif isinstance(body, Table):
-        for column in body.columns:
-            for cell in [column.header, *column.cells]:
-                yield from fits_in(cell)
-    elif isinstance(body, Padding):
-        yield from fits_in(body.renderable)
+    return (part for part in parts_of(body) if isinstance(part, Fit))
 
 
 def positions(game_id: str, players: int) -> Iterator[Match]:
@@ -164,19 +169,7 @@ def test_kept_lines_tell_apart_texts_that_read_the_same() -> None:
 
 def tables_in(body: object) -> Iterator[Table]:
     """Every table in a panel's body, nested ones and every form of a `Fit` too."""
-    if isinstance(body, Table):
-        yield body
-        for column in body.columns:
-            for cell in [column.header, *column.cells]:
-                yield from tables_in(cell)
-    elif isinstance(body, Fit):
-        for form in body.forms:
-            yield from tables_in(form)
-    elif isinstance(body, Group):
-        for part in body.renderables:
-            yield from tables_in(part)
-    elif isinstance(body, Padding):
-        yield from tables_in(body.renderable)
+    return (part for part in parts_of(body) if isinstance(part, Table))
 
 
 @pytest.mark.parametrize("game_id", GAMES)

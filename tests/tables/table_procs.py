@@ -24,6 +24,7 @@ settler STORE USER OUT: says "ready", then settles the store (`engine.tables.com
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import io
 import json
@@ -33,6 +34,7 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.tables import Refused, StoreError, StoreUnavailable, open_store
@@ -112,23 +114,12 @@ def terminals(store: str, *specs: str) -> None:
         cli("table", "list", "--help")
     for game in all_games():
         Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
-    pids = []
+    jobs = []
     for spec in specs:
         role, *args = spec.split(",")
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                {"player": player, "watcher": watcher}[role](store, *args)
-                code = 0
-            except BaseException:
-                traceback.print_exc()
-                sys.stderr.flush()
-            finally:
-                os._exit(code)
-        pids.append(pid)
-    failed = sum(os.waitpid(pid, 0)[1] != 0 for pid in pids)
-    sys.exit(1 if failed else 0)
+        run = {"player": player, "watcher": watcher}[role]
+        jobs.append(functools.partial(run, store, *args))
+    forked(jobs)
 
 
 def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "same") -> None:
@@ -193,14 +184,24 @@ def group(store_path: str, writers: str, count: str, mode: str, out: str) -> Non
 
     for game in all_games():
         Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
+    seed = int(os.environ.get("RACE_SEED", "0"))
+    forked(
+        [
+            functools.partial(racer, store_path, str(k + seed), count, f"{out}.{k}.json", mode)
+            for k in range(int(writers))
+        ]
+    )
+
+
+def forked(jobs: list[Callable[[], object]]) -> None:
+    """Each job in a forked process of its own; exits 1 if any of them failed."""
     pids = []
-    for k in range(int(writers)):
+    for job in jobs:
         pid = os.fork()
         if pid == 0:
             code = 1
             try:
-                racer(store_path, str(k + int(os.environ.get("RACE_SEED", "0"))), count,
-                      f"{out}.{k}.json", mode)  # fmt: skip
+                job()
                 code = 0
             except BaseException:
                 traceback.print_exc()
