@@ -116,11 +116,8 @@ def _measured_fit(console: Console, options: ConsoleOptions, form: object) -> bo
     table is several times cheaper than drawing it, and a board tries two forms a move.
     """
     if isinstance(form, Table):
-        if form.width is not None or not all(
-            c.no_wrap and (c.width, c.min_width, c.max_width, c.ratio) == (None,) * 4
-            for c in form.columns
-        ):
-            return None
+        if not all(c.no_wrap and c.width is None for c in form.columns):
+            return None  # a column that wraps, or one cut at a set width, is not measured
         widths = column_widths(form, options)
         if widths is None:
             return None  # a nested renderable, or text of several lines, may wrap on its own

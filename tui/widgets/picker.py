@@ -65,11 +65,17 @@ class SafeOptionList(OptionList):
         # below): it scrolls whenever it holds more rows than it shows
         return not self._check_disabled() and self.max_scroll_y > 0
 
+    @property
+    def fills(self) -> bool:
+        """Whether the list's height is set by the picker (not by its rows)."""
+        height = self.styles.height
+        return height is not None and not height.is_auto
+
     def watch_virtual_size(self, size: Size) -> None:
-        if self.styles.height is not None and self.styles.height.is_auto:
-            self.refresh(layout=True)  # its height follows its rows
-        else:
+        if self.fills:
             self._scroll_update(size)
+        else:
+            self.refresh(layout=True)  # its height follows its rows
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -280,8 +286,8 @@ class MovePicker(Vertical):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     @property
-    def options(self) -> OptionList:
-        return self.query_one("#picker-options", OptionList)
+    def options(self) -> SafeOptionList:
+        return self.query_one("#picker-options", SafeOptionList)
 
     def set_prompt(self, prompt: Prompt | None, title: str, enabled: bool = True) -> None:
         """Show the moves of `prompt` (or just `title` when nothing is to be decided here)."""
@@ -311,8 +317,7 @@ class MovePicker(Vertical):
     def _fit(self) -> None:
         """The list gets the rows the question and the filter leave: an option the list thinks
         it shows is on screen (the picker's frame would cut off the last ones)."""
-        fills = self.options.styles.height
-        if fills is not None and fills.is_fraction:
+        if self.options.fills:
             # the list fills what the question and the filter leave (the layout sees to it)
             if self.options.styles.inline.max_height is not None:
                 self.options.styles.max_height = None
@@ -379,8 +384,7 @@ class MovePicker(Vertical):
             ol.add_options(opts)
         if opts:
             ol.highlighted = 0
-        height = ol.styles.height
-        if height is not None and not height.is_auto and ol.size:
+        if ol.fills and ol.size:
             # the list's height is the picker's: its rows are known now, and the frame's
             # "n more" is drawn in the frame that draws them
             ol._update_lines()
