@@ -296,9 +296,24 @@ class BoardView(Horizontal):
     def _rows(self, p: Panel, width: int) -> int:
         """The rows a panel's box takes at `width` (its border included)."""
         lines = len(self._prerender(p, width, self._print(p)).lines)
-        old = self._texts.get(p.key)
-        grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
-        return max(lines, grown) + 2
+        drawn = self._texts.get(p.key)
+        return self._held(p.key, lines, width, drawn[1] if drawn is not None else None) + 2
+
+    def _held(self, key: str, lines: int, width: int, drawn_at: int | None) -> int:
+        """The lines a panel's box keeps room for: the most it has had at this width (the
+        panels below it stay put), in the compact layout no more than its page has room for.
+        `drawn_at`: the width the box was last drawn at."""
+        grown = self._tallest.get(key, 0) if drawn_at == width else 0
+        if self.compact and self.room:
+            grown = min(grown, self.room - 2)
+        return max(lines, grown)
+
+    def _hold(self, key: str, lines: int, width: int, drawn_at: int | None) -> None:
+        """Give the panel's box its least height (see `_held`)."""
+        tallest = self._held(key, lines, width, drawn_at)
+        if tallest != self._tallest.get(key):
+            self._tallest[key] = tallest
+            self._boxes[key].styles.min_height = tallest + 2  # the border's two lines
 
     def _print(self, p: Panel) -> bytes | None:
         """The panel's fingerprint, as taken when it came (`show`)."""
@@ -340,11 +355,7 @@ class BoardView(Horizontal):
         self._texts[p.key] = mark
         # as many lines at the same width: the layout stands, only the box repaints
         same_size = old is not None and old[1] == width and len(old[3]) == len(pre.lines)
-        grown = self._tallest.get(p.key, 0) if old is not None and old[1] == width else 0
-        tallest = max(len(pre.lines), grown)
-        if tallest != self._tallest.get(p.key):
-            self._tallest[p.key] = tallest
-            box.styles.min_height = tallest + 2  # the border's two lines
+        self._hold(p.key, len(pre.lines), width, old[1] if old is not None else None)
         visual = pre.visuals.get(box)
         if visual is None:
             visual = pre.visuals[box] = _PanelVisual(box, pre)
@@ -390,6 +401,9 @@ class BoardView(Horizontal):
         self.page = page
         for i, p in enumerate(self.panels):
             self._boxes[p.key].display = i in page
+            drawn = self._texts.get(p.key)
+            if i in page and drawn is not None:  # a smaller room may hold it less tall
+                self._hold(p.key, len(drawn[3]), drawn[1], drawn[1])
         for i in page:
             shown = self.panels[i]
             if shown.key in self._pending:
