@@ -24,7 +24,7 @@ class Lines:
 
     def panels(self, view: Mapping[str, Any], viewer: int | None, compact: bool) -> list[Panel]:
         body = Text("\n".join(f"line {i}" for i in range(view["lines"])))
-        return [Panel("town", "Town", body), Panel("more", "More", Text("one line"))]
+        return [Panel("town", "Town", body), Panel("more", "More", Text("\n".join(["more"] * 8)))]
 
 
 class Board(App[None]):
@@ -39,8 +39,9 @@ async def test_a_panel_once_taller_fits_a_smaller_page() -> None:
         board.room = 20
         board.show({"lines": 12}, 0, compact=True)  # 14 rows with its border
         await pilot.pause()
-        board.room = 11  # the move picker grew: 11 rows for the board
-        board.show({"lines": 9}, 0, compact=True)  # 11 rows: it fits
+        board.show({"lines": 9}, 0, compact=True)  # 11 rows: it fits the room of 11 below
+        await pilot.pause()
+        board.room = 11  # then the move picker grows: 11 rows for the board
         board.refit()
         await pilot.pause()
         town = next(box for box in app.query(PanelBox) if box.has_class("panel-town"))

@@ -396,14 +396,15 @@ class BoardView(Horizontal):
         if not self.compact or not self.panels:
             return False
         page = self._fit(self._content_widths(True)[0])
+        for i in page:  # a smaller room may hold a panel less tall
+            drawn = self._texts.get(self.panels[i].key)
+            if drawn is not None:
+                self._hold(self.panels[i].key, len(drawn[3]), drawn[1], drawn[1])
         if page == self.page and all(self.panels[i].key not in self._pending for i in page):
             return False
         self.page = page
         for i, p in enumerate(self.panels):
             self._boxes[p.key].display = i in page
-            drawn = self._texts.get(p.key)
-            if i in page and drawn is not None:  # a smaller room may hold it less tall
-                self._hold(p.key, len(drawn[3]), drawn[1], drawn[1])
         for i in page:
             shown = self.panels[i]
             if shown.key in self._pending:
