@@ -131,8 +131,9 @@ class BoardgamesApp(App[int]):
         self.call_from_thread(self.notify, message, severity="error", timeout=6)
 
     def _hang_up(self, signum: int, frame: object) -> None:
-        """The terminal went away (ssh dropped, window closed): finish writing, then go."""
-        self.autosaver.flush(3.0)
+        """The terminal went away (ssh dropped, window closed, the room closing): finish
+        writing every game, then go."""
+        self.save_all(3.0)
         os._exit(128 + signum)
 
     def _watch_terminal(self) -> None:
@@ -332,12 +333,16 @@ class BoardgamesApp(App[int]):
         w, h = self.size
         return w < MIN_WIDTH or h < MIN_HEIGHT
 
-    async def action_quit(self) -> None:
+    def save_all(self, timeout: float = 5.0) -> None:
+        """Queue every open game's autosave and wait until all of it is on disk."""
         game = sys.modules.get(f"{__package__}.screens.game")  # none before its module loads
         for screen in self.screen_stack:
             if game is not None and isinstance(screen, game.GameScreen):
                 screen.autosave()
-        self.autosaver.flush()
+        self.autosaver.flush(timeout)
+
+    async def action_quit(self) -> None:
+        self.save_all()
         self.exit(0)
 
     def open_shared_table(self, table_id: str, join: bool = False) -> None:

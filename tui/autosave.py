@@ -32,11 +32,16 @@ class Autosaver:
         self._thread = threading.Thread(target=self._run, name="autosave", daemon=True)
         self._thread.start()
 
-    def submit(self, path: Path, text: str) -> None:
+    def submit(self, path: Path, text: str, wait: bool = False) -> None:
+        """Queue `text` for `path`; with `wait`, return once it is on disk (a finished game:
+        nothing may happen before its last move is kept, not even the end screen)."""
         with self._cond:
             if not self._closed:
                 self._pending[path] = text
                 self._cond.notify()
+                if not wait:
+                    return
+                self._cond.wait_for(self._idle, 5.0)
                 return
         self._write(path, text)  # closed: written here and now
 
@@ -51,7 +56,11 @@ class Autosaver:
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until everything submitted is on disk; False on time-out."""
         with self._cond:
-            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+            return self._cond.wait_for(self._idle, timeout)
+
+    def _idle(self) -> bool:
+        """Everything submitted is on disk (called with the lock held)."""
+        return not self._pending and not self._busy
 
     def _run(self) -> None:
         while True:

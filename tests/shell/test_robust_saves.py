@@ -251,3 +251,82 @@ def test_sighup_keeps_the_latest_move(tmp_path: Path) -> None:
         Match.new("notre-dame", [Seat("Ann"), Seat("Bob"), Seat("Cy")], seed=3).prompt.moves[0].id
     )
     assert m.steps[0].move_id == first
+
+
+def one_move_from_the_end(game_id: str, seed: int) -> Match:
+    """A game whose first offered move ends it (a random game up to there), played open
+    (no hand-over screens)."""
+    m = Match.new(game_id, [Seat("Ann"), Seat("Bob")], seed=seed)
+    m.settings["handover"] = False
+    rng = random.Random(seed)
+    while True:
+        assert m.prompt is not None
+        m.play(m.prompt.moves[0].id)
+        over = m.over
+        m.undo()
+        if over:
+            return m
+        m.play(rng.choice(m.prompt.moves).id)
+
+
+def killed_at(tmp_path: Path, save: Path, keys: bytes, shown: str) -> Match:
+    """Load `save` in a terminal, type `keys`, SIGKILL the app once `shown` is on the screen
+    (nothing to catch, nothing written after): the autosave as it was then."""
+    from tests.shell.ptydriver import PtyApp, base_env
+
+    app = PtyApp(["--saves", str(tmp_path), "load", str(save)], base_env(tmp_path), (120, 40))
+    app.read_until("Undo")  # the game screen's footer
+    os.write(app.fd, keys)  # typed ahead: the app takes them in order
+    app.read_until(shown)
+    os.kill(app.pid, signal.SIGKILL)
+    os.waitpid(app.pid, 0)
+    os.close(app.fd)
+    latest = saves.latest(tmp_path)
+    assert latest is not None and latest != save
+    return saves.load(latest)
+
+
+def test_sigkill_after_the_final_move_keeps_it(tmp_path: Path) -> None:
+    """The final move is on disk before the end screen shows: a kill then loses nothing."""
+    m = one_move_from_the_end("1347", 5)
+    save = saves.save(m, tmp_path / "almost.toml")
+    back = killed_at(tmp_path, save, b"1", "game over")
+    assert back.over and back.cursor == m.cursor + 1
+
+
+def test_sigkill_after_leaving_a_game_keeps_its_last_move(tmp_path: Path) -> None:
+    """Back at the menu (q), the game's every move is on disk: `continue` will find it."""
+    m = Match.new("1347", [Seat("Ann"), Seat("Bob")], seed=5)
+    m.settings["handover"] = False
+    save = saves.save(m, tmp_path / "start.toml")
+    back = killed_at(tmp_path, save, b"1q", "Continue")
+    assert back.cursor == 1 and not back.over
+
+
+async def test_the_end_screen_waits_for_the_last_autosave(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a slow disk too, the end screen comes only once the finished game is written."""
+    from tui.app import BoardgamesApp, Launch
+    from tui.screens.end import EndScreen
+
+    written: list[str] = []
+    atomic_write = saves.atomic_write
+
+    def slow_disk(path: Path, text: str) -> None:
+        time.sleep(0.2)  # the disk, not the test: every write takes this long
+        atomic_write(path, text)
+        written.append(text)
+
+    monkeypatch.setattr(saves, "atomic_write", slow_disk)
+    m = one_move_from_the_end("1347", 5)
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, bot_delay=0.0, handover=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.post_message(events.Key("1", "1"))
+        for _ in range(100):
+            await pilot.pause(0)
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen)
+        assert written and saves.from_document(tomllib.loads(written[-1])).over

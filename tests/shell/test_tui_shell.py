@@ -59,7 +59,9 @@ async def test_full_game_by_keyboard_with_handover(tmp_path: Path) -> None:
         game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert game.match.over
         assert seen_handover >= 2
-        # the autosave holds the finished game
+        # the autosave holds the finished game (written before the end screen came; the
+        # app's own flush says nothing is still pending)
+        assert app.autosaver.flush()
         back = saves.load(saves.latest(tmp_path))
         assert back.over and back.move_ids() == game.match.move_ids()
 

@@ -362,14 +362,16 @@ def test_a_browser_plays_notre_dame_into_the_autosave(tmp_path: Path, chromium: 
             page.set_viewport_size({"width": 1000, "height": 700})
             screen.wait_for("Pass the keyboard to", at)
             assert errors == []
+        # the tab's app writes its autosave in the background: read it once the server has
+        # stopped, each app quitting only when its games are on disk
+        code, _, err = server.stop()
+        assert code == 0, err
         files = list((tmp_path / "saves").glob("notre-dame-*.toml"))
         assert len(files) == 1
         match = saves.load(files[0])
         assert match.game.id == "notre-dame"
         assert [s.name for s in match.seats] == ["Ann", "Bob", "Cy"]
         assert match.cursor == 1 and match.move_ids()[0].startswith("keep:")
-        code, _, err = server.stop()
-        assert code == 0, err
     finally:
         server.kill()
 

@@ -104,7 +104,7 @@ class LocalSource:
     def autosave(self) -> None:
         self.dirty = True
         path = saves.autosave_path(self.match, self.saves_dir)
-        self.autosaver.submit(path, saves.dumps(self.match))
+        self.autosaver.submit(path, saves.dumps(self.match), wait=self.match.over)
         self.last_autosave = path
 
     def close(self) -> None:

@@ -659,7 +659,7 @@ class GameScreen(BaseScreen[None]):
         if self.source.shared:
             return
         path = saves.autosave_path(self.match, self.app.saves_dir)
-        self.app.autosaver.submit(path, saves.dumps(self.match))
+        self.app.autosaver.submit(path, saves.dumps(self.match), wait=self.match.over)
         self.app.last_autosave = str(path)
 
     # ---- computer players ---------------------------------------------------------------
