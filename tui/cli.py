@@ -215,6 +215,15 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true")
     b.add_argument("--json", metavar="FILE")
 
+    co = sub.add_parser(
+        "completion",
+        help="print a shell completion script (bash, zsh or tcsh)",
+        description="Print a completion script for your shell, e.g. for bash: "
+        "boardgames-tui completion bash > ~/.local/share/bash-completion/completions/"
+        "boardgames-tui",
+    )
+    co.add_argument("shell", choices=["bash", "zsh", "tcsh"])
+
     sc = sub.add_parser("screenshots", help="write SVG screenshots of every screen")
     sc.add_argument("dir", nargs="?", default="screenshots")
 
@@ -576,6 +585,11 @@ def _run(args: argparse.Namespace) -> int:
         return run_bench(quick=args.quick, json_path=args.json)
     if cmd == "web":
         return cmd_web(args)
+    if cmd == "completion":
+        import shtab
+
+        print(shtab.complete(build_parser(), shell=args.shell), end="")
+        return 0
     if cmd in ("serve", "room"):
         from .room.commands import run_room
 
