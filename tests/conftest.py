@@ -1,13 +1,21 @@
 """Shared set-up: the example plug-in game (examples/toy-plugin) is registered from its source
 folder for the core and shell tests, as installing its distribution would register it."""
 
+import atexit
 import gc
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from engine.core import registry
+
+# the app's log and crash reports (tui/crash.py) go to a folder of this run, never the user's
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="boardgames-test-state-")
+atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
 
 TOY = Path(__file__).resolve().parents[1] / "examples" / "toy-plugin"
 if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_plugins.py)

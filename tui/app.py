@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -26,6 +27,8 @@ from .screens.menu import MenuScreen
 from .terminal import terminal_gone, tolerate_bad_input
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     from .screens.game import GameScreen
     from .turns import TurnWatch, YourTurns
 
@@ -63,6 +66,10 @@ class Launch:
     # --confine (a room's session): saves by name inside the saves folder only; the menu
     # greets the player and puts their shared tables first
     confine: bool = False
+    # an unexpected error: Textual's traceback (--debug), or the crash screen and a report;
+    # None: the crash screen unless headless (a test then sees the exception itself)
+    debug: bool = False
+    crash_screen: bool | None = None
 
     def table_user(self) -> str:
         """Who sits at shared tables: --user, else the login name."""
@@ -126,9 +133,64 @@ class BoardgamesApp(App[int]):
         # the shared tables where it is this user's turn (None: not known yet)
         self.your_turns: tuple[str, ...] | None = None
         self._turn_watch: TurnWatch | None = None
+        self.crash_report: Path | None = None  # written when the app failed unexpectedly
+        self.crash_shown = False  # the crash screen came up (else the command prints it)
+        self.crashed = False
 
     def _autosave_failed(self, message: str) -> None:
         self.call_from_thread(self.notify, message, severity="error", timeout=6)
+
+    def _crash_screen(self) -> bool:
+        """Whether an unexpected error shows the crash screen (else Textual's traceback)."""
+        launch = self.launch
+        screen = not self.is_headless if launch.crash_screen is None else launch.crash_screen
+        return screen and not launch.debug
+
+    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+        # a key's action runs in the app's own message loop, which stops at an error that
+        # reaches it: caught here, the loop lives on to draw the crash screen
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except Exception as error:
+            if not self._crash_screen():
+                raise
+            self._handle_exception(error)
+            return True
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error nothing expected: save every game, write a report, and show the crash
+        screen in place of the one that failed (a room's player never sees a traceback)."""
+        launch = self.launch
+        if not self._crash_screen():
+            super()._handle_exception(error)
+            return
+        self._return_code = 1
+        if self.crashed:  # failing again (the crash screen itself?): just stop, quietly
+            self._close_messages_no_wait()
+            return
+        self.crashed = True
+        with contextlib.suppress(Exception):  # the report still matters: saving may be
+            self.save_all(3.0)  # what failed
+        from .crash import write_report
+        from .screens.crash import CrashScreen
+
+        context = {"screen": type(self.screen).__name__}
+        game = getattr(self.screen, "match", None)
+        if game is not None:
+            context["game"] = f"{game.game.id}, move {game.cursor} of {game.length}"
+        if self.last_autosave:
+            context["autosave"] = Path(self.last_autosave).name
+        self.crash_report = write_report(error, context)
+        saved = Path(self.last_autosave).name if self.last_autosave else None
+        try:
+            self.push_screen(
+                CrashScreen(self.crash_report, saved, launch.confine, self._crash_was_shown)
+            )
+        except Exception:
+            self._close_messages_no_wait()
+
+    def _crash_was_shown(self) -> None:
+        self.crash_shown = True
 
     def _hang_up(self, signum: int, frame: object) -> None:
         """The terminal went away (ssh dropped, window closed, the room closing): finish

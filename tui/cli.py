@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="save and load only by name inside the saves folder (a room's sessions)",
     )
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an unexpected error, show Textual's full traceback instead of the crash "
+        "screen (the report is written either way)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     n = sub.add_parser(
@@ -473,7 +479,7 @@ def global_options_first(argv: Sequence[str]) -> list[str]:
             front += args[i : i + 2]
             del args[i : i + 2]
             continue
-        if a.startswith("--saves=") or a == "--plain":
+        if a.startswith("--saves=") or a in ("--plain", "--debug"):
             front.append(args.pop(i))
             continue
         if a in SIGNED_VALUES and i + 1 < len(args) and args[i + 1].startswith("-"):
@@ -496,6 +502,7 @@ def plain_launch() -> argparse.Namespace:
         share_group=None,
         plain=False,
         confine=False,
+        debug=False,
         command=None,
     )
 
@@ -628,7 +635,9 @@ def _run(args: argparse.Namespace) -> int:
         match = saves_mod.load(newest)
     from tui.app import BoardgamesApp, Launch
 
-    launch = Launch(saves_dir=args.saves, user=user, store=args.store, confine=args.confine)
+    launch = Launch(
+        saves_dir=args.saves, user=user, store=args.store, confine=args.confine, debug=args.debug
+    )
     if spec is not None:
         launch.new = spec
         launch.handover = not args.no_handover
@@ -649,6 +658,11 @@ def _run(args: argparse.Namespace) -> int:
         return no_terminal()
     app = BoardgamesApp(launch)
     app.run()
+    if app.crashed:  # what the crash screen said (or would have), where the terminal keeps it
+        from .screens.crash import crash_text
+
+        text = crash_text(app.crash_report, None, launch.confine)
+        print(text.splitlines()[-1] if app.crash_shown else text, file=sys.stderr)
     return app.return_code or 0
 
 

@@ -1,32 +1,19 @@
 """What the player reads when something inside the app fails (a computer player, a hint): one
-plain sentence on screen, the technical detail in a log file beside the saves."""
+plain sentence on screen, the technical detail in the app's rotated log (tui/crash.py)."""
 
 from __future__ import annotations
 
-import os
-import time
-import traceback
 from pathlib import Path
 
-from engine.core import saves
-
-LOG_NAME = "errors.log"
+from .crash import LOGGER, log_path
 
 
-def write_error(
-    saves_folder: str | os.PathLike[str] | None, what: str, exc: BaseException
-) -> Path | None:
-    """Append `exc` with its traceback to the error log; its path, or None if it cannot be written."""
-    try:
-        folder = saves.saves_dir(saves_folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / LOG_NAME
-        with path.open("a", encoding="utf-8") as f:
-            f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {what}\n")
-            f.write("".join(traceback.format_exception(exc)))
-        return path
-    except OSError:
-        return None
+def write_error(what: str, exc: BaseException) -> Path | None:
+    """Log `exc` with its traceback; the log's path, or None if it cannot be written."""
+    path = log_path()
+    if path is not None:
+        LOGGER.error("%s", what, exc_info=exc)
+    return path
 
 
 def bot_error_message(name: str, log: Path | None) -> str:

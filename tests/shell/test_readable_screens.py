@@ -442,5 +442,10 @@ async def test_a_failing_computer_player_is_reported_in_one_sentence(
             await pilot.pause(0.02)
     assert notes and "Bob" in notes[0] and "safe" in notes[0]
     assert "4711" not in notes[0] and "KeyError" not in notes[0]
-    log = (tmp_path / "errors.log").read_text()
-    assert "4711" in log and "KeyError" in log and str(tmp_path / "errors.log") in notes[0]
+    from tui.crash import log_path
+
+    path = log_path()
+    assert path is not None and path.parent.name == "boardgames-tui"
+    log = path.read_text()
+    assert "4711" in log and "KeyError" in log and str(path) in notes[0]
+    assert not (tmp_path / "errors.log").exists()  # nothing of it beside the saves

@@ -565,7 +565,7 @@ class PlainSession:
         except Exception as exc:  # a search bug must not end the game
             from ..errors import hint_error_message, write_error
 
-            self.say(hint_error_message(write_error(self.saves_dir, "hint", exc)))
+            self.say(hint_error_message(write_error("hint", exc)))
             return
         if not self.src.table:
             m.hints.add(m.cursor + 1)

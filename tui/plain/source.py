@@ -83,7 +83,7 @@ class LocalSource:
             move_id = self.bots[seat].choose(m.game.clone(m.state), prompt)
         except Exception as exc:  # a bot bug must not end the game
             move_id = random.Random(m.cursor).choice(prompt.moves).id
-            log = write_error(self.saves_dir, f"computer player {m.seats[seat].name}", exc)
+            log = write_error(f"computer player {m.seats[seat].name}", exc)
             self.warnings.append(bot_error_message(m.seats[seat].name, log))
         self.play(move_id)
 

@@ -670,14 +670,14 @@ class GameScreen(BaseScreen[None]):
             self._refused(exc)
             return
         if turn is not None:
-            self._think(turn, self.app.saves_dir)
+            self._think(turn)
 
     def _stop_computer(self) -> None:
         """The position changes here: a computer's answer on its way is for another one."""
         self.workers.cancel_group(self, "computer")
 
     @work(thread=True, exclusive=True, group="computer")
-    def _think(self, turn: ComputerTurn, saves_dir: str | None) -> None:
+    def _think(self, turn: ComputerTurn) -> None:
         worker = get_current_worker()
         started = time.monotonic()
         problem = None
@@ -686,9 +686,7 @@ class GameScreen(BaseScreen[None]):
         except Exception as exc:  # a bot bug must not end the game: fall back to random
             move_id = fallback_move(turn)
             name = self.match.seats[turn.seat].name
-            problem = bot_error_message(
-                name, write_error(saves_dir, f"computer player {name}", exc)
-            )
+            problem = bot_error_message(name, write_error(f"computer player {name}", exc))
         self.post_message(ComputerMove(worker, turn, move_id, problem, started))
 
     @on(ComputerMove)
@@ -765,10 +763,10 @@ class GameScreen(BaseScreen[None]):
         )
         state = game.clone(m.state)  # the live state moves on with the next move
 
-        self._search_hint(coach, state, prompt, self.app.saves_dir)
+        self._search_hint(coach, state, prompt)
 
     @work(thread=True, exclusive=True, group="hint")
-    def _search_hint(self, coach: Coach, state: Any, prompt: Prompt, saves_dir: str | None) -> None:
+    def _search_hint(self, coach: Coach, state: Any, prompt: Prompt) -> None:
         worker = get_current_worker()
 
         def progress(values: list[OptionValue], done: int) -> bool:
@@ -780,7 +778,7 @@ class GameScreen(BaseScreen[None]):
         try:
             values = coach.values(state, prompt, progress=progress)
         except Exception as exc:  # a search bug must not end the game
-            problem = hint_error_message(write_error(saves_dir, "hint", exc))
+            problem = hint_error_message(write_error("hint", exc))
             self.post_message(HintValues(worker, [], 0, True, problem))
             return
         self.post_message(HintValues(worker, values, coach.last_iterations, True))
