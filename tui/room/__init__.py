@@ -3,3 +3,9 @@
 This package's `__init__` imports nothing: the app imports `tui.room.confine` and
 `tui.room.place` without loading asyncssh.
 """
+
+import warnings
+
+# asyncssh names DSA types at import, and cryptography ≥ 47 warns about that on stderr: the host
+# would read a deprecation notice of a key type the room never offers, every time it starts
+warnings.filterwarnings("ignore", message="DSA is deprecated", module="asyncssh")
