@@ -12,6 +12,7 @@ import pytest
 from textual import events
 
 from engine.core import Match, Seat, saves
+from tests.root import ROOT
 from tests.shell.ptydriver import PtyApp, base_env, plain
 from tui.app import BoardgamesApp, Launch
 from tui.screens.crash import CrashScreen
@@ -98,3 +99,37 @@ def test_a_crash_in_a_terminal_shows_the_screen_and_one_line(tmp_path: Path) -> 
     assert "Traceback" not in out and "4711" not in out
     report = next((tmp_path / "state" / "boardgames-tui" / "crashes").glob("crash-*.txt"))
     assert "inner detail 4711" in report.read_text() and str(report) in rest.replace("\r\n", "")
+
+
+def test_a_crash_in_the_room_shows_the_player_the_screen(tmp_path: Path) -> None:
+    """A room's player (OpenSSH's client) sees the crash screen with the report's name, never
+    a traceback or a path of the host's; the report is in the host's state folder."""
+    from tests.shell.test_room import Room, SshPty
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(textwrap.dedent(SITE))
+    state = tmp_path / "state"
+    room = Room(
+        tmp_path, env={"PYTHONPATH": f"{site}{os.pathsep}{ROOT}", "XDG_STATE_HOME": str(state)}
+    )
+    try:
+        s = SshPty(room.ssh_args("alice", "alice"), size=(80, 24))
+        s.wait_for("welcome, alice")
+        mark = len(s.output)
+        os.write(s.fd, b"g")  # the rules key of the menu, broken at start-up
+        # the dialog wraps its sentences at 80 columns: wait for a part that fits a line
+        shown = s.wait_for("The room's host has the report", mark)
+        assert "Something went wrong" in shown
+        [report] = (state / "boardgames-tui" / "crashes").glob("crash-*.txt")
+        assert report.name in shown.replace("\r\n", "")
+        mark = len(s.output)
+        os.write(s.fd, b"q")
+        rest = s.wait_for("Connection to 127.0.0.1 closed", mark, 10)
+        text = shown + rest
+        assert "Traceback" not in text and "4711" not in text
+        assert str(tmp_path) not in text
+        assert "inner detail 4711" in report.read_text()
+        s.close()
+    finally:
+        room.close()

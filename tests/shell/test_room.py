@@ -35,12 +35,14 @@ pytestmark = pytest.mark.skipif(not Path(SSH).exists(), reason="needs OpenSSH's 
 class Room:
     """A real `serve` on 127.0.0.1 at a free port, and keys for its players."""
 
-    def __init__(self, tmp: Path, *flags: str, store: str | None = None) -> None:
+    def __init__(
+        self, tmp: Path, *flags: str, store: str | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.tmp = tmp
         self.dir = tmp / "room"
         self.keys = tmp / "keys"
         self.keys.mkdir(parents=True, exist_ok=True)
-        self.env = base_env(tmp)
+        self.env = {**base_env(tmp), **(env or {})}
         self.proc = subprocess.Popen(
             [
                 sys.executable,

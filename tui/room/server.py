@@ -367,6 +367,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             "BOARDGAMES_ROOM_LOGIN": f"ssh -p {self._port()} {self.owner.name}@HOST",
         }
         env.update({k: v for k, v in os.environ.items() if k.startswith("BOARDGAMES_")})
+        if "XDG_STATE_HOME" in os.environ:  # crash reports and the log: the host's to read
+            env["XDG_STATE_HOME"] = os.environ["XDG_STATE_HOME"]
         # the room's store, in the environment rather than on a command line any local user
         # can read (a server URL may carry a password); libpq's own settings (PGPASSFILE,
         # PGSSLMODE, …) as the host gave them to `serve`
