@@ -13,9 +13,12 @@ import pytest
 
 from engine.core import registry
 
-# the app's log and crash reports (tui/crash.py) go to a folder of this run, never the user's
-os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="boardgames-test-state-")
-atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
+# the app's saves, table store, settings, log and crash reports go to folders of this run,
+# never the user's: a table store in the user's data folder made every app of the suite start
+# a thread to watch it (and a test that forgot --saves would write there)
+for _var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+    os.environ[_var] = tempfile.mkdtemp(prefix=f"boardgames-test-{_var[4:-5].lower()}-")
+    atexit.register(shutil.rmtree, os.environ[_var], True)
 
 TOY = Path(__file__).resolve().parents[1] / "examples" / "toy-plugin"
 if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_plugins.py)

@@ -17,7 +17,11 @@ async def run_one(saves: Path) -> weakref.ref[object]:
     from tui.app import BoardgamesApp, Launch
 
     new = {"game": "notre-dame", "seats": [Seat("Ann"), Seat("Bob")], "options": {}, "seed": 1}
-    app = BoardgamesApp(Launch(saves_dir=str(saves), new=new, handover=False, bot_delay=0))
+    # a table store of its own, which does not exist: the user's (or another test's) would
+    # have the app ask it whose turn it is, in a thread of the event loop's pool
+    store = str(saves / "tables.sqlite")
+    launch = Launch(saves_dir=str(saves), new=new, handover=False, bot_delay=0, store=store)
+    app = BoardgamesApp(launch)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("1")
         await pilot.pause()

@@ -124,6 +124,7 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
 
     class FakeApp:
         return_code = 0
+        crashed = False
 
         def __init__(self, launch: tui.app.Launch) -> None:
             launched.append(launch)

@@ -158,7 +158,7 @@ async def test_in_game_analysis_says_why_it_rates_only_your_moves(tmp_path: Path
     match.play(match.prompt.moves[0].id)  # type: ignore[union-attr]
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.0, think=0.01))
     async with app.run_test(size=(120, 40)) as pilot:
-        app.push_screen(ReviewScreen(match, 0))
+        await app.push_screen(ReviewScreen(match, 0))
         await pilot.pause()
         await pilot.press("m")
         await pilot.pause()

@@ -21,7 +21,7 @@ async def test_the_setup_screen_sets_the_computer_speed(tmp_path: Path) -> None:
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.6))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        app.push_screen(SetupScreen("notre-dame"))
+        await app.push_screen(SetupScreen("notre-dame"))
         await pilot.pause()
         setup = app.screen
         assert isinstance(setup, SetupScreen)

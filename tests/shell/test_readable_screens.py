@@ -377,7 +377,7 @@ async def test_load_list_names_game_players_and_state(tmp_path: Path) -> None:
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path)))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        app.push_screen(LoadScreen())
+        await app.push_screen(LoadScreen())
         await pilot.pause()
         rows = [str(o.prompt) for o in app.screen.query_one("#load-files").options]
         assert rows[0].startswith("Toy · unfinished") and "Ann + 1 computer (random)" in rows[0]

@@ -355,6 +355,6 @@ async def test_think_from_the_command_line(tmp_path: Path) -> None:
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert isinstance(screen.source, LocalSource)
         assert screen.source.bot_for(1).think == 1.5
-        app.push_screen(SetupScreen())
+        await app.push_screen(SetupScreen())
         await pilot.pause()
         assert app.screen.query_one("#think", Select).value == 1.5
