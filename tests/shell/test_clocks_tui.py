@@ -26,7 +26,11 @@ async def test_the_clock_counts_down_runs_out_and_the_seat_is_taken_back(tmp_pat
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: at_table(app))
         screen = app.screen
-        assert "bob to move" in status_text(app) and "left" in status_text(app)
+        shown = status_text(app)
+        # bob's 2 s count from the table's creation: on a busy machine they may be over before
+        # the screen is up; as long as his turn is not settled, his clock shows
+        if other.info(tid).moves == 0:
+            assert "bob to move" in shown and "left" in shown
         # bob's 2 s run out: alice's screen settles his turn (store clock), once
         await until(pilot, lambda: other.info(tid).moves > 0, tries=200)
         log = screen.query_one("#log")
