@@ -118,7 +118,8 @@ class TableSource:
     @property
     def heading(self) -> str:
         """What the status line says after the game's title."""
-        return f" · table {self.info.id}{self.brief_heading}"
+        note = f" · {self.info.seed_note}" if self.info.seed_chosen else ""
+        return f" · table {self.info.id}{note}{self.brief_heading}"
 
     @property
     def brief_heading(self) -> str:

@@ -366,6 +366,7 @@ async def test_the_seed_field_is_only_for_a_table_against_computers(tmp_path: Pa
         seed.value = "4242"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: at_table(app))
+        assert "chosen seed (not rated)" in source_of(app.screen).heading
         await pilot.press("q")
         assert isinstance(app.screen, TablesScreen)
         assert "chosen seed (not rated)" in app.export_screenshot().replace("&#160;", " ")
