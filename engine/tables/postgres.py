@@ -375,6 +375,24 @@ class PostgresStore(SQLStore):
                     c.execute(stmt.encode())
                 c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
         self._notice_policies()
+        self._hosts_only()
+
+    def _hosts_only(self) -> None:
+        """Row-level security on every table of the schema, a table added later included
+        (a future format's, one made by hand): a role that is not a host gets no row of a
+        table no policy opens to it."""
+        with self._cursor() as c:
+            c.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s AND NOT rowsecurity "
+                "AND pg_has_role(tableowner, 'USAGE')",
+                (self.schema,),
+            )
+            for (table,) in c.fetchall():
+                c.execute(
+                    sql.SQL("ALTER TABLE {} ENABLE ROW LEVEL SECURITY").format(
+                        sql.Identifier(table)
+                    )
+                )
 
     def _notice_policies(self) -> None:
         """The targets' view and policies on a store made before them, added by its owner."""

@@ -180,6 +180,22 @@ def test_a_players_role_reads_no_move_nor_seed_and_writes_nothing(
     owner.close()
 
 
+def test_a_table_added_later_is_under_row_level_security_too(
+    pgb: Backend, roles: tuple[str, str]
+) -> None:
+    """A table a later format (or a host by hand) adds without row-level security is put
+    under it when the host opens the store: a player's role reads none of its rows."""
+    _, bo = roles
+    pgb.sql("CREATE TABLE bg_later (table_id text, secret text)")
+    pgb.sql("INSERT INTO bg_later VALUES ('t', 'alice holds the Bank')")
+    pgb.sql(f"GRANT SELECT ON bg_later TO {bo}")
+    with as_players_role(pgb, bo) as c:
+        assert c.execute("SELECT secret FROM bg_later").fetchall() == [("alice holds the Bank",)]
+    pgb.open().close()
+    with as_players_role(pgb, bo) as c:
+        assert c.execute("SELECT secret FROM bg_later").fetchall() == []
+
+
 def test_a_hosts_role_plays_for_everyone_a_players_role_for_nobody(
     pgb: Backend, roles: tuple[str, str]
 ) -> None:
