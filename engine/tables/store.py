@@ -586,7 +586,7 @@ Run = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 NOTICE_HOLD = 30.0  # a claimed notice is another process's to send after this (a crash)
 RETRY_SECONDS = 60.0  # a failed send is tried again after this, doubled each time
 MAX_TRIES = 8
-NOTICE_MOVES = 8  # at most this many of the others' moves in one message
+NOTICE_MOVES = 8  # at most this many lines of the others' moves in one message
 
 
 @dataclass(frozen=True, slots=True)
@@ -662,16 +662,20 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
 def moves_for(match: Match, reader: int, since: int = 0) -> list[str]:
     """The moves after the first `since`, as `reader` reads them in their own log: each
     move's log lines (the setup's lines left out), or, for a move that wrote none, the move
-    as `reader` may read it, named with its seat ("alice: a hidden choice (Draft)")."""
+    as `reader` may read it, named with its seat ("alice: a hidden choice (Draft)"), once
+    for consecutive steps alike."""
     out: list[str] = []
     for n in range(since + 1, match.cursor + 1):
         step = match.steps[n - 1]
         lines = step.lines_for(reader)
         if n == 1:  # the first move's log opens with the setup's lines: not the move
             lines = lines[len(getattr(match.state_at(0), "opening", ())) :]
-        if not lines:
-            lines = [f"{match.seats[step.seat].name}: {step.label_for(reader)}"]
-        out += [line for line in lines if not out or line != out[-1]]
+        if lines:
+            out += lines
+            continue
+        said = f"{match.seats[step.seat].name}: {step.label_for(reader)}"
+        if not out or out[-1] != said:  # the steps of one hidden choice: said once
+            out.append(said)
     return out
 
 
