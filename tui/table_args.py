@@ -18,7 +18,13 @@ def add_table_parser(sub: Any, options: Any) -> None:
         required=True,
         help="per seat: a user, me, open (first to join) or a level (random, greedy, strong)",
     )
-    n.add_argument("--seed", type=int, default=None)
+    n.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="only at a table of you against computers (marked, never rated): elsewhere the "
+        "store draws a secret one",
+    )
     n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     n.add_argument("--strict", action="store_true", help="no undo at this table")
     n.add_argument(
@@ -83,7 +89,9 @@ def add_table_parser(sub: Any, options: Any) -> None:
         help="after a table ends: the same game and people, the next seat starting; prints its id",
     )
     r.add_argument("id")
-    r.add_argument("--seed", type=int, default=None)
+    r.add_argument(
+        "--seed", type=int, default=None, help="as `table new --seed`: only against computers"
+    )
     _max_open(r)
     say = ts.add_parser("say", help="say something at the table (at most 200 characters)")
     say.add_argument("id")

@@ -13,17 +13,18 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import sys
 import time
 from typing import Any
 
-from engine.core import get_game
+from engine.core import PUBLIC, get_game
 from engine.core import saves as saves_mod
 from engine.tables import (
     ABANDONED,
     FINISHED,
     PLAYING,
+    SEED_CHOSEN,
+    SEED_REFUSAL,
     WAITING,
     NoStore,
     StoreError,
@@ -37,6 +38,7 @@ from engine.tables import (
     looks_like_code,
     open_store,
     parse_seats,
+    solo,
     store_location,
     store_path,
     view_for,
@@ -320,19 +322,30 @@ def _new(args: argparse.Namespace, user: str) -> int:
     except (StoreError, ValueError) as exc:
         raise TableUsage(str(exc)) from None
     rules = _rules(args)
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
+    if args.seed is not None and not solo(seats):
+        raise TableUsage(f"--seed: {SEED_REFUSAL}")
     settings = {"strict": args.strict, "private": args.private, "spectators": args.spectators}
     with _closing(open_store(args.store, shared_cache=True)) as store:
         info = store.create(
-            game.id, seats, options, seed, user, settings, rules=rules, max_open=args.max_open
+            game.id,
+            seats,
+            options,
+            args.seed,  # None: the store draws a secret one
+            user,
+            settings,
+            rules=rules,
+            max_open=args.max_open,
+            chosen=args.seed is not None,
         )
         if info.status != WAITING:
             play_computers(store, info.id, lease_owner(), None)
         seats_text = ", ".join(s.label for s in info.seats)
-        clock = ""
+        notes = []  # the seed only where it was chosen: a drawn one is nobody's before the end
+        if info.seed_kind == SEED_CHOSEN:
+            notes.append(f"{info.seed_note}: {info.seed}")
         if rules.turn_limit is not None:
-            clock = f", {limit_text(rules.turn_limit)} a turn"
-        print(f"{game.title} for {seats_text} (seed {seed}{clock})")
+            notes.append(f"{limit_text(rules.turn_limit)} a turn")
+        print(f"{game.title} for {seats_text}" + (f" ({', '.join(notes)})" if notes else ""))
         if info.private and info.first_open() is not None:
             print(f"a private table: give the others a code from `table invite {info.id}`")
         print(info.id)
@@ -420,6 +433,12 @@ def clock_fields(info: TableInfo) -> dict[str, Any]:
     }
 
 
+def seed_fields(info: TableInfo) -> dict[str, Any]:
+    """The seed where it may be shown (after the end, or chosen against computers), else
+    None, and where it came from (`secret`, `chosen`, `shown` before store format 6)."""
+    return {"seed": info.shown_seed, "seed_kind": info.seed_kind, "rated": not info.seed_chosen}
+
+
 def _list(store: TableStore, user: str, as_json: bool) -> int:
     groups = listed(store.tables(), user)
     infos = [i for _, i in groups]
@@ -436,6 +455,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
             "updated": i.updated,
             "private": i.private,
             "spectators": i.spectators,
+            **seed_fields(i),
             "damage": i.damage,
             **clock_fields(i),
         }
@@ -478,6 +498,8 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         title = get_game(r["game"]).title
         if r["private"]:
             state += " (private)"
+        if info.seed_note:
+            state += f" · {info.seed_note}"
         print(f"  {r['id']}  {title:<28} {', '.join(r['seats']):<32} move {r['moves']:<4} {state}")
     return 0
 
@@ -527,13 +549,15 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         if mine and prompt
         else [],
         "view": view_for(info, match, user),
-        "log": table_log(store, info, match, seat)[-12:],
+        # a spectator reads the log as the public does (None would be everything)
+        "log": table_log(store, info, match, PUBLIC if seat is None else seat)[-12:],
         "talk": [
             {"user": t.user, "spectator": t.spectator, "at": t.at, "text": t.text}
             for t in store.talk(info.id, user)
         ][-20:],
         "private": info.private,
         "spectators": info.spectators,
+        **seed_fields(info),
         "rematch": store.rematch_of(info.id) if info.finished else None,
     }
     if info.abandoned:
@@ -548,7 +572,8 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
 
 
 def table_log(store: TableStore, info: TableInfo, match: Any, seat: int | None) -> list[str]:
-    """The table's log as `seat` reads it: the moves' lines, "(autopilot)" after a move the
+    """The table's log as `seat` reads it (PUBLIC: a spectator; None: everything, for a
+    test's record): the moves' lines, "(autopilot)" after a move the
     computer played for a person, and the table's own lines (away, leaving) in their place."""
     lines: list[tuple[int, int, str]] = []
     last = 0
@@ -585,6 +610,9 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
     print(cap.get().rstrip())
     print(f"\nTable {doc['id']} · {doc['title']} · you ({user}) are {who}")
     print(f"Seats: {', '.join(doc['seats'])} · {doc['moves']} moves played")
+    if info.seed_note or doc["seed"] is not None:
+        said = [info.seed_note or "", "" if doc["seed"] is None else str(doc["seed"])]
+        print(f"Seed: {': '.join(x for x in said if x)}")
     for line in doc["log"][-5:]:
         print(f"  ▸ {line}")
     for t in doc["talk"][-5:]:  # talk is marked apart from the moves, and printed as data
@@ -634,11 +662,11 @@ def _play(store: TableStore, table_id: str, user: str, move: str, expect: int | 
 
 
 def _export(store: TableStore, table_id: str, user: str, path: str) -> int:
-    info, match = store.load(table_id)
-    if not info.finished and match.game.has_private_info:
+    info, match = store.check_watch(table_id, user), store.load(table_id)[1]
+    if info.shown_seed is None:
         raise StoreError(
-            f"table {info.id} is still being played: a save would show every seat's hidden "
-            "cards (export it when the game is over)"
+            f"table {info.id} is still being played: a save carries the seed, which gives "
+            "every hand and every draw to come (export it when the game is over)"
         )
     try:
         target = saves_mod.save(match, path)
@@ -664,8 +692,7 @@ def _copy_store(source: str, target: str) -> int:
 
 
 def _rematch(store: TableStore, args: argparse.Namespace, user: str) -> int:
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
-    info, made = store.rematch(args.id, user, seed, args.max_open)
+    info, made = store.rematch(args.id, user, args.seed, args.max_open, args.seed is not None)
     if not made:
         print(f"table {args.id} has a rematch already: table {info.id}")
         print(info.id)
@@ -677,7 +704,8 @@ def _rematch(store: TableStore, args: argparse.Namespace, user: str) -> int:
         f"; offered to {', '.join(w for w in who if w)} (they accept with `table join {info.id}`)"
     )
     title = get_game(info.game).title
-    print(f"rematch of table {normalize(args.id)}: {title} (seed {seed}){offered if who else ''}")
+    seed = f" ({info.seed_note}: {info.seed})" if info.seed_kind == SEED_CHOSEN else ""
+    print(f"rematch of table {normalize(args.id)}: {title}{seed}{offered if who else ''}")
     print(info.id)
     return 0
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -119,7 +118,8 @@ class TableSource:
     @property
     def heading(self) -> str:
         """What the status line says after the game's title."""
-        return f" · table {self.info.id}{self.brief_heading}"
+        note = f" · {self.info.seed_note}" if self.info.seed_chosen else ""
+        return f" · table {self.info.id}{note}{self.brief_heading}"
 
     @property
     def brief_heading(self) -> str:
@@ -235,9 +235,10 @@ class TableSource:
         raise Refused("A shared table goes on from its last move.")
 
     def save_refusal(self) -> str | None:
-        if not self.info.finished and self._match.game.has_private_info:
+        if self.info.shown_seed is None:
             return (
-                "A save shows every seat's hidden cards: it can be written when the game is over."
+                "A save carries the seed, which gives every hand and every draw to come: it "
+                "can be written when the game is over."
             )
         return None
 
@@ -342,9 +343,8 @@ class TableSource:
     def rematch(self) -> str:
         """The id of the table's rematch: opened now (this user seated, the others offered
         their seats), or the one opened already."""
-        seed = int.from_bytes(os.urandom(3), "big")
-        try:
-            info, _ = self.store.rematch(self.info.id, self.user, seed)
+        try:  # a new seed, drawn by the store and kept from everyone until the end
+            info, _ = self.store.rematch(self.info.id, self.user)
         except StoreError as exc:
             raise Refused(str(exc)) from None
         return info.id

@@ -7,9 +7,11 @@ applies the same `check_append` / `check_undo` / lease rules as SQLite. A trigge
 table id when a table changes; `version()` reads those notifications without a round trip
 and, because NOTIFY is best-effort, also polls a fingerprint every few seconds.
 
-Identity: when players connect as their own roles, row-level security makes the server
-refuse a move, join or undo in another user's name; the owner of the schema (the room's
-service role) is exempt, as PostgreSQL exempts a table's owner.
+Trust: any process that can replay a table can read every hand, so only a room's hosts read
+the tables: the owner of the schema and roles with BYPASSRLS (one service role per host).
+Every table is under row-level security with no policy for anyone else: a player's role, if
+one exists, reads no move and no seed and writes nothing but its own notification targets,
+and the app refuses to open the store as one (players are named by the room: ssh keys).
 """
 
 from __future__ import annotations
@@ -45,15 +47,15 @@ POLL_SECONDS = 2.0  # the fallback for a missed notification
 DEFAULT_SCHEMA = "boardgames"
 _CACHE: dict[str, dict[str, Match]] = {}
 # `shared_cache` stores of this process hand their connection on (a script calling the
-# command line again and again then connects once), with what `_setup` found: (role, rls,
-# where the targets' numbers are read)
+# command line again and again then connects once), with what `_setup` found: (role, where
+# the targets' numbers are read)
 _IDLE: dict[str, psycopg.Connection[Any]] = {}
-_READY: dict[str, tuple[str, bool, str]] = {}
+_READY: dict[str, tuple[str, str]] = {}
 
 PLAY_POLICY = (
-    # a move at a person's seat by that person; at a computer seat as its level; or by the
-    # computer for a person who is absent or out of time ("autopilot", played by any process
-    # holding the table's lease, as a computer seat's move is)
+    # (format 3-5, players as their own roles) a move at a person's seat by that person; at
+    # a computer seat as its level; or by the computer for a person who is absent or out of
+    # time; dropped by format 6 with every other policy that let a player's role read or write
     """CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK (
     EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_moves.table_id
             AND s.seat = bg_moves.seat
@@ -61,10 +63,55 @@ PLAY_POLICY = (
                  OR (s.kind = 'human' AND bg_moves."user" = 'autopilot')
                  OR (s.kind <> 'human' AND bg_moves."user" = s.kind))))""",
 )
+# 5 -> 6: only hosts read the tables. Any role that can read the moves and the seed can
+# replay a table and read every hand, so no policy lets a role that is not a host (the
+# owner, a superuser, a BYPASSRLS role) read or write anything but its own notification
+# targets and read the messages owed to it: row-level security on every table, with the
+# players' policies of formats 3-5 dropped (reading moves and seeds, moving, joining,
+# undoing, changing a table's row, owing another player a message)
+HOSTS_ONLY = (
+    *(
+        f"DROP POLICY IF EXISTS {policy} ON {table}"
+        for table, policy in (
+            ("bg_tables", "bg_read"),
+            ("bg_tables", "bg_create"),
+            ("bg_tables", "bg_change"),
+            ("bg_seats", "bg_read"),
+            ("bg_seats", "bg_seat"),
+            ("bg_seats", "bg_join"),
+            ("bg_moves", "bg_read"),
+            ("bg_moves", "bg_undo"),
+            ("bg_moves", "bg_play"),
+            ("bg_notices", "bg_own_change"),
+            ("bg_notices", "bg_own_forget"),
+            ("bg_notices", "bg_owe"),
+        )
+    ),
+    *(
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY"
+        for table in (
+            "bg_meta",
+            "bg_tables",
+            "bg_seats",
+            "bg_moves",
+            "bg_clocks",
+            "bg_away",
+            "bg_prefs",
+            "bg_events",
+            "bg_offers",
+            "bg_rematches",
+            "bg_invites",
+            "bg_talk",
+            "bg_talkers",
+        )
+    ),
+)
 # this backend's own steps after the shared ones of the same number (store.UPGRADES)
-PG_UPGRADES = {3: ("DROP POLICY bg_play ON bg_moves", *PLAY_POLICY)}
+PG_UPGRADES = {3: ("DROP POLICY IF EXISTS bg_play ON bg_moves", *PLAY_POLICY), 5: HOSTS_ONLY}
+SCHEMA_FORMAT = 5  # the format SCHEMA writes: a new store is then upgraded like an old one
 
 
+# the tables of format SCHEMA_FORMAT (row-level security comes with the upgrade to 6)
 SCHEMA = """
 CREATE TABLE bg_meta (key text PRIMARY KEY, value text NOT NULL);
 CREATE TABLE bg_tables (
@@ -110,49 +157,31 @@ CREATE TRIGGER bg_tables_new AFTER INSERT ON bg_tables
     FOR EACH ROW EXECUTE FUNCTION bg_notify();
 CREATE TRIGGER bg_tables_changed AFTER UPDATE ON bg_tables
     FOR EACH ROW WHEN (OLD.rev IS DISTINCT FROM NEW.rev) EXECUTE FUNCTION bg_notify();
-ALTER TABLE bg_tables ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bg_read ON bg_tables FOR SELECT USING (true);
-CREATE POLICY bg_create ON bg_tables FOR INSERT WITH CHECK (creator = current_user);
-CREATE POLICY bg_change ON bg_tables FOR UPDATE USING (true);
-ALTER TABLE bg_seats ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bg_read ON bg_seats FOR SELECT USING (true);
-CREATE POLICY bg_seat ON bg_seats FOR INSERT WITH CHECK (
-    EXISTS (SELECT 1 FROM bg_tables t WHERE t.id = table_id AND t.creator = current_user));
-CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
-    WITH CHECK ("user" = current_user);
-ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
-CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *PLAY_POLICY))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES))
 
-# A notification target's URL may hold a secret (a webhook token, a mail password): each role
-# sees and changes its own targets and messages only. A move still owes the next player a
-# message: the view of the targets' numbers, without their URLs, runs with its owner's rights
-# (readable by every role the schema lets in: players granted the tables before the view
-# existed must not have their moves refused). Added to a store made before them when its
-# owner opens it (`_setup`).
+# A notification target's URL may hold a secret (a webhook token, a mail password): a role
+# that is not a host sees and changes its own targets only, and reads (never writes) the
+# messages owed to it. A move owes the next player a message through the view of the
+# targets' numbers (without their URLs). Added to a store made before them when its owner
+# opens it (`_notice_policies`).
 TARGET_NUMBERS = "bg_target_numbers"
-# a message is owed for the table's present move (a turn), or about the table itself (n < 0:
-# abandoned, a rematch offered), to a person seated there or offered a seat
-OWE_POLICY = """CREATE POLICY bg_owe ON bg_notices FOR INSERT WITH CHECK (
-    (bg_notices.n < 0 OR EXISTS (SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id
-            AND t.moves = bg_notices.n))
-    AND (EXISTS (SELECT 1 FROM bg_seats s WHERE s.table_id = bg_notices.table_id
-                AND s."user" = bg_notices."user")
-         OR EXISTS (SELECT 1 FROM bg_offers o WHERE o.table_id = bg_notices.table_id
-                AND o."user" = bg_notices."user")));"""
 NOTICE_POLICIES = f"""
 CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n FROM bg_targets;
-GRANT SELECT ON {TARGET_NUMBERS} TO PUBLIC;
 ALTER TABLE bg_targets ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_own ON bg_targets FOR ALL USING ("user" = current_user)
     WITH CHECK ("user" = current_user);
 ALTER TABLE bg_notices ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_own ON bg_notices FOR SELECT USING ("user" = current_user);
-CREATE POLICY bg_own_change ON bg_notices FOR UPDATE USING ("user" = current_user);
-CREATE POLICY bg_own_forget ON bg_notices FOR DELETE USING ("user" = current_user);
-{OWE_POLICY}
 """
+
+
+def player_role_line(path: str, role: str) -> str:
+    """Why the app does not open a store as a role that is not one of the room's hosts."""
+    return (
+        f"the table store {path}: role {role} is not a host of this room (only hosts read the "
+        "tables: whoever can replay a table can read every hand); play through the room "
+        "(boardgames-tui serve, docs/ssh.md), or have the host make this role one (docs/tables.md)"
+    )
 
 
 def split_address(url: str) -> tuple[str, str, str]:
@@ -199,15 +228,14 @@ class PostgresStore(SQLStore):
         self._fingerprint: tuple[int, int] | None = None
         self._next_poll = 0.0
         self.role = ""
-        self.rls = False  # True when the server holds this role to its own seats
         self.shared = shared_cache
         if shared_cache and self.path in _READY:
             self.conn = _IDLE.pop(self.path, None)
-            self.role, self.rls, self.TARGET_NUMBERS = _READY[self.path]
+            self.role, self.TARGET_NUMBERS = _READY[self.path]
             return
         self._setup(create_file)
         if shared_cache:
-            _READY[self.path] = (self.role, self.rls, self.TARGET_NUMBERS)
+            _READY[self.path] = (self.role, self.TARGET_NUMBERS)
 
     # ---- plumbing ------------------------------------------------------------------------
     def _connect(self) -> psycopg.Connection[Any]:
@@ -328,38 +356,50 @@ class PostgresStore(SQLStore):
                     )
                     c.execute(SCHEMA.encode())
                     c.execute(NOTICE_POLICIES.encode())
-                    c.execute("INSERT INTO bg_meta VALUES ('format', %s)", (str(FORMAT),))
-        with self._cursor() as c:  # an older store: upgraded in place, all or nothing
+                    c.execute("INSERT INTO bg_meta VALUES ('format', %s)", (str(SCHEMA_FORMAT),))
+            elif "bg_moves" in names:  # before anything else: one line, nothing changed
+                c.execute("SELECT row_security_active('bg_moves')")
+                if _one(c)[0]:
+                    raise StoreUnavailable(player_role_line(self.path, self.role))
+        with self._cursor() as c:
             c.execute("SELECT value FROM bg_meta WHERE key = 'format'")
             row = c.fetchone()
-            if upgrade_steps(row and row[0], self.path):
-                c.execute("SELECT value FROM bg_meta WHERE key = 'format' FOR UPDATE")
+        if upgrade_steps(row and row[0], self.path):
+            with self._cursor() as c:  # an older store: upgraded in place, all or nothing
+                # one upgrader at a time, holding no lock on the tables it alters while it
+                # waits (a reader of bg_meta waiting for its row would deadlock with ALTER)
+                c.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema,))
+                c.execute("SELECT value FROM bg_meta WHERE key = 'format'")
                 row = c.fetchone()
                 for stmt in upgrade_steps(row and row[0], self.path, PG_UPGRADES):
                     c.execute(stmt.encode())
                 c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
-            c.execute("SELECT row_security_active('bg_moves')")
-            self.rls = bool(_one(c)[0])
         self._notice_policies()
+        self._hosts_only()
+
+    def _hosts_only(self) -> None:
+        """Row-level security on every table of the schema, a table added later included
+        (a future format's, one made by hand): a role that is not a host gets no row of a
+        table no policy opens to it."""
+        with self._cursor() as c:
+            c.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s AND NOT rowsecurity "
+                "AND pg_has_role(tableowner, 'USAGE')",
+                (self.schema,),
+            )
+            for (table,) in c.fetchall():
+                c.execute(
+                    sql.SQL("ALTER TABLE {} ENABLE ROW LEVEL SECURITY").format(
+                        sql.Identifier(table)
+                    )
+                )
 
     def _notice_policies(self) -> None:
-        """The targets' policies and view on a store made before them, added by its owner
-        (another role goes on without them: it owes messages through `bg_targets`)."""
+        """The targets' view and policies on a store made before them, added by its owner."""
         with self._cursor() as c:
             c.execute("SELECT to_regclass(%s)", (f"{self.schema}.{TARGET_NUMBERS}",))
             if _one(c)[0] is not None:
                 self.TARGET_NUMBERS = TARGET_NUMBERS
-                c.execute(  # a store from before the notices about a table: its owner updates
-                    "SELECT pg_has_role(tableowner, 'USAGE') FROM pg_tables t WHERE "
-                    "schemaname = %s AND tablename = 'bg_notices' AND NOT EXISTS (SELECT 1 "
-                    "FROM pg_policies p WHERE p.schemaname = t.schemaname AND p.tablename = "
-                    "'bg_notices' AND p.policyname = 'bg_owe' AND p.with_check LIKE '%%bg_offers%%')",
-                    (self.schema,),
-                )
-                row = c.fetchone()
-                if row and row[0]:
-                    c.execute("DROP POLICY IF EXISTS bg_owe ON bg_notices")
-                    c.execute(OWE_POLICY.encode())
                 return
             c.execute(
                 "SELECT pg_has_role(tableowner, 'USAGE') FROM pg_tables "
@@ -374,14 +414,6 @@ class PostgresStore(SQLStore):
             if _one(c)[0] is None:
                 c.execute(NOTICE_POLICIES.encode())
             self.TARGET_NUMBERS = TARGET_NUMBERS
-
-    def _as(self, user: str | None) -> None:
-        """A role the server holds to its own seats plays only as itself (one line)."""
-        if self.rls and user is not None and user != self.role:
-            raise Refused(
-                f"you are connected to the table store as {self.role}: you cannot play as "
-                f"{user} (leave out --user, or connect as {user})"
-            )
 
     def _role_name(self) -> str:
         return f"role {self.role}"

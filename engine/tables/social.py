@@ -237,11 +237,17 @@ class SocialSQL(ABC):
 
     # ---- rematch ---------------------------------------------------------------------------
     def rematch(
-        self, table_id: str, user: str, seed: int, max_open: int | None = None
+        self,
+        table_id: str,
+        user: str,
+        seed: int | None = None,
+        max_open: int | None = None,
+        chosen: bool = False,
     ) -> tuple[TableInfo, bool]:
         """The rematch of a finished table: the same game, options and people, the next seat
-        starting, seed `seed`; `user` seated, the others' seats offered to them. Asked again
-        (by anyone) it is the same table: (the table, True if made now)."""
+        starting, a new seed (as `create`'s: None draws one, `chosen` only at a table of one
+        person against computers); `user` seated, the others' seats offered to them. Asked
+        again (by anyone) it is the same table: (the table, True if made now)."""
         self._as(user)
         with self._tx() as q:
             info = self._info(q, table_id, lock=True)
@@ -264,6 +270,7 @@ class SocialSQL(ABC):
                 user,
                 info.settings,
                 info.rules,  # the same clock too
+                chosen,
             )
             made = self._insert_new(q, probe)
             q("INSERT INTO bg_rematches (table_id, rematch) VALUES (?, ?)", (info.id, made.id))

@@ -22,6 +22,7 @@ from .store import (
     CLOCK_TABLES,
     FORMAT,
     NOTICE_TABLES,
+    SEED_TABLES,
     SOCIAL_TABLES,
     StoreUnavailable,
     upgrade_steps,
@@ -68,7 +69,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *SEED_TABLES))
 
 
 class SQLiteStore(SQLStore):

@@ -46,6 +46,9 @@ from .store import (
     ID_RE,
     LEASE_SECONDS,
     PLAYING,
+    SEED_CHOSEN,
+    SEED_SECRET,
+    SEED_SHOWN,
     WAITING,
     Damaged,
     MoveRow,
@@ -70,14 +73,17 @@ from .store import (
     printable,
     queue_turn_notice,
     quoted,
+    seed_from_row,
+    seed_to_row,
     table_digest,
 )
 
 COLUMNS = (
     "id, game, seed, options, settings, creator, created, updated, status, moves, rev, "
-    "to_move_seat, turn_limit, on_timeout, autopilot, vacation, turn_since, timed_out"
+    "to_move_seat, turn_limit, on_timeout, autopilot, vacation, turn_since, timed_out, seed_kind"
 )
 KINDS = (HUMAN, *BOT_LEVELS)
+SEED_KINDS = (SEED_SECRET, SEED_CHOSEN, SEED_SHOWN)
 NCOL = len(COLUMNS.split(","))
 # a seat with its clock and its owner's time away
 SEAT_COLUMNS = (
@@ -231,15 +237,16 @@ class SQLStore(SocialSQL, TableStore):
         game: str,
         seats: Sequence[SeatInfo],
         options: Mapping[str, str],
-        seed: int,
+        seed: int | None,
         creator: str,
         settings: Mapping[str, Any] | None = None,
         *,
         rules: ClockRules | None = None,
         max_open: int | None = None,
+        chosen: bool = False,
     ) -> TableInfo:
         self._as(creator)
-        p = new_table_probe(game, seats, options, seed, creator, settings, rules)
+        p = new_table_probe(game, seats, options, seed, creator, settings, rules, chosen)
         with self._tx() as q:
             for s in p.seats:
                 if s.user is not None:
@@ -706,7 +713,7 @@ def _table_row(t: TableInfo) -> tuple[Any, ...]:
     return (
         t.id,
         t.game,
-        t.seed,
+        seed_to_row(t.seed),
         json.dumps(t.options),
         json.dumps(t.settings),
         t.creator,
@@ -722,6 +729,7 @@ def _table_row(t: TableInfo) -> tuple[Any, ...]:
         t.rules.vacation,
         t.turn_since,
         int(t.timed_out),
+        t.seed_kind,
     )
 
 
@@ -732,7 +740,7 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
     (tid, game, seed, options, settings, creator, created, updated, status, moves, rev, tm) = row[
         :12
     ]
-    limit, on_timeout, autopilot, vacation, since, timed_out, now = row[12:19]
+    limit, on_timeout, autopilot, vacation, since, timed_out, seed_kind, now = row[12:20]
     tid = str(tid)
 
     def bad(problem: str) -> Damaged:
@@ -757,6 +765,8 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
         raise bad(f"its creator: {exc}") from None
     if status not in (WAITING, PLAYING, FINISHED, ABANDONED):
         raise bad(f"its status {quoted(status)} is not waiting, playing, finished or abandoned")
+    if seed_kind not in SEED_KINDS:
+        raise bad(f"its seed's kind {quoted(seed_kind)} is not {', '.join(SEED_KINDS)}")
     if int(moves) < 0:
         raise bad(f"its move count {moves} is below 0")
     infos = _seats(bad, g, seats)
@@ -775,7 +785,7 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
     return TableInfo(
         id=tid,
         game=g.id,
-        seed=int(seed),
+        seed=seed_from_row(int(seed)),
         options=opts,
         # flags as booleans; a setting with a value of its own (spectators) as it is
         settings={str(k): v if isinstance(v, str) else bool(v) for k, v in sets.items()},
@@ -791,6 +801,7 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
         turn_since=turn_since,
         timed_out=bool(timed_out),
         now=float(now) + skew,
+        seed_kind=str(seed_kind),
     )
 
 

@@ -41,6 +41,15 @@ ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read o
 ID_LENGTH = 5
 USER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$")
 RESERVED = {OPEN, *BOT_LEVELS, "human"}
+# where a table's seed comes from (`bg_tables.seed_kind`): drawn by the store and kept from
+# every seat until the table ends; chosen by the one person at a table against computers
+# (never rated); or shown when the table was made, by a version before store format 6
+SEED_SECRET, SEED_CHOSEN, SEED_SHOWN = "secret", "chosen", "shown"
+SEED_BITS = 64
+SEED_REFUSAL = (
+    "a seed can be chosen only at a table of one person against computers: whoever knows "
+    "the seed knows every hand and every draw"
+)
 
 
 class StoreError(Exception):
@@ -195,6 +204,27 @@ def is_server_url(location: str | os.PathLike[str] | None) -> bool:
     return str(location or "").startswith(SERVER_SCHEMES)
 
 
+def draw_seed() -> int:
+    """A table's seed: SEED_BITS from the operating system's CSPRNG (no seat can guess it)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def seed_to_row(seed: int) -> int:
+    """A seed as the store's signed 64-bit column holds it (two's complement above 2**63)."""
+    return seed - (1 << SEED_BITS) if seed >= 1 << (SEED_BITS - 1) else seed
+
+
+def seed_from_row(value: int) -> int:
+    """The seed a stored value stands for (a seed below 2**63 is stored as it is)."""
+    return value % (1 << SEED_BITS)
+
+
+def solo(seats: Sequence[SeatInfo]) -> bool:
+    """One person (seated, not an open or offered seat) against computers only."""
+    people = [s for s in seats if not s.is_bot]
+    return len(people) == 1 and people[0].user is not None
+
+
 def new_table_id() -> str:
     return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
 
@@ -259,6 +289,31 @@ class TableInfo:
     turn_since: float | None = None  # when the seat to move began its turn (store clock)
     timed_out: bool = False  # this turn has counted as a timeout already
     now: float = field(default=0.0, compare=False)  # the store's clock when this was read
+    seed_kind: str = SEED_SECRET  # SEED_SECRET, SEED_CHOSEN or SEED_SHOWN
+
+    @property
+    def seed_secret(self) -> bool:
+        """Nobody at the table may learn the seed yet: it was drawn and the game goes on."""
+        return self.seed_kind == SEED_SECRET and not self.finished
+
+    @property
+    def seed_chosen(self) -> bool:
+        """A person chose the seed (a table of one person against computers): never rated."""
+        return self.seed_kind == SEED_CHOSEN
+
+    @property
+    def seed_note(self) -> str | None:
+        """What a list or a table's page says about its seed (None: nothing to say)."""
+        if self.seed_kind == SEED_CHOSEN:
+            return "chosen seed (not rated)"
+        if self.seed_kind == SEED_SHOWN and not self.finished:
+            return "seed was shown (made before store format 6)"
+        return None
+
+    @property
+    def shown_seed(self) -> int | None:
+        """The seed where it may be shown: after the end, or one the person chose."""
+        return self.seed if self.finished or self.seed_kind == SEED_CHOSEN else None
 
     @property
     def strict(self) -> bool:
@@ -531,7 +586,7 @@ Run = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 NOTICE_HOLD = 30.0  # a claimed notice is another process's to send after this (a crash)
 RETRY_SECONDS = 60.0  # a failed send is tried again after this, doubled each time
 MAX_TRIES = 8
-NOTICE_MOVES = 8  # at most this many of the others' moves in one message
+NOTICE_MOVES = 8  # at most this many lines of the others' moves in one message
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,8 +628,9 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
 
     Not when the person moving is the one who acted, nor when the last person to move was
     that person (one multi-part turn, or computers playing in between); `actor` None is a
-    computer seat, played for the creator's table at the start. The body has the public
-    texts only: a notification may be read by others."""
+    computer seat, played for the creator's table at the start. The body is the moves since
+    the person's last one as their own log reads them (`moves_for`): never another seat's
+    private choice."""
     if info.status != PLAYING or match.prompt is None:
         return None
     seat = info.seats[match.prompt.seat]
@@ -589,7 +645,7 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
     since = max((i + 1 for i, st in enumerate(steps) if st.seat == seat.seat), default=0)
     # stored names and labels are data: whatever they hold reaches nobody's terminal raw
     names = [printable(n, 40) for n in seat_names(info.seats)]
-    done = [f"{names[st.seat]}: {printable(st.label_for(None))}" for st in steps[since:]]
+    done = [printable(line) for line in moves_for(match, seat.seat, since)]
     tid, game = shown_id(info.id), printable(match.game.title)
     title = f"Your turn: {game} at table {tid}"
     lines = [f"It is your turn ({names[seat.seat]}) at table {tid} ({game})."]
@@ -597,10 +653,30 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
         more = len(done) - NOTICE_MOVES
         lines.append("Since your last move:" if since > 0 else "So far:")
         if more > 0:
-            lines.append(f"  … {more} earlier move(s)")
+            lines.append(f"  … {more} earlier line(s)")
         lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
     lines.append(f"Play: boardgames-tui table show {tid}")
     return seat.user, title, "\n".join(lines)
+
+
+def moves_for(match: Match, reader: int, since: int = 0) -> list[str]:
+    """The moves after the first `since`, as `reader` reads them in their own log: each
+    move's log lines (the setup's lines left out), or, for a move that wrote none, the move
+    as `reader` may read it, named with its seat ("alice: a hidden choice (Draft)"), once
+    for consecutive steps alike."""
+    out: list[str] = []
+    for n in range(since + 1, match.cursor + 1):
+        step = match.steps[n - 1]
+        lines = step.lines_for(reader)
+        if n == 1:  # the first move's log opens with the setup's lines: not the move
+            lines = lines[len(getattr(match.state_at(0), "opening", ())) :]
+        if lines:
+            out += lines
+            continue
+        said = f"{match.seats[step.seat].name}: {step.label_for(reader)}"
+        if not out or out[-1] != said:  # the steps of one hidden choice: said once
+            out.append(said)
+    return out
 
 
 def queue_turn_notice(
@@ -749,16 +825,19 @@ class TableStore(ABC):
         game: str,
         seats: Sequence[SeatInfo],
         options: Mapping[str, str],
-        seed: int,
+        seed: int | None,
         creator: str,
         settings: Mapping[str, Any] | None = None,
         *,
         rules: ClockRules | None = None,
         max_open: int | None = None,
+        chosen: bool = False,
     ) -> TableInfo:
         """A new table (the game set up and checked); its id is short and unique; `rules`:
         its clock (none by default). Refused if a user seated at it has `max_open` unfinished
-        tables already (None: MAX_OPEN)."""
+        tables already (None: MAX_OPEN). `seed` None: the store draws it (`draw_seed`) and
+        keeps it from everyone until the end; an int is the host's own (tests, benchmarks);
+        `chosen`: a person chose it, only at a table of one person against computers."""
 
     @abstractmethod
     def info(self, table_id: str) -> TableInfo:
@@ -864,9 +943,15 @@ class TableStore(ABC):
 
     @abstractmethod
     def rematch(
-        self, table_id: str, user: str, seed: int, max_open: int | None = None
+        self,
+        table_id: str,
+        user: str,
+        seed: int | None = None,
+        max_open: int | None = None,
+        chosen: bool = False,
     ) -> tuple[TableInfo, bool]:
-        """The finished table's rematch (made now: True), offered to its other players."""
+        """The finished table's rematch (made now: True), offered to its other players; its
+        seed as `create`'s."""
 
     @abstractmethod
     def rematch_of(self, table_id: str) -> str | None: ...
@@ -907,7 +992,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 5
+FORMAT = 6
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -965,12 +1050,16 @@ SOCIAL_TABLES = (
     "moves INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (table_id, n))",
     'CREATE TABLE bg_talkers ("user" TEXT PRIMARY KEY, last DOUBLE PRECISION NOT NULL)',
 )
+# 5 -> 6: secret seeds: where each table's seed came from (`SEED_SECRET`…); a table made
+# before was told its (24-bit) seed when it was made: marked as shown
+SEED_TABLES = ("ALTER TABLE bg_tables ADD COLUMN seed_kind TEXT NOT NULL DEFAULT 'shown'",)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
     2: NOTICE_TABLES,
     3: CLOCK_TABLES,
     4: SOCIAL_TABLES,
+    5: SEED_TABLES,
 }
 
 
@@ -1000,18 +1089,27 @@ def new_table_probe(
     game: str,
     seats: Sequence[SeatInfo],
     options: Mapping[str, str],
-    seed: int,
+    seed: int | None,
     creator: str,
     settings: Mapping[str, Any] | None,
     rules: ClockRules | None = None,
+    chosen: bool = False,
 ) -> TableInfo:
-    """A table about to be created, checked (game, players, options, clock) and set up: its
-    id is "new" and `to_move_seat` is the first seat to move."""
+    """A table about to be created, checked (game, players, options, clock, seed) and set up:
+    its id is "new" and `to_move_seat` is the first seat to move. `seed` None: drawn here
+    (`draw_seed`); `chosen`: a person chose it, refused unless the table is `solo`."""
     try:
         g = get_game(game)
     except UnknownGame as exc:
         raise StoreError(str(exc)) from None
     seated = tuple(SeatInfo(i, s.kind, s.user, offered=s.offered) for i, s in enumerate(seats))
+    if chosen and (seed is None or not solo(seated)):
+        raise Refused(SEED_REFUSAL)
+    if seed is None:
+        seed = draw_seed()
+    elif not 0 <= seed < 1 << SEED_BITS:
+        raise StoreError(f"seed {seed}: give a whole number from 0 to 2**{SEED_BITS} - 1")
+    kind = SEED_CHOSEN if chosen else SEED_SECRET
     given = dict(settings or {})
     spectators = str(given.get("spectators") or SPECTATE_ANYONE)
     if spectators not in SPECTATOR_SETTINGS:
@@ -1047,6 +1145,7 @@ def new_table_probe(
         to_move,
         seated,
         rules=rules,
+        seed_kind=kind,
     )
 
 

@@ -336,3 +336,41 @@ async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
         )
         for widget in app.screen.query("Input, Select, Switch, Static, Label"):
             assert widget.region.right <= 80 and widget.region.bottom <= 23, widget
+
+
+async def test_the_seed_field_is_only_for_a_table_against_computers(tmp_path: Path) -> None:
+    """The New table form let the creator choose the seed of a table with others (issue 41:
+    a seed of 4242, and the other seat's hand computed exactly). Now its Seed field is
+    disabled, with one line saying why, while the seats name another person or an open
+    seat; against computers a chosen seed makes a table marked "chosen seed (not rated)"."""
+    from textual.widgets import Input, Static
+
+    path = tmp_path / "tables.sqlite"
+    app = app_for(path, None, "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t", "n")
+        assert isinstance(app.screen, NewTableScreen)
+        seed = app.screen.query_one("#table-seed", Input)
+        why = app.screen.query_one("#table-seed-hint", Static)
+        assert seed.disabled and why.display  # "me,open": someone else will sit here
+        assert "whoever knows it knows every hand" in str(why.render())
+        app.screen.query_one("#table-seats", Input).value = "me,greedy"
+        await until(pilot, lambda: not seed.disabled)
+        assert not why.display
+        seed.value = "4242"
+        app.screen.query_one("#table-seats", Input).value = "me,bob"
+        await until(pilot, lambda: seed.disabled)
+        assert seed.value == ""  # nothing chosen carries over
+        app.screen.query_one("#table-seats", Input).value = "me,greedy"
+        await until(pilot, lambda: not seed.disabled)
+        seed.value = "4242"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: at_table(app))
+        assert "chosen seed (not rated)" in source_of(app.screen).heading
+        await pilot.press("q")
+        assert isinstance(app.screen, TablesScreen)
+        assert "chosen seed (not rated)" in app.export_screenshot().replace("&#160;", " ")
+    s = SQLiteStore(path)
+    [made] = s.tables()
+    assert (made.seed, made.seed_kind) == (4242, "chosen")
+    s.close()

@@ -43,7 +43,7 @@ class Backend:
 
     def to_format_3(self) -> None:
         """Make the store what format 3 wrote: no clocks, notices without a kind, none of the
-        tables of rematches, invites and talk."""
+        tables of rematches, invites and talk, no seeds' kinds."""
         from engine.tables.store import NOTICE_TABLES
 
         self.sql("DROP TABLE bg_notices")
@@ -52,6 +52,7 @@ class Backend:
         for col in ("turn_limit", "on_timeout", "autopilot", "vacation", "turn_since"):
             self.sql(f"ALTER TABLE bg_tables DROP COLUMN {col}")
         self.sql("ALTER TABLE bg_tables DROP COLUMN timed_out")
+        self.sql("ALTER TABLE bg_tables DROP COLUMN seed_kind")
         self.sql("ALTER TABLE bg_tables DROP COLUMN reminded")
         for table in ("bg_clocks", "bg_away", "bg_prefs", "bg_events"):
             self.sql(f"DROP TABLE {table}")

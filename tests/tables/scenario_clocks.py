@@ -90,7 +90,7 @@ def main(out_dir: str, store: str | None = None) -> None:
         cli("--user", "alice", "--store", store, "table", "notify", "remind", "0.001")
         rc, text = cli(
             "--user", "alice", "--store", store, "table", "new", "notre-dame",
-            "--seats", "alice,bob,carol", "--seed", "7", "--turn-limit", "10s",
+            "--seats", "alice,bob,carol", "--turn-limit", "10s",
             "--vacation", "0",
         )  # fmt: skip
         assert rc == 0, text

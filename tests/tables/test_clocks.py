@@ -132,7 +132,7 @@ def test_an_expired_turn_is_played_once_while_two_processes_race(
             assert p.stdout is not None and p.stdout.readline() == "ready\n", p.stderr
         base = ("--user", "alice", "--store", backend.location, "table")
         rc, out, _ = run(
-            capsys, *base, "new", "notre-dame", "--seats", "alice,bob", "--seed", "3",
+            capsys, *base, "new", "notre-dame", "--seats", "alice,bob",
             "--turn-limit", "2s",
         )  # fmt: skip
         assert rc == 0 and "2s a turn" in out
@@ -166,7 +166,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_over_until_reclaim(
 ) -> None:
     base = ("--user", "alice", "--store", backend.location, "table")
     rc, out, _ = run(
-        capsys, *base, "new", "notre-dame", "--seats", "alice,bob", "--seed", "3",
+        capsys, *base, "new", "notre-dame", "--seats", "alice,bob",
         "--turn-limit", "60s",
     )  # fmt: skip
     tid = out.split()[-1]
@@ -248,7 +248,7 @@ def test_away_pauses_clocks_where_vacation_is_allowed_else_the_computer_plays(
     backend: Backend, capsys: pytest.CaptureFixture[str], clock: list[float]
 ) -> None:
     base = ("--user", "alice", "--store", backend.location, "table")
-    new = (*base, "new", "notre-dame", "--seats", "alice,bob", "--seed", "3")
+    new = (*base, "new", "notre-dame", "--seats", "alice,bob")
     vac = run(capsys, *new, "--turn-limit", "1h")[1].split()[-1]
     none = run(capsys, *new, "--turn-limit", "1h", "--vacation", "0")[1].split()[-1]
     free = run(capsys, *new)[1].split()[-1]  # no clock, no vacation needed
@@ -300,9 +300,7 @@ def test_leave_gives_the_seat_to_the_computer_and_the_game_goes_on(
     backend: Backend, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ("--user", "alice", "--store", backend.location, "table")
-    tid = run(capsys, *base, "new", "notre-dame", "--seats", "bob,alice,carol", "--seed", "5")[
-        1
-    ].split()[-1]
+    tid = run(capsys, *base, "new", "notre-dame", "--seats", "bob,alice,carol")[1].split()[-1]
     rc, out, _ = run(capsys, *base, "leave", tid)
     assert rc == 0 and "the computer (greedy) plays your seat" in out
     rc, _, err = run(capsys, *base, "leave", tid)
@@ -418,11 +416,12 @@ def test_a_format_3_store_is_upgraded_with_its_tables_and_notices(backend: Backe
         'INSERT INTO bg_notices (table_id, n, "user", target, title, body) VALUES (?,?,?,?,?,?)',
         (t.id, 1, "bob", 1, "Your turn", "…"),
     )
-    assert FORMAT == 5
+    assert FORMAT == 6
     s = backend.open()
-    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("5",)]
+    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("6",)]
     info = s.info(t.id)
     assert info.moves == 1 and info.rules == ClockRules() and info.turn_since is None
+    assert info.seed_kind == "shown"  # its seed was printed when it was made
     assert backend.sql('SELECT "user", kind, state FROM bg_notices') == [("bob", "turn", "due")]
     assert settle(s) == 0  # no clock: nothing due
     s.leave(t.id, "bob")  # the new tables work

@@ -181,7 +181,7 @@ def test_one_message_per_turn_over_a_whole_game_with_two_watchers(
     )
     _, title, body = hook.posts[-1]
     assert title == f"Your turn: {match.game.title} at table {t.id}"
-    assert "Since your last move:" in body and "bob: " in body
+    assert "Since your last move:" in body and "\n  bob " in body  # his moves, as alice reads them
     assert f"table {t.id}" in mail[0][1] and "Cathedral" in mail[0][1]
     rows = backend.sql('SELECT "user", n, state FROM bg_notices ORDER BY n')
     assert [(u, n) for u, n, _ in rows] == expected and {s for *_, s in rows} == {"sent"}

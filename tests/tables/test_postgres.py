@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from engine.tables import Disconnected, Refused, StoreUnavailable, TableStore, open_store
+from engine.tables import Disconnected, StoreUnavailable, TableStore, open_store
 from engine.tables.store import parse_seats, table_digest
 from tests.tables.conftest import Backend
 from tests.tables.test_processes import replay_all, spawn
@@ -51,138 +51,183 @@ def as_role(b: Backend, role: str) -> str:
     return b.location.replace("//postgres@", f"//{role}@")
 
 
-def test_each_role_is_refused_the_others_seat_by_the_database(
-    pgb: Backend,
-    roles: tuple[str, str],
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+# what format 5 gave players' roles (docs/tables.md's old recipe): the policies that let them
+# read every move and seed, and write moves, seats, tables and notices
+FORMAT_5_POLICIES = (
+    "CREATE POLICY bg_read ON bg_tables FOR SELECT USING (true)",
+    "CREATE POLICY bg_create ON bg_tables FOR INSERT WITH CHECK (creator = current_user)",
+    "CREATE POLICY bg_change ON bg_tables FOR UPDATE USING (true)",
+    "CREATE POLICY bg_read ON bg_seats FOR SELECT USING (true)",
+    'CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL) '
+    'WITH CHECK ("user" = current_user)',
+    "CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true)",
+    'CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user)',
+    'CREATE POLICY bg_play ON bg_moves FOR INSERT WITH CHECK ("user" = current_user)',
+    'CREATE POLICY bg_own_change ON bg_notices FOR UPDATE USING ("user" = current_user)',
+    "CREATE POLICY bg_owe ON bg_notices FOR INSERT WITH CHECK (true)",
+    "GRANT SELECT ON bg_target_numbers TO PUBLIC",
+    *(
+        f"ALTER TABLE {t} DISABLE ROW LEVEL SECURITY"
+        for t in (
+            "bg_meta",
+            "bg_clocks",
+            "bg_away",
+            "bg_prefs",
+            "bg_events",
+            "bg_offers",
+            "bg_rematches",
+            "bg_invites",
+            "bg_talk",
+            "bg_talkers",
+        )
+    ),
+    "ALTER TABLE bg_tables DROP COLUMN seed_kind",
+    "UPDATE bg_meta SET value = '5' WHERE key = 'format'",
+)
+
+
+def as_players_role(b: Backend, role: str) -> Any:
+    """A connection of `role`'s own, speaking SQL directly (autocommit)."""
     import psycopg
 
-    monkeypatch.setattr("tui.terminal.has_terminal", lambda: True)  # `table join` from a terminal
+    c = psycopg.connect(b.base.replace("//postgres@", f"//{role}@"), autocommit=True)
+    c.execute(f"SET search_path TO {b.schema}")
+    return c
+
+
+def test_a_players_role_reads_no_move_nor_seed_and_writes_nothing(
+    pgb: Backend, roles: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 41's finding 4 and issue 42's rows without policies, by direct SQL as bob's
+    role, granted every table as the old recipe said: on a format-5 store he reads alice's
+    kept card and the seed (and so every hand); once the host opens the store (format 6) he
+    reads no move, no seed, no talk, no invite code, and every write of his changes nothing
+    or is refused: forged talk, a taken invite or rematch seat, a table ended by UPDATE, his
+    own move taken back at a strict table, a notice for alice, a move, a seat, a clock."""
+    import psycopg
+
     al, bo = roles
-    owner = pgb.open()
-    t = owner.create("notre-dame", parse_seats(f"{al},{bo},open", al), {}, 3, al)
-    alice, bob = open_store(as_role(pgb, al)), open_store(as_role(pgb, bo))
-    assert alice.rls and bob.rls and not owner.rls
-    # the app refuses a --user that is not the role, in one line
-    with pytest.raises(
-        Refused, match=f"connected to the table store as {al}: you cannot play as {bo}"
-    ):
-        alice.join(t.id, bo)
-    assert main(["--user", bo, "--store", as_role(pgb, al), "table", "join", t.id]) == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and f"as {al}: you cannot play as {bo}" in err
-    assert bob.join(t.id, bo) == 1  # his own seat, kept
-    # the database itself: a direct INSERT of a move at bob's seat, by alice, is refused
-    with psycopg.connect(pgb.base.replace("//postgres@", f"//{al}@"), autocommit=True) as c:
-        c.execute(f"SET search_path TO {pgb.schema}")
-        for seat, user in ((1, bo), (1, al), (0, bo)):
+    owner = pgb.open()  # the host
+    t = owner.create("notre-dame", parse_seats(f"{al},{bo}", al), {}, None, al, {"strict": True})
+    keep = owner.load(t.id)[1].prompt.moves[0].id  # alice keeps a card: only she knows which
+    owner.append(t.id, al, keep, 0)
+    owner.append(t.id, bo, owner.load(t.id)[1].prompt.moves[0].id, 1)  # bob's own move
+    owner.say(t.id, al, "my plan is secret")
+    priv = owner.create("cathedral", parse_seats(f"{al},open", al), {}, None, al, {"private": True})
+    code = owner.invite(priv.id, al).replace("-", "")
+    done = owner.create("cathedral", parse_seats(f"{al},{bo}", al), {}, None, al)
+    while (m := owner.load(done.id)[1]).prompt is not None:
+        owner.append(done.id, owner.info(done.id).to_move, m.prompt.moves[0].id, m.cursor)
+    rematch, _ = owner.rematch(done.id, al)  # bob's seat is offered to him alone
+    owner.add_target(al, "json://127.0.0.1:9/al-secret")
+    owner.close()
+    for stmt in FORMAT_5_POLICIES:
+        pgb.sql(stmt)
+    with as_players_role(pgb, bo) as c:  # today: everything is his to read
+        row = c.execute("SELECT move_id FROM bg_moves WHERE table_id = %s AND n = 1", (t.id,))
+        assert row.fetchall() == [(keep,)]
+        assert c.execute("SELECT seed FROM bg_tables WHERE id = %s", (t.id,)).fetchall()
+    owner = pgb.open()  # the host opens it: format 6
+    assert pgb.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("6",)]
+    assert owner.info(t.id).seed_kind == "shown"  # made before: its seed may be known
+    before = {
+        table: pgb.sql(f"SELECT * FROM {table} ORDER BY 1, 2")
+        for table in ("bg_tables", "bg_seats", "bg_moves", "bg_talk", "bg_invites",
+                      "bg_offers", "bg_notices", "bg_targets", "bg_clocks", "bg_events")
+    }  # fmt: skip
+    with as_players_role(pgb, bo) as c:
+        for table in ("bg_moves", "bg_tables", "bg_seats", "bg_talk", "bg_invites",
+                      "bg_offers", "bg_rematches", "bg_clocks", "bg_events", "bg_meta"):  # fmt: skip
+            assert c.execute(f"SELECT * FROM {table}").fetchall() == [], table
+        assert c.execute("SELECT * FROM bg_targets").fetchall() == []  # alice's URL: no
+        for change, params in (
+            ("UPDATE bg_tables SET updated = '2000-01-01', status = 'abandoned'", ()),
+            ("DELETE FROM bg_moves WHERE table_id = %s", (t.id,)),  # his own, strict table
+            ('UPDATE bg_seats SET "user" = %s WHERE table_id = %s', (bo, priv.id)),
+            ("UPDATE bg_invites SET used_by = %s", (bo,)),
+            ("DELETE FROM bg_offers", ()),
+            ("DELETE FROM bg_talk", ()),
+            ("UPDATE bg_notices SET state = 'sent'", ()),
+            ("UPDATE bg_clocks SET pilot = 'left'", ()),
+        ):
+            assert c.execute(change, params).rowcount == 0, change
+        for insert, params in (
+            ('INSERT INTO bg_talk VALUES (%s, 9, %s, 0, %s, 2, %s)',
+             (t.id, al, "now", "I resign, bob wins")),  # forged talk as alice
+            ('INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
+             "VALUES (%s, 2, %s, 1, 'Your turn', 'go to evil.example')", (t.id, al)),
+            ('INSERT INTO bg_moves VALUES (%s, 3, %s, 0, %s, %s)', (t.id, keep, al, "now")),
+            ('INSERT INTO bg_seats VALUES (%s, 1, %s, %s)', (priv.id, "human", bo)),
+            ('INSERT INTO bg_offers VALUES (%s, 0, %s)', (rematch.id, bo)),
+            ('INSERT INTO bg_rematches VALUES (%s, %s)', (t.id, "zzzzz")),
+            ('INSERT INTO bg_invites VALUES (%s, %s, %s, %s)', ("aaaabbbb", priv.id, bo, "now")),
+            ('INSERT INTO bg_events VALUES (%s, 9, 2, %s, %s)', (t.id, "now", "alice left")),
+            ('INSERT INTO bg_away VALUES (%s, 0, NULL)', (al,)),
+            ("INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
+             "updated, status) VALUES ('zzzzz', 'notre-dame', 1, '{}', '{}', %s, '', '', "
+             "'playing')", (bo,)),
+        ):  # fmt: skip
             with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-                c.execute(
-                    "INSERT INTO bg_moves VALUES (%s, 1, 'x', %s, %s, 'now')", (t.id, seat, user)
-                )
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-            c.execute(
-                'UPDATE bg_seats SET "user" = %s WHERE table_id = %s AND seat = 2', (bo, t.id)
-            )
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-            c.execute("INSERT INTO bg_tables VALUES ('zzzzz', 'notre-dame', 1, '{}', '{}', %s, "
-                      "'', '', 'playing')", (bo,))  # fmt: skip
-    owner.join(t.id, "carol")  # the service role seats anyone (an ssh key's user)
-    _, match = alice.load(t.id)
-    move = match.prompt.moves[0].id
-    with pytest.raises(Refused):  # not bob's turn, and not his seat for the database
-        bob.append(t.id, bo, move, 0)
-    alice.append(t.id, al, move, 0)
-    with psycopg.connect(pgb.base.replace("//postgres@", f"//{bo}@"), autocommit=True) as c:
-        c.execute(f"SET search_path TO {pgb.schema}")
-        assert c.execute("DELETE FROM bg_moves WHERE table_id = %s", (t.id,)).rowcount == 0
-    assert alice.info(t.id).moves == 1 and alice.move_ids(t.id) == [move]
-    owner.append(t.id, bo, owner.load(t.id)[1].prompt.moves[0].id, 1)  # the service plays for bob
-    for s in (alice, bob, owner):
-        s.close()
+                c.execute(insert, params)
+    assert {table: pgb.sql(f"SELECT * FROM {table} ORDER BY 1, 2") for table in before} == before
+    # the app does not open the store as a player's role: one line, nothing changed
+    with pytest.raises(StoreUnavailable, match=f"role {bo} is not a host of this room"):
+        open_store(as_role(pgb, bo))
+    assert main(["--user", bo, "--store", as_role(pgb, bo), "table", "list"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "only hosts read the tables" in err
+    assert owner.join_code(code, "carol") == (priv.id, 1)  # the code still works, once
+    owner.close()
 
 
-def test_each_role_sees_and_changes_only_its_own_notification_targets(
+def test_a_table_added_later_is_under_row_level_security_too(
     pgb: Backend, roles: tuple[str, str]
 ) -> None:
-    """A target's URL may hold a secret (a webhook token, a mail password): another player's
-    role cannot read, change, remove or plant one, nor read what is owed to another, while
-    the move that makes it bob's turn still owes him his message (the service role, the
-    schema's owner, sends everyone's)."""
-    import psycopg
-
-    al, bo = roles
-    # a store made before these policies: its owner adds them on opening it
-    pgb.sql("DROP VIEW bg_target_numbers")
-    for table, policies in (("bg_targets", ["bg_own"]), ("bg_notices", ["bg_own", "bg_own_change", "bg_own_forget", "bg_owe"])):  # fmt: skip
-        for policy in policies:
-            pgb.sql(f"DROP POLICY {policy} ON {table}")
-        pgb.sql(f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY")
-    owner = pgb.open()  # (the roles were granted the tables before this view existed)
-    alice, bob = open_store(as_role(pgb, al)), open_store(as_role(pgb, bo))
-    assert alice.add_target(al, "json://127.0.0.1:9/al-secret") == 1
-    assert bob.add_target(bo, "json://127.0.0.1:9/bo-secret") == 1
-    assert alice.targets(bo) == [] and [t.url for t in owner.targets(bo)] == [
-        "json://127.0.0.1:9/bo-secret"
-    ]
-    t = owner.create("notre-dame", parse_seats(f"{al},{bo}", al), {}, 3, al)
-    alice.append(t.id, al, alice.load(t.id)[1].prompt.moves[0].id, 0)  # now bob's turn
-    assert alice.claim_notices() == []  # bob's message is not alice's to see or send
-    with psycopg.connect(pgb.base.replace("//postgres@", f"//{al}@"), autocommit=True) as c:
-        c.execute(f"SET search_path TO {pgb.schema}")
-        assert c.execute('SELECT "user", url FROM bg_targets').fetchall() == [
-            (al, "json://127.0.0.1:9/al-secret")
-        ]
-        assert c.execute("SELECT * FROM bg_notices").fetchall() == []
-        assert c.execute('SELECT "user", n FROM bg_target_numbers ORDER BY 1').fetchall() == [
-            (al, 1),
-            (bo, 1),
-        ]  # the numbers, to owe bob a message, without the URLs
-        for change in (
-            "UPDATE bg_targets SET url = 'json://evil.example/' WHERE \"user\" = %s",
-            'DELETE FROM bg_targets WHERE "user" = %s',
-            "UPDATE bg_notices SET state = 'sent' WHERE \"user\" = %s",
-        ):
-            assert c.execute(change, (bo,)).rowcount == 0, change
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-            c.execute("INSERT INTO bg_targets VALUES (%s, 2, 'json://evil.example/', 'now')", (bo,))
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
-            c.execute(  # a message for bob that no move owes him
-                'INSERT INTO bg_notices (table_id, n, "user", target, title, body) '
-                "VALUES (%s, 7, %s, 1, 'Your turn', 'go to evil.example')",
-                (t.id, bo),
-            )
-    [owed] = bob.claim_notices()  # his own processes, or the service role, send it
-    assert (owed.user, owed.n, owed.url) == (bo, 1, "json://127.0.0.1:9/bo-secret")
-    assert [t.url for t in bob.targets(bo)] == ["json://127.0.0.1:9/bo-secret"]
-    for s in (alice, bob, owner):
-        s.close()
+    """A table a later format (or a host by hand) adds without row-level security is put
+    under it when the host opens the store: a player's role reads none of its rows."""
+    _, bo = roles
+    pgb.sql("CREATE TABLE bg_later (table_id text, secret text)")
+    pgb.sql("INSERT INTO bg_later VALUES ('t', 'alice holds the Bank')")
+    pgb.sql(f"GRANT SELECT ON bg_later TO {bo}")
+    with as_players_role(pgb, bo) as c:
+        assert c.execute("SELECT secret FROM bg_later").fetchall() == [("alice holds the Bank",)]
+    pgb.open().close()
+    with as_players_role(pgb, bo) as c:
+        assert c.execute("SELECT secret FROM bg_later").fetchall() == []
 
 
-def test_a_players_role_settles_anothers_expired_turn(pgb: Backend, roles: tuple[str, str]) -> None:
-    """With players as roles, alice's process may let the computer play bob's turn whose time
-    ran out (the `autopilot` move at his seat, his clock, the log line), never move for him."""
+def test_a_hosts_role_plays_for_everyone_a_players_role_for_nobody(
+    pgb: Backend, roles: tuple[str, str]
+) -> None:
+    """A second host of the room connects as a service role of its own (BYPASSRLS, granted
+    the tables) and plays, settles and sends for any player, as the schema's owner does."""
     from engine.tables.clock import ClockRules
     from engine.tables.computer import settle
     from engine.tables.sqlstore import SQLStore
 
     al, bo = roles
-    owner = pgb.open()
-    t = owner.create("notre-dame", parse_seats(f"{bo},{al}", al), {}, 3, al, rules=ClockRules(30))
-    alice = open_store(as_role(pgb, al))
+    host = f"host{al}"
+    pgb.sql(f"CREATE ROLE {host} LOGIN BYPASSRLS")
+    pgb.sql(f"GRANT USAGE ON SCHEMA {pgb.schema} TO {host}")
+    pgb.sql(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {pgb.schema} TO {host}")
     try:
-        SQLStore.clock_skew = 31
-        assert settle(alice) >= 1
+        second = open_store(as_role(pgb, host))
+        t = second.create("notre-dame", parse_seats(f"{bo},{al}", al), {}, None, al,
+                          rules=ClockRules(30))  # fmt: skip
+        assert second.add_target(al, "json://127.0.0.1:9/") == 1
+        try:
+            SQLStore.clock_skew = 31  # bob's turn ran out: the computer plays it
+            assert settle(second) >= 1
+        finally:
+            SQLStore.clock_skew = 0.0
+        info, match = second.load(t.id)
+        assert info.to_move == al and info.seats[0].strikes == 1
+        second.append(t.id, al, match.prompt.moves[0].id, info.moves)
+        assert second.info(t.id).moves == info.moves + 1
+        second.close()
     finally:
-        SQLStore.clock_skew = 0.0
-    info = alice.info(t.id)
-    assert info.to_move == al and info.seats[0].strikes == 1
-    assert {u for (u,) in pgb.sql('SELECT "user" FROM bg_moves')} == {"autopilot"}
-    assert "ran out of time" in alice.events(t.id)[0].text
-    alice.close()
-    owner.close()
+        pgb.sql(f"DROP OWNED BY {host}")
+        pgb.sql(f"DROP ROLE {host}")
 
 
 def until_ok(f: Callable[[], T], limit: float = 15.0) -> tuple[T, int]:
@@ -308,7 +353,7 @@ def test_copy_store_both_ways_replays_to_the_same_digest(
     back = str(tmp_path / "b.sqlite")
     base = ["--user", "ann", "--store", src, "table"]
     assert main([*base, "new", "cathedral", "--seats", "me,greedy", "--seed", "2"]) == 0
-    assert main([*base, "new", "nd", "--seats", "me,bob,open", "--seed", "4"]) == 0
+    assert main([*base, "new", "nd", "--seats", "me,bob,open"]) == 0
     assert main([*base, "new", "1347", "--seats", "me,greedy", "--seed", "6"]) == 0
     capsys.readouterr()
     s = open_store(src)
@@ -397,29 +442,3 @@ async def test_the_table_screen_says_reconnecting_and_carries_on(
         await pilot.press("1")  # and now it does
         assert other.info(tid).moves == 2
     other.close()
-
-
-def test_players_as_roles_talk_invite_and_rematch_as_themselves(
-    pgb: Backend, roles: tuple[str, str]
-) -> None:
-    """The social operations work for a role held to its own seats, and only as itself."""
-    al, bo = roles
-    alice, bob = open_store(as_role(pgb, al)), open_store(as_role(pgb, bo))
-    t = alice.create("cathedral", parse_seats(f"{al},open", al), {}, 3, al, {"private": True})
-    code = alice.invite(t.id, al)
-    with pytest.raises(Refused, match=f"as {bo}: you cannot play as {al}"):
-        bob.join_code(code, al)
-    assert bob.join_code(code, bo) == (t.id, 1)
-    assert bob.say(t.id, bo, "hello").user == bo
-    with pytest.raises(Refused, match=f"as {bo}: you cannot play as {al}"):
-        bob.say(t.id, al, "I resign")
-    while (m := alice.load(t.id)[1]).prompt is not None:
-        who = alice.info(t.id).to_move
-        (alice if who == al else bob).append(t.id, who, m.prompt.moves[0].id, m.cursor)
-    alice.add_target(al, "json://127.0.0.1:9/")
-    r, made = bob.rematch(t.id, bo, 5)  # the offer is owed to alice: the database lets bob
-    assert [(n.table_id, n.n) for n in alice.claim_notices()] == [(r.id, -1)]
-    assert made and r.creator == bo and alice.join(r.id, al) is not None
-    assert alice.info(r.id).status == "playing"
-    for s in (alice, bob):
-        s.close()

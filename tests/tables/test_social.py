@@ -263,7 +263,9 @@ def test_command_line(backend: Backend, capsys) -> None:  # type: ignore[no-unty
         doc = json.loads(run(who, "show", tid, "--json")[1])
         run(who, "play", tid, doc["legal"][0])
         doc = json.loads(run("alice", "show", tid, "--json")[1])
-    code, out, _ = run("alice", "rematch", tid, "--seed", "7")
+    code, _, err = run("alice", "rematch", tid, "--seed", "7")  # bob would know every hand
+    assert code == 1 and "only at a table of one person against computers" in err
+    code, out, _ = run("alice", "rematch", tid)
     rid = out.splitlines()[-1]
     assert code == 0 and "offered to bob" in out and f"table join {rid}" in out
     listed_bob = json.loads(run("bob", "list", "--json")[1])

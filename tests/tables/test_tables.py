@@ -282,7 +282,7 @@ def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -
     s = backend.open()
     assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]
     index = (
-        "SELECT 1 FROM pg_indexes WHERE indexname = ?"
+        "SELECT 1 FROM pg_indexes WHERE indexname = ? AND schemaname = current_schema()"
         if backend.pg
         else ("SELECT 1 FROM sqlite_master WHERE name = ?")
     )
@@ -306,9 +306,9 @@ def test_a_read_only_store_is_reported(backend: Backend, tmp_path: Path) -> None
     s = backend.open()
     t = new(s, seats="alice,open")
     s.close()
-    if backend.pg:  # a role that may only read
+    if backend.pg:  # a host's role that may only read
         role = f"reader_{backend.schema}"
-        backend.sql(f"CREATE ROLE {role} LOGIN")
+        backend.sql(f"CREATE ROLE {role} LOGIN BYPASSRLS")
         backend.sql(f"GRANT USAGE ON SCHEMA {backend.schema} TO {role}")
         backend.sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA {backend.schema} TO {role}")
         s = open_store(backend.location.replace("//postgres@", f"//{role}@"))

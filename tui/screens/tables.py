@@ -7,7 +7,6 @@ when it becomes your turn, and every move goes through the store.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -28,6 +27,7 @@ from engine.tables import (
     listed,
     open_store,
     parse_seats,
+    solo,
 )
 from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
 
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 SETTLE_SECONDS = 5.0  # how often the Tables screen settles turns whose time ran out
 POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (microseconds each)
 SPECTATOR = PUBLIC  # the log's reader for a spectator: every private line reads as its public text
+SEED_SECRET_HINT = "secret"  # drawn by the store, shown to nobody before the end
+SEED_WHY = "  Seed: only for you against computers (whoever knows it knows every hand)"
 
 
 def table_store(app: BoardgamesApp) -> TableStore:
@@ -236,6 +238,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         clock = clock_text(i) if i.status != FINISHED else ""
         if clock:
             t.append(f" · ⏱ {clock}", style="dim")
+        if i.seed_note:
+            t.append(f" · {i.seed_note}", style="italic")
         return t
 
     @on(OptionList.OptionSelected, "#tables-list")
@@ -311,7 +315,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             )
             with Horizontal(classes="row"):  # seed and spectators share a row: 80x24 fits
                 yield Label("Seed", classes="label")
-                yield Input(placeholder="random", id="table-seed", restrict=r"[0-9]*")
+                yield Input(placeholder=SEED_SECRET_HINT, id="table-seed", restrict=r"[0-9]*")
                 yield Static("Spectators", classes="switch-label")
                 yield Select(
                     [("anyone", "anyone"), ("players only", "players"), ("nobody", "none")],
@@ -319,6 +323,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                     allow_blank=False,
                     id="table-spectators",
                 )
+            yield Static(SEED_WHY, id="table-seed-hint", classes="hint")
             with Horizontal(classes="row"):
                 yield Label("Options", classes="label")
                 yield Input(placeholder="KEY=VALUE …", id="table-options")
@@ -336,7 +341,22 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     def on_mount(self) -> None:
         self._show_options()
+        self._seed_field()
         self.query_one("#table-seats", Input).focus()
+
+    @on(Input.Changed, "#table-seats")
+    def _seed_field(self, event: Any = None) -> None:
+        """The seed may be chosen only at a table of you against computers."""
+        try:
+            alone = solo(parse_seats(self.query_one("#table-seats", Input).value, "me"))
+        except StoreError:
+            alone = False
+        seed = self.query_one("#table-seed", Input)
+        seed.disabled = not alone
+        seed.placeholder = "random" if alone else SEED_SECRET_HINT
+        if not alone:
+            seed.value = ""
+        self.query_one("#table-seed-hint", Static).display = not alone
 
     @on(Select.Changed, "#table-game")
     def _show_options(self, event: Any = None) -> None:
@@ -367,7 +387,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 options[key] = value
             options = game.check_options(options)
             seed_text = self.query_one("#table-seed", Input).value.strip()
-            seed = int(seed_text) if seed_text else int.from_bytes(os.urandom(3), "big")
+            seed = int(seed_text) if seed_text else None  # None: the store draws a secret one
             settings = {
                 "strict": self.query_one("#table-strict", Switch).value,
                 "private": self.query_one("#table-private", Switch).value,
@@ -376,7 +396,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             limit_text = self.query_one("#table-limit", Input).value.strip()
             rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)
             info = table_store(self.app).create(
-                game.id, seats, options, seed, user, settings, rules=rules
+                game.id, seats, options, seed, user, settings, rules=rules, chosen=bool(seed_text)
             )
         except (StoreError, ValueError, ClockError) as exc:
             error.update(Text(str(exc), style="bold red"))
