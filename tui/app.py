@@ -446,6 +446,8 @@ class BoardgamesApp(App[int]):
         from .turns import turn_text
 
         old, self.your_turns = self.your_turns, message.ids
+        if not self.screen_stack:  # the check came back as the app ended: nothing to tell
+            return
         for screen in self.screen_stack:
             show = getattr(screen, "show_turns", None)
             if show is not None:

@@ -4,6 +4,7 @@ with all its widgets, made every later garbage collection slower)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 import weakref
@@ -12,15 +13,12 @@ from pathlib import Path
 from engine.core import Seat
 
 
-async def run_one(saves: Path) -> weakref.ref[object]:
+async def run_one(saves: Path, store: Path) -> weakref.ref[object]:
     """An app that plays a move (the autosave writes it) and ends; a weak reference to it."""
     from tui.app import BoardgamesApp, Launch
 
     new = {"game": "notre-dame", "seats": [Seat("Ann"), Seat("Bob")], "options": {}, "seed": 1}
-    # a table store of its own, which does not exist: the user's (or another test's) would
-    # have the app ask it whose turn it is, in a thread of the event loop's pool
-    store = str(saves / "tables.sqlite")
-    launch = Launch(saves_dir=str(saves), new=new, handover=False, bot_delay=0, store=store)
+    launch = Launch(saves_dir=str(saves), new=new, handover=False, bot_delay=0, store=str(store))
     app = BoardgamesApp(launch)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("1")
@@ -28,11 +26,32 @@ async def run_one(saves: Path) -> weakref.ref[object]:
     return weakref.ref(app)
 
 
-async def test_an_ended_app_leaves_no_thread_and_is_not_kept(tmp_path: Path) -> None:
+def test_an_ended_app_leaves_no_thread_and_is_not_kept(tmp_path: Path) -> None:
+    """Each app in an event loop of its own, as a process runs it: Textual's thread workers
+    (the rules made ready, the turn check of the table store below) run in the loop's pool,
+    which ends with the loop; nothing else of the app's may be left."""
+    from engine.tables import SQLiteStore
+
+    store = tmp_path / "tables.sqlite"
+    SQLiteStore(store).close()  # a store to watch: the app asks it whose turn it is
     before = set(threading.enumerate())
-    first = await run_one(tmp_path / "a")
+    first = asyncio.run(run_one(tmp_path / "a", store))
     assert list((tmp_path / "a").glob("notre-dame-*.toml"))  # written before the end
     assert [t.name for t in set(threading.enumerate()) - before if t.is_alive()] == []
-    await run_one(tmp_path / "b")  # (the newest app may be kept as the hang-up handler)
+    asyncio.run(run_one(tmp_path / "b", store))  # (the newest app may be the hang-up handler)
     gc.collect()
     assert first() is None
+
+
+async def test_the_turn_count_arriving_as_the_app_ends_is_dropped(tmp_path: Path) -> None:
+    """The turn check's answer may come after the last screen went (the app ending): it is
+    dropped, not an error inside the app's shutdown."""
+    from tui.app import BoardgamesApp, Launch
+    from tui.turns import YourTurns
+
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), store=str(tmp_path / "none.sqlite")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    assert not app.screen_stack
+    app.on_your_turns(YourTurns(("t1",)))
+    assert app.your_turns == ("t1",)
