@@ -23,6 +23,12 @@ if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_
     registry.register("toy", "boardgames_toy:GAME")
     registry.register("toy", "boardgames_toy.board:UI", group="boardgames_tui.boards")
 
+# BOARDGAMES_TEST_SHORT=1: a short game (tests/conformance/short_game.py, over in a dozen
+# moves) joins every cross-game test, as a plug-in would: `-k short` runs them for it alone.
+if os.environ.get("BOARDGAMES_TEST_SHORT") and "short" not in registry.game_ids():
+    registry.register("short", "tests.conformance.short_game:GAME")
+    registry.register("short", "boardgames_toy.board:UI", group="boardgames_tui.boards")
+
 # The titles this repository ships (its pyproject's entry points): the screen snapshots exist
 # for these. Every other cross-game test runs over every installed title (`game_ids()`).
 BUILTIN = [g for g in registry.checkout_entry_points() if g in registry.game_ids()]

@@ -83,11 +83,12 @@ def test_rendered_board_ignores_hidden_information(game_id: str) -> None:
     game = get_game(game_id)
     checked = 0
     # about 8 positions of a game (a long one sampled thinly), a short game (under 60 moves,
-    # the example plug-in) at every decision
+    # the example plug-in) at every decision, and one of a dozen moves over more games
     length = len(list(positions(game_id, game.min_players, 0, every=1)))
     every = 1 if length < 60 else length // 8
+    games = 2 if length >= 20 else 6
     for players in range(game.min_players, game.max_players + 1):
-        for seed in range(2):
+        for seed in range(games):
             for state, prompt in positions(game_id, players, seed, every=every):
                 seat = prompt.seat
                 other = game.determinize(state, seat, random.Random(seed * 1000 + checked))
