@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import IllegalMove, Match, Seat, get_game, get_title, saves
+from engine.core import PUBLIC, IllegalMove, Match, Seat, get_game, get_title, saves
 from engine.core.playout import random_playout
 from engine.core.protocol import Game
 from tests.conformance.short_game import short_title  # noqa: F401 (a fixture)
@@ -261,8 +261,7 @@ def check_no_leaks(game_id: str) -> None:
     while m.prompt is not None:
         step = m.play(rng.choice(m.prompt.moves).id)
         for ev in step.events:
-            if ev.seat is None:
+            if ev.readers is None:
                 continue
-            reader = (ev.seat + 1) % len(m.seats)
-            assert ev.for_seat(reader) == ev.public
-            assert ev.for_seat(ev.seat) == ev.text
+            for reader in [*range(len(m.seats)), PUBLIC]:  # a seat shown it, or not
+                assert ev.for_seat(reader) == (ev.text if reader in ev.readers else ev.public)

@@ -118,12 +118,12 @@ def test_log_lines_for_a_seat_ignore_hidden_information(game_id: str) -> None:
     while m.prompt is not None:
         step = m.play(rng.choice(m.prompt.moves).id)
         for ev in step.events:
-            if ev.seat is None:
+            if ev.readers is None:
                 continue
             private += 1
-            for viewer in range(n):
+            for viewer in [*range(n), PUBLIC]:
                 line = ev.for_seat(viewer)
-                if viewer != ev.seat:
+                if viewer not in ev.readers:
                     assert line == ev.public
                     assert line != ev.text or ev.public == ev.text
     assert private > 0
