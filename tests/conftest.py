@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,22 @@ LONGEST_FIRST = (
     "tests/shell/test_web.py::",
     "tests/shell/test_board_layout.py::test_every_panel_whole",
 )
+
+
+@pytest.fixture
+def short_title() -> Iterator[str]:
+    """The short game (tests/conformance/short_game.py) installed as a title for one test,
+    with the toy's board."""
+    if "short" in registry.game_ids():  # installed for the whole run (above)
+        yield "short"
+        return
+    registry.register("short", "tests.conformance.short_game:GAME")
+    registry.register("short", "boardgames_toy.board:UI", group="boardgames_tui.boards")
+    try:
+        yield "short"
+    finally:
+        registry.unregister("short", group="boardgames_tui.boards")
+        registry.unregister("short")
 
 
 def pytest_configure(config: pytest.Config) -> None:

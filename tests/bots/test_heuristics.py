@@ -9,7 +9,6 @@ import pytest
 
 from engine.bots import heuristics as H
 from engine.core.registry import ai_hints, game_ids, get_game
-from tests.conformance.short_game import short_title  # noqa: F401 (a fixture)
 
 
 @pytest.mark.parametrize("gid", game_ids())

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from engine.core import PUBLIC, IllegalMove, Match, Seat, get_game, get_title, saves
 from engine.core.playout import random_playout
 from engine.core.protocol import Game
-from tests.conformance.short_game import short_title  # noqa: F401 (a fixture)
 from tests.conftest import TITLES
 
 GAMES = TITLES  # every installed title

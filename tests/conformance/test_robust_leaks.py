@@ -23,6 +23,7 @@ from rich.text import Text
 
 from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, all_games, get_game
 from engine.core.protocol import may_read
+from tests.conformance.twins import differs
 from tui.games import ui_for
 from tui.plain.lines import Output
 from tui.plain.session import PlainSession
@@ -403,8 +404,11 @@ async def test_every_surface_ignores_hidden_information(
     assert seen.keys() == real.keys()
     for surface, text in real.items():
         assert seen[surface] == text, (
-            f"{game_id} {players}p {setting}, move {c}: the {surface} differs in the twin "
-            f"({how}):\n" + diff(text, seen[surface])
+            differs(
+                f"{game_id} {players}p {setting}, move {c} ({how})", surface, text, seen[surface]
+            )
+            + "\n"
+            + diff(text, seen[surface])
         )
 
 
@@ -460,8 +464,14 @@ def test_the_plain_mode_ignores_hidden_information(game_id: str, players: int, t
     assert seen.keys() == real.keys()
     for surface, text in real.items():
         assert seen[surface] == text, (
-            f"{game_id} {players}p {setting}, move {c}: the plain {surface} differs in the "
-            f"twin ({how}):\n" + diff(text, seen[surface])
+            differs(
+                f"{game_id} {players}p {setting}, move {c} ({how})",
+                f"plain {surface}",
+                text,
+                seen[surface],
+            )
+            + "\n"
+            + diff(text, seen[surface])
         )
 
 

@@ -17,6 +17,7 @@ import pytest
 from engine.core import HUMAN, PUBLIC, IllegalMove, Match, get_game
 from engine.tables import SeatInfo, SQLiteStore, public_view
 from tests.conformance.test_robust_leaks import GAMES, copy_match, lines, sample_point, screen_text
+from tests.conformance.twins import differs
 from tests.conftest import BUILTIN
 from tests.shell.test_tables_tui import until
 
@@ -129,4 +130,6 @@ async def test_a_spectators_table_screen_ignores_hidden_information(
     real, seen = await spectator_surfaces(path, tids)
     assert real.keys() == seen.keys()
     for surface, text in real.items():
-        assert seen[surface] == text, f"{game_id}: a spectator's {surface} differs in the twin"
+        assert seen[surface] == text, differs(
+            f"{game_id}, a spectator", surface, text, seen[surface]
+        )

@@ -136,3 +136,18 @@ def checked_twins(game: Game, players: int, seed: int) -> list[Pair]:
             "`twin` hook (another seat's hidden card swapped) or private moves"
         )
     return pairs
+
+
+def differs(where: str, surface: str, real: str, twin: str) -> str:
+    """A failure that names its cause: `surface` reads otherwise in a twin whose views are
+    the reader's views of the real game. Either the text tells what the view does not (a
+    public fact missing from the view: the tests judge what a reader knows by its views) or
+    it tells the reader what it may not know (a leak)."""
+    pairs = zip([*real.splitlines(), ""], [*twin.splitlines(), ""], strict=False)
+    a, b = next(((x, y) for x, y in pairs if x != y), (real, twin))
+    return (
+        f"{where}: the {surface} reads {a!r} where a twin the reader cannot tell apart (the "
+        f"same view after every move) reads {b!r}. If the reader may know this, put it in "
+        "the view: the tests judge what a reader knows by its views. If not, it is a leak: "
+        "write the line for its readers (Event(..., seat=/seats=, public=...))."
+    )

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from engine.core import HUMAN, Match, Seat, get_game, registry, saves
-from tests.conformance.short_game import short_title  # noqa: F401 (a fixture)
 from tests.conftest import TITLES  # every installed title, the example plug-in included
 from tests.root import ROOT
 from tui.plain import play_match
