@@ -521,3 +521,19 @@ def test_a_plugin_s_text_board_is_found_by_its_entry_point(tmp_path: Path) -> No
     finally:
         registry.unregister("toy", group=TEXT_BOARDS)
     assert isinstance(board_for("toy"), GenericBoard)
+
+
+def test_the_generic_board_reads_a_hand_of_cards_as_records() -> None:
+    """A plug-in without a text board whose view holds its reader's cards as records (name
+    and value) under `my_hand`: the board and the `hand` command say them (they said
+    nothing: only words and numbers were read)."""
+    view = {
+        "round": 2,
+        "my_hand": [{"name": "Princess", "value": 8}, {"name": "Guard", "value": 1}],
+        "discards": [[1, 2], []],
+        "deep": {"a": {"b": {"c": 1}}},
+    }
+    sections = dict(GenericBoard().sections(view, 0))
+    cards = "(name Princess, value 8), (name Guard, value 1)"
+    assert sections["hand"] == [f"Your hand: {cards}"]
+    assert sections["board"] == ["round: 2", f"my hand: {cards}", "discards: (1, 2), ()"]
