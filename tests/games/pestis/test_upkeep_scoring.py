@@ -208,7 +208,8 @@ def test_end_scoring_every_source() -> None:
 
 
 def test_shared_victory_on_a_tie() -> None:
-    """Seed: the top wealth holders are all winners."""
+    """Seed: the top wealth holders are all winners. The next seat is third, as in every
+    title (ranks 1, 1, 3)."""
     s = new(3)
     set_coins(s, 0, 20)
     set_coins(s, 1, 20)
@@ -216,7 +217,7 @@ def test_shared_victory_on_a_tie() -> None:
     to_upkeep(s)
     res = GAME.result(s)
     assert res.winners == [0, 1] and "share the victory" in res.summary
-    assert [line.rank for line in res.lines] == [1, 1, 2]
+    assert [line.rank for line in res.lines] == [1, 1, 3]
 
 
 def test_provisional_result_during_play() -> None:
