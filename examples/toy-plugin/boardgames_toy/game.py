@@ -262,7 +262,10 @@ def stones(state: ToyState, seat: int) -> float:
 
 AI = AIHints(
     scale=2.0,  # two stones make a clear lead
-    search={0: SearchSettings(mode="rollout", horizon="2")},
+    # rollout mode, its playout players deciding on worlds sampled from their own view
+    # (`playout_worlds`): with 0 they would see the sampled world's hands, which in a game of
+    # hidden hands misjudges every option (see docs/computer-players.md)
+    search={0: SearchSettings(mode="rollout", horizon="2", playout_worlds=2)},
     evaluators={"": stones},
     checkpoint=turns,
 )
