@@ -283,3 +283,15 @@ def test_a_save_from_before_the_apothecary_option_loads_as_it_was_played(tmp_pat
     assert GAME.digest(back.state) == GAME.digest(m.state)
     assert "**This game** keeps the earlier reading" in GAME.rules_reference(back.options)
     assert "**This game**" not in GAME.rules_reference(GAME.check_options({}))
+
+
+def test_the_round_summary_says_when_a_healed_ability_works_per_option() -> None:
+    """Seed (Upkeep): a cured subject's abilities are 'for use in the following rounds'. The
+    reference's round summary said 'works from now on' under either Apothecary option."""
+    rulebook = GAME.rules_reference(GAME.check_options({}))
+    earlier = GAME.rules_reference({"apothecary": D.APOTHECARY_AT_ONCE})
+    for text in (rulebook, earlier):
+        assert "works from now on" not in text
+        assert "for use in the following rounds" in " ".join(text.split())
+    assert "an Apothecary healed now heals from the next Upkeep on" in " ".join(rulebook.split())
+    assert "an Apothecary heals already in this Upkeep" in " ".join(earlier.split())
