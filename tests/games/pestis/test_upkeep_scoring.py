@@ -38,6 +38,23 @@ def test_burgus_is_refreshed_in_upkeep() -> None:
     assert s.subj_discard == ["nobleman", "pupil"]
 
 
+def test_discarded_subjects_lie_face_up() -> None:
+    """Seed (setup): "All discarded cards are placed face-up alongside their respective
+    decks": every seat and a spectator see which subjects were discarded, on the board and
+    in the line mode (they saw only how many)."""
+    from engine.core import PUBLIC
+    from tui.plain.boards import board_for
+
+    s = new(2)
+    set_burgus(s, "nobleman", "pupil")
+    to_upkeep(s)
+    names = [D.SUBJECTS[k].name for k in ("nobleman", "pupil")]
+    for seat in (0, 1, PUBLIC):
+        assert GAME.view(s, seat)["subject_discard"] == names
+    said = " ".join(" ".join(lines) for _, lines in board_for("1347").sections(GAME.view(s, 0), 0))
+    assert f"discard 2 ({', '.join(names)})" in said
+
+
 def test_agrus_income_two_coins_per_grave_digger() -> None:
     """Seed 3.3: 2 coins for every grave-digger in Agrus, from the bank."""
     s = new(2)

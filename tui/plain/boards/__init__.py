@@ -37,6 +37,13 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+def tally(names: list[str], space: str = " ") -> str:
+    """Names in the order first seen, a repeated one once with its count ("Merchant ×3";
+    `space` before the count: none keeps it on the name's line on a screen)."""
+    counts = {n: names.count(n) for n in names}
+    return ", ".join(n if k == 1 else f"{n}{space}×{k}" for n, k in counts.items())
+
+
 def listed(items: list[str], empty: str = "none") -> str:
     """`a, b and c`."""
     items = [x for x in items if x]
