@@ -72,6 +72,9 @@ def short_title() -> Iterator[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    import tui.games
+
+    tui.games.RAISE_BOARD_ERRORS = True  # compared drawings must not hide a board's error
     # The garbage collector runs less often in the tests: Textual apps make objects by the
     # hundred thousand, and at the default thresholds full collections over all of them
     # took a quarter of the leak tests' time. Tests that need a collection ask for one.

@@ -67,7 +67,7 @@ rules = any(m.endswith(".rules") for m in sys.modules)
 from tui.games import ui_for  # its board, from its own entry point group
 print(json.dumps({"ids": [t.id for t in titles], "loaded": loaded,
                   "module": type(game).__module__, "file": sys.modules["boardgames_toy"].__file__,
-                  "rules": rules, "board": type(ui_for("toy")).__module__}))
+                  "rules": rules, "board": type(ui_for("toy").ui).__module__}))
 """
 
 
