@@ -142,7 +142,23 @@ def _leaky_toys() -> dict[str, Game]:
             new.seed = rng.randrange(2**31)
             return new
 
+    class ForgetsWhatItWasShown(ToyGame):
+        """`determinize` redraws every other seat's discards, those shown to the seat too."""
+
+        def determinize(self, s: ToyState, seat: int, rng: random.Random) -> ToyState:
+            new = self.clone(s)
+            others = [o for o in range(len(s.names)) if o != seat]
+            pool = sorted(new.deck + [c for o in others for c in new.hands[o] + new.discards[o]])
+            rng.shuffle(pool)
+            for o in others:
+                new.hands[o] = [pool.pop() for _ in s.hands[o]]
+                new.discards[o] = [pool.pop() for _ in s.discards[o]]
+            new.deck = pool
+            new.seed = rng.randrange(2**31)
+            return new
+
     return {
+        "forgets what it was shown": ForgetsWhatItWasShown(),
         "keeps hands": KeepsHands(),
         "copies": CopiesState(),
         "last hand": ShowsLastHand(),
@@ -169,3 +185,11 @@ def test_a_determinize_that_keeps_what_others_were_shown_fails() -> None:
 def test_a_plugin_whose_hint_reads_the_other_hands_fails() -> None:
     with pytest.raises(AssertionError, match=r"toy \((history|hook)\)"):
         check_hint(_leaky_toys()["keeps hands"], 2)
+
+
+def test_a_determinize_that_redraws_what_the_seat_was_shown_names_the_cause() -> None:
+    """The failure says which part of the view changed and the two ways it can be wrong
+    (issue 47: such failures read as leaks while the game hid nothing)."""
+    game = _leaky_toys()["forgets what it was shown"]
+    with pytest.raises(AssertionError, match=r"shown: .* became .*determinize must keep it"):
+        check_determinize(game, 2)
