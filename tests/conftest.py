@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,12 @@ if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_
     sys.path.insert(0, str(TOY))
     registry.register("toy", "boardgames_toy:GAME")
     registry.register("toy", "boardgames_toy.board:UI", group="boardgames_tui.boards")
+
+# BOARDGAMES_TEST_SHORT=1: a short game (tests/conformance/short_game.py, over in a dozen
+# moves) joins every cross-game test, as a plug-in would: `-k short` runs them for it alone.
+if os.environ.get("BOARDGAMES_TEST_SHORT") and "short" not in registry.game_ids():
+    registry.register("short", "tests.conformance.short_game:GAME")
+    registry.register("short", "boardgames_toy.board:UI", group="boardgames_tui.boards")
 
 # The titles this repository ships (its pyproject's entry points): the screen snapshots exist
 # for these. Every other cross-game test runs over every installed title (`game_ids()`).
@@ -51,7 +58,26 @@ LONGEST_FIRST = (
 )
 
 
+@pytest.fixture
+def short_title() -> Iterator[str]:
+    """The short game (tests/conformance/short_game.py) installed as a title for one test,
+    with the toy's board."""
+    if "short" in registry.game_ids():  # installed for the whole run (above)
+        yield "short"
+        return
+    registry.register("short", "tests.conformance.short_game:GAME")
+    registry.register("short", "boardgames_toy.board:UI", group="boardgames_tui.boards")
+    try:
+        yield "short"
+    finally:
+        registry.unregister("short", group="boardgames_tui.boards")
+        registry.unregister("short")
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    import tui.games
+
+    tui.games.RAISE_BOARD_ERRORS = True  # compared drawings must not hide a board's error
     # The garbage collector runs less often in the tests: Textual apps make objects by the
     # hundred thousand, and at the default thresholds full collections over all of them
     # took a quarter of the leak tests' time. Tests that need a collection ask for one.

@@ -41,7 +41,7 @@ def evaluator(game: Game, name: str | None = None) -> Value:
 def checkpoint(game: Game, state: Any) -> Any:
     """Where a playout may stop and be scored: a value that changes at a natural break
     (the game's own, by default the round number), so that every option is judged at the
-    same point."""
+    same point. None for a game with neither: its playouts run to the end of the game."""
     fn = ai_hints(game).checkpoint
     return fn(state) if fn is not None else getattr(state, "round", None)
 

@@ -27,6 +27,8 @@ from . import heuristics as H
 from .base import Bot, finish_value, look_ahead, own_turn_continues
 
 DEFAULT_THINK = 0.6  # seconds per decision (the issue's bar is 1 s on a 2-core machine)
+# worlds on which the strong player checks that its choice does not lose the game at once
+SAFETY_WORLDS = 4
 THINK_ENV = "BOARDGAMES_THINK"  # environment override of the default (`new --think`)
 # "cpu": count thinking time on this thread's CPU clock instead of the wall clock, so that a
 # measurement sharing its cores with other work still gives every decision its full budget
@@ -112,13 +114,52 @@ class SearchBot(Bot):
         assert prompt is not None
         if len(prompt.moves) == 1:
             return prompt.moves[0].id
-        seat = prompt.seat
         players = len(state.names)
         if not self._fixed and players != self._players:
             self._players = players
             self._use(settings_for(game, players))
         if self.settings.mode == "rollout":
-            return self._choose_by_rollouts(state, prompt)
+            chosen = self._choose_by_rollouts(state, prompt)
+        else:
+            chosen = self._choose_by_tree(state, prompt)
+        return self._not_lost_at_once(state, prompt, chosen)
+
+    def _not_lost_at_once(self, state: Any, prompt: Prompt, chosen: str) -> str:
+        """`chosen`, unless it ends the game lost in every world the seat may imagine while
+        another option does not: then the best of those by the greedy player's rule. (A
+        search whose playouts read the sampled worlds' hidden cards, or that finds every
+        option lost in the end, would otherwise throw the game away at once.)"""
+        game, seat = self.game, prompt.seat
+        rng = random.Random(len(prompt.moves))  # not the search's: its draws stay the same
+        worlds = [game.determinize(state, seat, rng) for _ in range(SAFETY_WORLDS)]
+
+        def lost(move_id: str) -> bool:
+            for world in worlds:
+                after = game.clone(world)
+                game.play(after, prompt.move(move_id))
+                if game.prompt(after) is not None or seat in game.result(after).winners:
+                    return False
+            return True
+
+        if not lost(chosen):
+            return chosen
+        safe = [m.id for m in prompt.moves if m.id != chosen and not lost(m.id)]
+        if not safe:
+            return chosen
+
+        def value(move_id: str) -> float:
+            total = 0.0
+            for world in worlds:
+                after = game.clone(world)
+                game.play(after, prompt.move(move_id))
+                total += finish_value(game, after, seat, self.value)
+            return total
+
+        return max(safe, key=value)  # ties: the first in the prompt's order
+
+    def _choose_by_tree(self, state: Any, prompt: Prompt) -> str:
+        """Information-set Monte Carlo tree search over sampled worlds: the most visited."""
+        game, seat = self.game, prompt.seat
         root = _Node(seat)
         self._base = 0.0
         if game.cooperative:  # the team's value now, from a world the seat may see

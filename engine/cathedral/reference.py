@@ -149,6 +149,11 @@ def _tables(game_map: str | None) -> list[str]:
     )
     if game_map:
         add(f"**This game is played on the {game_map} map.**\n")
+    else:  # the reference for every set-up (`rules` without --option): the one a new game gets
+        add(
+            "**A new game is played on the scaled map** (the Map option's default; "
+            "`--option map=full`, or Map in the setup screen, for the full one).\n"
+        )
     add("## Action spaces\n")
     add("| zone | action | accepts |")
     add("|---|---|---|")

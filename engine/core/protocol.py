@@ -12,7 +12,7 @@ import hashlib
 import json
 import pickle
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic
 
@@ -92,16 +92,36 @@ class Prompt:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """A log line. `seat` set: only that seat reads `text`; the others read `public` (if any)."""
+    """A log line. `seat` set: only that seat reads `text`; the others read `public` (if any).
+
+    `seats` shows `text` to a chosen set of seats instead (a card shown by one seat to
+    another, a trade between two): `Event("Ann shows Bob a 3", seats={0, 1}, public="Ann
+    shows Bob a card")`; every other seat and the public read `public`.
+    """
 
     text: str
     seat: int | None = None
     public: str | None = None
     reveal: bool = False  # hidden information or chance came out with this event
+    seats: Collection[int] | None = None  # the readers of `text`, with `seat` (None: `seat`)
+
+    def __post_init__(self) -> None:
+        if self.seats is not None:  # any iterable of seats, kept as a frozenset
+            object.__setattr__(self, "seats", frozenset(self.seats))
+
+    @property
+    def readers(self) -> frozenset[int] | None:
+        """The seats that read `text` (None: everybody)."""
+        if self.seats is None:
+            return None if self.seat is None else frozenset((self.seat,))
+        return frozenset(self.seats) | ({self.seat} if self.seat is not None else set())
 
     def for_seat(self, viewer: int | None) -> str | None:
         """The line as `viewer` may read it (None: an observer who may see everything)."""
-        return self.text if may_read(viewer, self.seat) else self.public
+        readers = self.readers
+        if readers is None or viewer is None or viewer in readers:
+            return self.text
+        return self.public
 
 
 @dataclass(frozen=True, slots=True)

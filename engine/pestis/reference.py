@@ -43,10 +43,19 @@ def rules_reference(options: Mapping[str, str] | None = None) -> str:
     """Markdown: the rules in short, every card table, and the table rules of this edition
     (a game on the Apothecary's earlier reading says so)."""
     table_rules = "\n".join(f"- *({src})* {text}" for src, text in data.TABLE_RULES)
+    # when a healed subject's ability may first be used, as the game's Apothecary option says
+    healed = (
+        "its ability is for use in the following rounds: an Apothecary healed now heals from "
+        "the next Upkeep on"
+    )
     if (options or {}).get("apothecary") == data.APOTHECARY_AT_ONCE:
         table_rules += (
             "\n\n**This game** keeps the earlier reading: an Apothecary healed in an Upkeep heals "
             "for coins in that same Upkeep."
+        )
+        healed = (
+            "its ability is for use in the following rounds, but an Apothecary heals already "
+            "in this Upkeep (this game's reading)"
         )
     tokens = "-".join(map(str, data.START_TOKENS))
     return f"""# {data.TITLE}
@@ -90,8 +99,8 @@ The resource deck lies with its top card face up.
      grave-digger = {data.ROB_GRAVE_DIGGER} points, 1 resource card = {data.ROB_RESOURCE} points.
 3. **Upkeep.** The Burgus subjects are discarded and {data.BURGUS_SUBJECTS} new ones laid out.
    Then each player in turn: {data.AGRUS_INCOME} coins per grave-digger in Agrus; heal infected
-   subjects by discarding a resource card each (flip it, take its influence token, its ability
-   works from now on); pay the upkeep of healed subjects or flip them back to infected (their
+   subjects by discarding a resource card each (flip it, take its influence token; {healed});
+   pay the upkeep of healed subjects or flip them back to infected (their
    token and ability are lost until healed again).
 4. **Event.** Reveal the next event card (it governs the next round); the First Player token
    passes left. Where an event and a card disagree, the event wins.

@@ -47,9 +47,8 @@ def result(s: PestisState) -> Result:
         lines.append(ScoreLine(seat, float(sum(v for _, v in rows)), list(rows)))
     best = max(line.score for line in lines)
     winners = [line.seat for line in lines if line.score == best]
-    order = sorted({line.score for line in lines}, reverse=True)
-    for line in lines:
-        line.rank = order.index(line.score) + 1
+    for line in lines:  # tied seats share a place and the next is skipped: 1, 1, 3
+        line.rank = 1 + sum(other.score > line.score for other in lines)
     names = " and ".join(s.names[w] for w in winners)
     verb = "share the victory" if len(winners) > 1 else "wins"
     if s.phase == "over":

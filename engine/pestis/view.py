@@ -137,7 +137,7 @@ class PestisView(TypedDict):
     areas: list[AreaView]
     burgus: list[BurgusView]
     subject_deck: int
-    subject_discard: int
+    subject_discard: list[str]  # face up, as the rulebook has them: every card by name
     resource_top: ResourceView | None
     resource_deck: int
     resource_discard: list[str]
@@ -176,7 +176,7 @@ def view(s: PestisState, viewer: int | None, game_id: str, to_move: int | None) 
             for k in s.burgus
         ],
         "subject_deck": len(s.subj_deck),
-        "subject_discard": len(s.subj_discard),
+        "subject_discard": [data.SUBJECTS[k].name for k in s.subj_discard],
         "resource_top": None
         if top is None
         else {"key": top, "name": data.RESOURCES[top].name, "text": data.RESOURCES[top].text},

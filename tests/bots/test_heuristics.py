@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.bots import heuristics as H
-from engine.core.registry import game_ids, get_game
+from engine.core.registry import ai_hints, game_ids, get_game
 
 
 @pytest.mark.parametrize("gid", game_ids())
@@ -24,11 +24,29 @@ def test_values_and_rewards_are_finite_and_bounded(gid: str) -> None:
                 assert math.isfinite(H.value(game, state, seat))
             rewards = H.leaf_rewards(game, state, n, base=1.0)
             assert len(rewards) == n and all(0.0 <= r <= 1.0 for r in rewards)
-            assert H.checkpoint(game, state) is not None
+            hash(H.checkpoint(game, state))  # None too: no checkpoint, playouts run to the end
         game.play(state, p.moves[rng.randrange(len(p.moves))])
         k += 1
     final = H.rank_rewards(game.result(state), n)
     assert all(0.0 <= r <= 1.0 for r in final)
+
+
+def test_a_game_without_rounds_or_a_checkpoint_is_played_out_to_its_end(
+    short_title: str,
+) -> None:
+    """`AIHints.checkpoint` is optional even when the state has no `round` (the bot tests
+    failed for such a game): the rollout player then plays every option out to the end."""
+    from engine.bots.search import SearchBot
+    from engine.core.titles import SearchSettings
+
+    game = get_game(short_title)
+    state = game.new_state(["A", "B"], game.check_options({}), 3)
+    assert not hasattr(state, "round") and ai_hints(game).checkpoint is None
+    assert H.checkpoint(game, state) is None
+    bot = SearchBot(game, seed=1, iterations=8, settings=SearchSettings(mode="rollout"))
+    while (p := game.prompt(state)) is not None:
+        game.play(state, p.move(bot.choose(game.clone(state), p)))
+    assert game.result(state).winners
 
 
 def test_rank_rewards_split_shared_wins_and_reward_places() -> None:

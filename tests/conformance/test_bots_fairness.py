@@ -127,18 +127,69 @@ def _leaky_toys() -> dict[str, Game]:
                 v["hand"] = sorted(s.hands[seat])
             return v
 
-    return {"keeps hands": KeepsHands(), "copies": CopiesState(), "last hand": ShowsLastHand()}
+    class KeepsWhatOthersWereShown(ToyGame):
+        """`determinize` deals the hands anew but keeps every face-down discard, so what
+        another seat was shown (a hidden fact that is not a card in a hand) stays true."""
+
+        def determinize(self, s: ToyState, seat: int, rng: random.Random) -> ToyState:
+            new = self.clone(s)
+            others = [o for o in range(len(s.names)) if o != seat]
+            pool = sorted(new.deck + [c for o in others for c in new.hands[o]])
+            rng.shuffle(pool)
+            for o in others:
+                new.hands[o] = [pool.pop() for _ in s.hands[o]]
+            new.deck = pool
+            new.seed = rng.randrange(2**31)
+            return new
+
+    class ForgetsWhatItWasShown(ToyGame):
+        """`determinize` redraws every other seat's discards, those shown to the seat too."""
+
+        def determinize(self, s: ToyState, seat: int, rng: random.Random) -> ToyState:
+            new = self.clone(s)
+            others = [o for o in range(len(s.names)) if o != seat]
+            pool = sorted(new.deck + [c for o in others for c in new.hands[o] + new.discards[o]])
+            rng.shuffle(pool)
+            for o in others:
+                new.hands[o] = [pool.pop() for _ in s.hands[o]]
+                new.discards[o] = [pool.pop() for _ in s.discards[o]]
+            new.deck = pool
+            new.seed = rng.randrange(2**31)
+            return new
+
+    return {
+        "forgets what it was shown": ForgetsWhatItWasShown(),
+        "keeps hands": KeepsHands(),
+        "copies": CopiesState(),
+        "last hand": ShowsLastHand(),
+        "keeps what others were shown": KeepsWhatOthersWereShown(),
+    }
 
 
 @pytest.mark.parametrize("leak", ["keeps hands", "copies", "last hand"])
 def test_a_leaky_plugin_fails_the_checks(leak: str) -> None:
     """No twin is keyed by a built-in id, so the checks above catch a plug-in's leak."""
     game = _leaky_toys()[leak]
-    why = "the public view shows" if leak == "last hand" else r"toy \(history\)"
+    why = "the public view shows" if leak == "last hand" else r"toy \((history|hook)\)"
     with pytest.raises(AssertionError, match=why):
         check_determinize(game, 2)
 
 
-def test_a_plugin_whose_hint_reads_the_other_hands_fails() -> None:
+def test_a_determinize_that_keeps_what_others_were_shown_fails() -> None:
+    """At three seats the second seat is shown the first one's discards, the third is not:
+    the third's sampled worlds must not keep them (issue 47)."""
     with pytest.raises(AssertionError, match=r"toy \(history\)"):
+        check_determinize(_leaky_toys()["keeps what others were shown"], 3)
+
+
+def test_a_plugin_whose_hint_reads_the_other_hands_fails() -> None:
+    with pytest.raises(AssertionError, match=r"toy \((history|hook)\)"):
         check_hint(_leaky_toys()["keeps hands"], 2)
+
+
+def test_a_determinize_that_redraws_what_the_seat_was_shown_names_the_cause() -> None:
+    """The failure says which part of the view changed and the two ways it can be wrong
+    (issue 47: such failures read as leaks while the game hid nothing)."""
+    game = _leaky_toys()["forgets what it was shown"]
+    with pytest.raises(AssertionError, match=r"shown: .* became .*determinize must keep it"):
+        check_determinize(game, 2)

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, all_games, get_game
 from engine.core.protocol import may_read
+from tests.conformance.twins import differs, sampled_view_differs
 from tui.games import ui_for
 from tui.plain.lines import Output
 from tui.plain.session import PlainSession
@@ -83,16 +84,17 @@ def test_rendered_board_ignores_hidden_information(game_id: str) -> None:
     game = get_game(game_id)
     checked = 0
     # about 8 positions of a game (a long one sampled thinly), a short game (under 60 moves,
-    # the example plug-in) at every decision
+    # the example plug-in) at every decision, and one of a dozen moves over more games
     length = len(list(positions(game_id, game.min_players, 0, every=1)))
     every = 1 if length < 60 else length // 8
+    games = 2 if length >= 20 else 6
     for players in range(game.min_players, game.max_players + 1):
-        for seed in range(2):
+        for seed in range(games):
             for state, prompt in positions(game_id, players, seed, every=every):
                 seat = prompt.seat
                 other = game.determinize(state, seat, random.Random(seed * 1000 + checked))
                 v1, v2 = game.view(state, seat), game.view(other, seat)
-                assert v1 == v2, f"{game_id}: the view of seat {seat} shows something hidden"
+                assert v1 == v2, sampled_view_differs(game_id, seat, v1, v2)
                 compact = checked % 2 == 0
                 assert drawn_alike(game_id, v1, v2, seat, compact)
                 # what every seat may see is part of what this seat sees
@@ -117,12 +119,12 @@ def test_log_lines_for_a_seat_ignore_hidden_information(game_id: str) -> None:
     while m.prompt is not None:
         step = m.play(rng.choice(m.prompt.moves).id)
         for ev in step.events:
-            if ev.seat is None:
+            if ev.readers is None:
                 continue
             private += 1
-            for viewer in range(n):
+            for viewer in [*range(n), PUBLIC]:
                 line = ev.for_seat(viewer)
-                if viewer != ev.seat:
+                if viewer not in ev.readers:
                     assert line == ev.public
                     assert line != ev.text or ev.public == ev.text
     assert private > 0
@@ -402,8 +404,11 @@ async def test_every_surface_ignores_hidden_information(
     assert seen.keys() == real.keys()
     for surface, text in real.items():
         assert seen[surface] == text, (
-            f"{game_id} {players}p {setting}, move {c}: the {surface} differs in the twin "
-            f"({how}):\n" + diff(text, seen[surface])
+            differs(
+                f"{game_id} {players}p {setting}, move {c} ({how})", surface, text, seen[surface]
+            )
+            + "\n"
+            + diff(text, seen[surface])
         )
 
 
@@ -459,8 +464,14 @@ def test_the_plain_mode_ignores_hidden_information(game_id: str, players: int, t
     assert seen.keys() == real.keys()
     for surface, text in real.items():
         assert seen[surface] == text, (
-            f"{game_id} {players}p {setting}, move {c}: the plain {surface} differs in the "
-            f"twin ({how}):\n" + diff(text, seen[surface])
+            differs(
+                f"{game_id} {players}p {setting}, move {c} ({how})",
+                f"plain {surface}",
+                text,
+                seen[surface],
+            )
+            + "\n"
+            + diff(text, seen[surface])
         )
 
 

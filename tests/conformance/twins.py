@@ -94,7 +94,8 @@ def twins(game: Game, players: int, seed: int, positions: int = POSITIONS) -> It
                     twin.seed = s.seed + 7777  # future chance is hidden as well
                     if game.view(twin, p.seat) == view and game.digest(twin) != game.digest(s):
                         sampled = game.determinize(s, p.seat, random.Random(k))
-                        assert game.view(sampled, p.seat) == view, "determinize changed the view"
+                        seen = game.view(sampled, p.seat)
+                        assert seen == view, sampled_view_differs(game.id, p.seat, view, seen)
                         found += 1
                         real = game.clone(s)  # `s` plays on
                         yield Pair(real, twin, p, how)
@@ -136,3 +137,31 @@ def checked_twins(game: Game, players: int, seed: int) -> list[Pair]:
             "`twin` hook (another seat's hidden card swapped) or private moves"
         )
     return pairs
+
+
+def differs(where: str, surface: str, real: str, twin: str) -> str:
+    """A failure that names its cause: `surface` reads otherwise in a twin whose views are
+    the reader's views of the real game. Either the text tells what the view does not (a
+    public fact missing from the view: the tests judge what a reader knows by its views) or
+    it tells the reader what it may not know (a leak)."""
+    pairs = zip([*real.splitlines(), ""], [*twin.splitlines(), ""], strict=False)
+    a, b = next(((x, y) for x, y in pairs if x != y), (real, twin))
+    return (
+        f"{where}: the {surface} reads {a!r} where a twin the reader cannot tell apart (the "
+        f"same view after every move) reads {b!r}. If the reader may know this, put it in "
+        "the view: the tests judge what a reader knows by its views. If not, it is a leak: "
+        "write the line for its readers (Event(..., seat=/seats=, public=...))."
+    )
+
+
+def sampled_view_differs(game_id: str, seat: int, real: Any, sampled: Any) -> str:
+    """A failure that names its cause: the view of `seat` changed in the world `determinize`
+    sampled for it, at these keys. Either the view shows what the seat may not see (a leak),
+    or `determinize` redrew what the seat knows (a card it was shown, a public fact)."""
+    keys = sorted(k for k in set(real) | set(sampled) if real.get(k) != sampled.get(k))
+    shown = ", ".join(f"{k}: {real.get(k)!r} became {sampled.get(k)!r}" for k in keys[:4])
+    return (
+        f"{game_id}: the view of seat {seat} changed in the world determinize sampled for it "
+        f"({shown}). If the seat may know this (it was shown it, or it is public), determinize "
+        "must keep it; if not, the view shows what the seat may not see."
+    )

@@ -8,6 +8,7 @@ import ast
 import importlib
 import re
 import shlex
+import textwrap
 import tomllib
 
 import pytest
@@ -23,7 +24,7 @@ BLOCKS = re.findall(r"```(\w+)\n(.*?)```", DOC, re.S)
 
 
 def _blocks(lang: str) -> list[str]:
-    return [body for kind, body in BLOCKS if kind == lang]
+    return [textwrap.dedent(body) for kind, body in BLOCKS if kind == lang]  # (a list's too)
 
 
 def test_python_blocks_parse_and_import_what_exists() -> None:
@@ -80,3 +81,15 @@ def test_paths_exist() -> None:
     assert len(paths) > 10
     missing = [p for p in sorted(paths) if "<" not in p and not (ROOT / p).exists()]
     assert missing == []
+
+
+def test_test_commands_print_a_summary() -> None:
+    """The suite's `addopts` already holds `-q`: a documented pytest command that adds one
+    more prints no "N passed" line (issue 47: a plug-in author could not tell)."""
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "-q" in addopts["addopts"].split()
+    texts = [DOC, (ROOT / "README.md").read_text(encoding="utf-8")]
+    commands = [c for t in texts for c in re.findall(r"`([^`]*-m pytest[^`]*)`", t)]
+    assert commands
+    for command in commands:
+        assert "-q" not in command.split(), command

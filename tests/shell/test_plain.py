@@ -110,16 +110,33 @@ def test_a_whole_game_in_lines(game_id: str, players: int, tmp_path: Path) -> No
 
 
 def mid_game(game_id: str, moves: int = 25) -> Match:
-    m = Match.new(game_id, seats(game_id, get_game(game_id).max_players), seed=4)
-    rng = random.Random(4)
-    while m.cursor < moves or m.seats[m.prompt.seat].is_bot:
-        m.play(rng.choice(m.prompt.moves).id)
-    m.truncate()
-    return m
+    """A random game at the person's (P1's) first decision from move `moves` on; a game over
+    sooner is taken back to P1's last decision after move 2 (another seed if there is none)."""
+    for seed in range(4, 40):
+        m = Match.new(game_id, seats(game_id, get_game(game_id).max_players), seed=seed)
+        rng = random.Random(seed)
+        while m.prompt is not None and (m.cursor < moves or m.seats[m.prompt.seat].is_bot):
+            m.play(rng.choice(m.prompt.moves).id)
+        while m.cursor > 2 and (m.prompt is None or m.seats[m.prompt.seat].is_bot):
+            m.undo()
+        if m.prompt is not None and not m.seats[m.prompt.seat].is_bot and m.cursor > 1:
+            m.truncate()
+            return m
+    raise AssertionError(f"{game_id}: no game with a decision of P1 after move 2")
 
 
 @pytest.mark.parametrize("game_id", TITLES)
 def test_every_command_answers(game_id: str, tmp_path: Path) -> None:
+    check_every_command(game_id, tmp_path)
+
+
+def test_every_command_answers_in_a_short_game(short_title: str, tmp_path: Path) -> None:
+    """A game over before move 25 (it crashed: no prompt to read at the end)."""
+    check_every_command(short_title, tmp_path)
+
+
+def check_every_command(game_id: str, tmp_path: Path) -> None:
+    """Every command of the line mode answers at a person's decision in mid-game."""
     m = mid_game(game_id)
     out = Output()
     first_section = PlainSession(LocalSource(m), lambda t=None: None, out).sections(
@@ -163,10 +180,8 @@ def test_every_command_answers(game_id: str, tmp_path: Path) -> None:
     hand = got["hand"][0]
     assert hand.startswith("Your" if m.game.has_private_info else "No hand"), hand
     assert got["status"][0].startswith("P1 to move")
-    assert (
-        got["log"][0]
-        == f"Log, the last 10 of {len(PlainSession(LocalSource(m), lambda t=None: None, Output()).log_lines())} lines:"
-    )
+    logged = len(PlainSession(LocalSource(m), lambda t=None: None, Output()).log_lines())
+    assert got["log"][0] == f"Log, the last {min(10, logged)} of {logged} lines:"
     assert len(got["log 3"]) == 4 and got["log 3"][-1].startswith(f"Move {m.cursor}: ")
     assert got["rules"][1].startswith("Topics: ")
     assert got["rules setup"][0] == "Rules, Setup:" and len(got["rules setup"]) > 2
@@ -506,3 +521,19 @@ def test_a_plugin_s_text_board_is_found_by_its_entry_point(tmp_path: Path) -> No
     finally:
         registry.unregister("toy", group=TEXT_BOARDS)
     assert isinstance(board_for("toy"), GenericBoard)
+
+
+def test_the_generic_board_reads_a_hand_of_cards_as_records() -> None:
+    """A plug-in without a text board whose view holds its reader's cards as records (name
+    and value) under `my_hand`: the board and the `hand` command say them (they said
+    nothing: only words and numbers were read)."""
+    view = {
+        "round": 2,
+        "my_hand": [{"name": "Princess", "value": 8}, {"name": "Guard", "value": 1}],
+        "discards": [[1, 2], []],
+        "deep": {"a": {"b": {"c": 1}}},
+    }
+    sections = dict(GenericBoard().sections(view, 0))
+    cards = "(name Princess, value 8), (name Guard, value 1)"
+    assert sections["hand"] == [f"Your hand: {cards}"]
+    assert sections["board"] == ["round: 2", f"my hand: {cards}", "discards: (1, 2), ()"]

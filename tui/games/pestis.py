@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..plain.boards import tally
 from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
 from .elements import Column, Fit, Packed, first, player_table
 
@@ -364,8 +365,10 @@ class PestisUI:
             f" ({view['resource_deck']} left, {len(view['resource_discard'])} discarded)",
             style="dim",
         )
+        gone = view["subject_discard"]  # face up: every card by name
         decks = Text(
-            f"Subject deck {view['subject_deck']} · discards {view['subject_discard']}",
+            f"Subject deck {view['subject_deck']} · discards {len(gone)}"
+            + (f": {tally(gone, space='')}" if gone else ""),
             style="dim",
         )
         # what each subject does when healed is always there: on its row, or on the next line

@@ -315,7 +315,7 @@ class GameScreen(BaseScreen[None]):
             e.text
             for step in m.steps[self._unlocked_at : m.cursor]
             for e in step.events
-            if e.seat == seat and e.reveal and e.text != e.public
+            if e.readers is not None and seat in e.readers and e.reveal and e.text != e.public
         ]
 
     def _show_handover(self, seat: int, what: str) -> None:

@@ -35,6 +35,8 @@ class ToyUI:
             mine = Text(" ".join(f"[{c}]" for c in view["hand"]))
             if view["chosen"] is not None:
                 mine.append(f"  chosen: {view['chosen']}", style="bold")
+            if view["shown"]:  # what the previous seat discarded and showed this one alone
+                mine.append("\nshown to you: " + " ".join(map(str, view["shown"])))
             panels.append(Panel("hand", "Your hand", mine, area="side"))
         return panels
 

@@ -3,8 +3,9 @@ driver (`FlowGame`: a `DecisionTable` of one class per kind, and the hook `next_
 with a typed view that shows nobody another seat's cards, and hints for the computer players.
 
 Players in turn choose a card of their hand (1-3), then take that many stones from the pile
-(the card is shown) or discard it face down and take nothing; a new card is drawn. The game
-ends when the pile is empty or a hand runs out; most stones wins.
+(the card is shown) or discard it face down and take nothing, showing it to the next player
+alone (a line of the log for two seats: `Event(..., seats={...})`); a new card is drawn. The
+game ends when the pile is empty or a hand runs out; most stones wins.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ class ToyView(TypedDict):
     to_move: int | None
     hand: list[int] | None  # the viewer's own hand (None: the public, who holds none)
     my_discards: list[int] | None
+    shown: list[int] | None  # the cards the previous seat discarded and showed the viewer
     chosen: int | None  # the card the viewer chose and has still to confirm
 
 
@@ -106,17 +108,23 @@ def play_confirm(game: ToyGame, s: ToyState, d: Confirm, move_id: str, events: l
         events.append(Event(f"{name} plays card {v} and takes {n}", reveal=True))
     else:
         s.discards[seat].append(v)
-        events.append(
+        nxt = s.names[shown_to(s, seat)]
+        events.append(  # two seats read the card: the one who discards, the one shown it
             Event(
-                f"{name} discards card {v} face down",
-                seat=seat,
-                public=f"{name} discards a card face down",
+                f"{name} discards card {v} face down and shows it to {nxt}",
+                seats={seat, shown_to(s, seat)},
+                public=f"{name} discards a card face down and shows it to {nxt}",
             )
         )
     if s.deck:
         s.hands[seat].append(s.deck.pop())
     s.turn += 1
     s.pending.pop(0)  # the turn is over: the flow asks `next_decisions` what comes next
+
+
+def shown_to(s: ToyState, seat: int) -> int:
+    """The seat that is shown `seat`'s face-down discards: the next one."""
+    return (seat + 1) % len(s.names)
 
 
 DECISIONS: DecisionTable[ToyGame, ToyState, Decision] = DecisionTable(
@@ -168,6 +176,8 @@ class ToyGame(FlowGame[ToyState, Decision, ToyView]):
             "to_move": head.seat if head else None,
             "hand": sorted(s.hands[seat]) if mine and seat is not None else None,
             "my_discards": list(s.discards[seat]) if mine and seat is not None else None,
+            # every fact a log line tells a seat is in its view too (the log is not a view)
+            "shown": list(s.discards[seat - 1]) if mine and seat is not None else None,
             "chosen": head.card if isinstance(head, Confirm) and head.seat == seat else None,
         }
 
@@ -184,7 +194,8 @@ class ToyGame(FlowGame[ToyState, Decision, ToyView]):
             f"- Each player is dealt {HAND} cards.\n"
             "- The pile holds 15 stones (6 at the fast speed).\n\n"
             "## Play\n\nIn turn, choose a card of your hand, then take that many stones from "
-            "the pile (the card is shown) or discard it face down; draw a card. The game ends "
+            "the pile (the card is shown) or discard it face down, showing it to the next player "
+            "alone; draw a card. The game ends "
             "when the pile is empty or a hand runs out: most stones wins.\n\n"
             "## Table rules of this edition\n\n- none\n"
         )
@@ -194,13 +205,20 @@ class ToyGame(FlowGame[ToyState, Decision, ToyView]):
         return [] if sorted(cards) == sorted(CARDS) else ["the cards are not the deck's"]
 
     def determinize(self, s: ToyState, seat: int, rng: random.Random) -> ToyState:
-        """Every card `seat` cannot see (the deck, the others' hands and discards) dealt anew."""
+        """Every card `seat` cannot see (the deck, the others' hands and discards) dealt anew;
+        the discards the previous seat showed it stay as they are."""
         new = self.clone(s)
         others = [o for o in range(len(s.names)) if o != seat]
-        pool = sorted(new.deck + [c for o in others for c in new.hands[o] + new.discards[o]])
+        unseen = [o for o in others if shown_to(s, o) != seat]  # their discards are unknown
+        pool = sorted(
+            new.deck
+            + [c for o in others for c in new.hands[o]]
+            + [c for o in unseen for c in new.discards[o]]
+        )
         rng.shuffle(pool)  # from a sorted pool: where each card really is tells nothing
         for o in others:
             new.hands[o] = [pool.pop() for _ in s.hands[o]]
+        for o in unseen:  # and with them what each was shown (a fact that is not a card)
             new.discards[o] = [pool.pop() for _ in s.discards[o]]
         new.deck = pool
         head = new.pending[0] if new.pending else None
@@ -244,7 +262,10 @@ def stones(state: ToyState, seat: int) -> float:
 
 AI = AIHints(
     scale=2.0,  # two stones make a clear lead
-    search={0: SearchSettings(mode="rollout", horizon="2")},
+    # rollout mode, its playout players deciding on worlds sampled from their own view
+    # (`playout_worlds`): with 0 they would see the sampled world's hands, which in a game of
+    # hidden hands misjudges every option (see docs/computer-players.md)
+    search={0: SearchSettings(mode="rollout", horizon="2", playout_worlds=2)},
     evaluators={"": stones},
     checkpoint=turns,
 )

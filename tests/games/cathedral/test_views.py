@@ -149,8 +149,13 @@ def test_each_table_rule_is_labelled_by_its_own_source() -> None:
 
 def test_rules_reference_names_the_map_of_this_game() -> None:
     """In a game, the reference says which map it is played on (an old save: the full one);
-    the reference read from the menu, without a game, names none."""
+    the reference read without a game (the menu, `rules cathedral-of-orleans`) names the one
+    a new game is played on, and how to choose the other (it named none)."""
     assert "played on the scaled map" in GAME.rules_reference(GAME.check_options({}))
     legacy = GAME.recorded_options({"variant": "normal"})
     assert "played on the full map" in GAME.rules_reference(legacy)
-    assert "This game is played on" not in GAME.rules_reference()
+    general = GAME.rules_reference()
+    assert "This game is played on" not in general
+    default = next(o.default for o in GAME.options if o.key == "map")
+    assert f"A new game is played on the {default} map" in general
+    assert "--option map=full" in general

@@ -38,6 +38,23 @@ def test_burgus_is_refreshed_in_upkeep() -> None:
     assert s.subj_discard == ["nobleman", "pupil"]
 
 
+def test_discarded_subjects_lie_face_up() -> None:
+    """Seed (setup): "All discarded cards are placed face-up alongside their respective
+    decks": every seat and a spectator see which subjects were discarded, on the board and
+    in the line mode (they saw only how many)."""
+    from engine.core import PUBLIC
+    from tui.plain.boards import board_for
+
+    s = new(2)
+    set_burgus(s, "nobleman", "pupil")
+    to_upkeep(s)
+    names = [D.SUBJECTS[k].name for k in ("nobleman", "pupil")]
+    for seat in (0, 1, PUBLIC):
+        assert GAME.view(s, seat)["subject_discard"] == names
+    said = " ".join(" ".join(lines) for _, lines in board_for("1347").sections(GAME.view(s, 0), 0))
+    assert f"discard 2 ({', '.join(names)})" in said
+
+
 def test_agrus_income_two_coins_per_grave_digger() -> None:
     """Seed 3.3: 2 coins for every grave-digger in Agrus, from the bank."""
     s = new(2)
@@ -208,7 +225,8 @@ def test_end_scoring_every_source() -> None:
 
 
 def test_shared_victory_on_a_tie() -> None:
-    """Seed: the top wealth holders are all winners."""
+    """Seed: the top wealth holders are all winners. The next seat is third, as in every
+    title (ranks 1, 1, 3)."""
     s = new(3)
     set_coins(s, 0, 20)
     set_coins(s, 1, 20)
@@ -216,7 +234,7 @@ def test_shared_victory_on_a_tie() -> None:
     to_upkeep(s)
     res = GAME.result(s)
     assert res.winners == [0, 1] and "share the victory" in res.summary
-    assert [line.rank for line in res.lines] == [1, 1, 2]
+    assert [line.rank for line in res.lines] == [1, 1, 3]
 
 
 def test_provisional_result_during_play() -> None:
@@ -282,3 +300,15 @@ def test_a_save_from_before_the_apothecary_option_loads_as_it_was_played(tmp_pat
     assert GAME.digest(back.state) == GAME.digest(m.state)
     assert "**This game** keeps the earlier reading" in GAME.rules_reference(back.options)
     assert "**This game**" not in GAME.rules_reference(GAME.check_options({}))
+
+
+def test_the_round_summary_says_when_a_healed_ability_works_per_option() -> None:
+    """Seed (Upkeep): a cured subject's abilities are 'for use in the following rounds'. The
+    reference's round summary said 'works from now on' under either Apothecary option."""
+    rulebook = GAME.rules_reference(GAME.check_options({}))
+    earlier = GAME.rules_reference({"apothecary": D.APOTHECARY_AT_ONCE})
+    for text in (rulebook, earlier):
+        assert "works from now on" not in text
+        assert "for use in the following rounds" in " ".join(text.split())
+    assert "an Apothecary healed now heals from the next Upkeep on" in " ".join(rulebook.split())
+    assert "an Apothecary heals already in this Upkeep" in " ".join(earlier.split())

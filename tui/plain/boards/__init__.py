@@ -37,6 +37,13 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+def tally(names: list[str], space: str = " ") -> str:
+    """Names in the order first seen, a repeated one once with its count ("Merchant ×3";
+    `space` before the count: none keeps it on the name's line on a screen)."""
+    counts = {n: names.count(n) for n in names}
+    return ", ".join(n if k == 1 else f"{n}{space}×{k}" for n, k in counts.items())
+
+
 def listed(items: list[str], empty: str = "none") -> str:
     """`a, b and c`."""
     items = [x for x in items if x]
@@ -54,25 +61,49 @@ class GenericBoard:
         return ", ".join(f"{k} {view[k]}" for k in ("period", "round", "phase") if k in view)
 
     def sections(self, view: Mapping[str, Any], viewer: int | None) -> Sections:
-        """One line per plain value; the view's `hand` (the viewer's own, by the usual name)
-        is also the hand section, which the `hand` command reads."""
+        """One line per plain value (a list of cards as records too); the view's own hand
+        (`hand`, `my_hand` or `your_hand`) is also the hand section, which the `hand` command
+        reads."""
         lines = []
         for key, value in view.items():
-            name = key.replace("_", " ")
-            if isinstance(value, str | int | float | bool) or value is None:
-                lines.append(f"{name}: {value}")
-            elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
-                lines.append(f"{name}: {', '.join(str(v) for v in value) or 'none'}")
-        hand = view.get("hand")
-        if isinstance(hand, list) and all(isinstance(v, str | int) for v in hand):
-            return [
-                ("board", lines),
-                ("hand", [f"Your hand: {', '.join(map(str, hand)) or 'empty'}"]),
-            ]
+            text = plain_text(value)
+            if text is not None:
+                lines.append(f"{key.replace('_', ' ')}: {text or 'none'}")
+        for key in HAND_KEYS:
+            if isinstance(hand := view.get(key), list | tuple) and (
+                (text := plain_text(hand)) is not None
+            ):
+                return [("board", lines), ("hand", [f"Your hand: {text or 'empty'}"])]
         return [("board", lines)]
 
     def scores(self, view: Mapping[str, Any]) -> list[str]:
         return ["The scores are counted at the end of the game."]
+
+
+HAND_KEYS = ("hand", "my_hand", "your_hand")  # where a view keeps its reader's own hand
+
+
+def plain_text(value: Any, depth: int = 0) -> str | None:
+    """`value` in words when it is plain data: a number, a word, or a list of them or of
+    records (a card as {"name": "Princess", "value": 8} reads "name Princess, value 8");
+    None for anything deeper, which the line mode leaves to a text board of the game's."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return str(value)
+    if depth > 1:
+        return None
+    if isinstance(value, Mapping):
+        parts = [(str(k).replace("_", " "), plain_text(v, depth + 1)) for k, v in value.items()]
+        if any(t is None for _, t in parts):
+            return None
+        inner = ", ".join(f"{k} {t}" for k, t in parts)
+        return f"({inner})" if depth else inner
+    if isinstance(value, list | tuple):
+        items = [plain_text(v, depth + 1) for v in value]
+        if any(t is None for t in items):
+            return None
+        inner = ", ".join(t for t in items if t is not None)
+        return f"({inner})" if depth else inner
+    return None
 
 
 def board_for(game_id: str) -> TextBoard:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import Sections, counted, listed
+from . import Sections, counted, listed, tally
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
@@ -116,7 +116,8 @@ class PestisBoard:
         ]
         top = view["resource_top"]
         burgus.append(
-            f"Subject deck {view['subject_deck']}, discard {view['subject_discard']}. Resource deck "
+            f"Subject deck {view['subject_deck']}, {discarded(view['subject_discard'])}. "
+            "Resource deck "
             f"{view['resource_deck']}" + (f", on top {top['name']}: {top['text']}." if top else ".")
         )
         out.append(("burgus", burgus))
@@ -128,3 +129,8 @@ class PestisBoard:
 
 
 BOARD = PestisBoard()
+
+
+def discarded(names: list[str]) -> str:
+    """The face-up discards: how many, and which."""
+    return f"discard {len(names)} ({tally(names)})" if names else "discard 0"
