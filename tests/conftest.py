@@ -16,6 +16,9 @@ from engine.core import registry
 # the app's log and crash reports (tui/crash.py) go to a folder of this run, never the user's
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="boardgames-test-state-")
 atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
+# the settings file: never the person's own (each test that writes one uses its own folder)
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="boardgames-test-config-")
+atexit.register(shutil.rmtree, os.environ["XDG_CONFIG_HOME"], True)
 
 TOY = Path(__file__).resolve().parents[1] / "examples" / "toy-plugin"
 if "toy" not in registry.game_ids():  # unless it is installed (tests/core/test_plugins.py)

@@ -272,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .room.commands import add_room_parsers
 
     add_room_parsers(sub)
+    from .config_cmd import add_config_parser
+
+    add_config_parser(sub)
     return p
 
 
@@ -574,6 +577,10 @@ def _run(args: argparse.Namespace) -> int:
         from .table_cmd import run_table
 
         return run_table(args, user_of(args))
+    if cmd == "config":
+        from .config_cmd import run_config
+
+        return run_config(args, args.saves, args.confine)
     if cmd == "check":
         return cmd_check(args.files)
     if cmd == "simulate":
@@ -636,7 +643,13 @@ def _run(args: argparse.Namespace) -> int:
     from tui.app import BoardgamesApp, Launch
 
     launch = Launch(
-        saves_dir=args.saves, user=user, store=args.store, confine=args.confine, debug=args.debug
+        saves_dir=args.saves,
+        user=user,
+        store=args.store,
+        confine=args.confine,
+        debug=args.debug,
+        use_settings=True,
+        given=given_settings(args),
     )
     if spec is not None:
         launch.new = spec
@@ -664,6 +677,18 @@ def _run(args: argparse.Namespace) -> int:
         text = crash_text(app.crash_report, None, launch.confine)
         print(text.splitlines()[-1] if app.crash_shown else text, file=sys.stderr)
     return app.return_code or 0
+
+
+def given_settings(args: argparse.Namespace) -> frozenset[str]:
+    """What the command line or the environment set, which the settings file does not change."""
+    from engine.bots.search import THINK_ENV
+
+    given = set()
+    if getattr(args, "bot_delay", None) is not None or "BOARDGAMES_BOT_DELAY" in os.environ:
+        given.add("bot_delay")
+    if getattr(args, "think", None) is not None or THINK_ENV in os.environ:
+        given.add("think")
+    return frozenset(given)
 
 
 def no_terminal() -> int:

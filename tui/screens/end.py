@@ -165,11 +165,11 @@ def _ordinal(n: int) -> str:
 class EndScreen(ScreenHelp, Screen[str | None]):
     HELP_TITLE = "End of the game"
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("v", "pick('review')", "Review the game"),
-        Binding("enter,q,escape", "pick('menu')", "Menu"),
-        Binding("b", "pick(None)", "Back to board"),
-        Binding("m", "pick('rematch')", "Rematch"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("v", "pick('review')", "Review the game", id="end.review"),
+        Binding("enter,q,escape", "pick('menu')", "Menu", id="end.menu"),
+        Binding("b", "pick(None)", "Back to board", id="end.board"),
+        Binding("m", "pick('rematch')", "Rematch", id="end.rematch"),
     ]
 
     def __init__(self, match: Match, rematch: bool = False) -> None:
@@ -186,7 +186,7 @@ class EndScreen(ScreenHelp, Screen[str | None]):
         yield Static(f" {self.match.game.title} · game over", id="status")
         with VerticalScroll(id="end-body"):
             yield Static(result_renderable(self.match), id="end-result")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def action_pick(self, what: str | None) -> None:
         self.dismiss(what)

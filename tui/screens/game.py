@@ -125,29 +125,59 @@ class GameScreen(BaseScreen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
-        Binding("escape", "back", "Step back", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo"),
-        Binding("s", "save", "Save"),
-        Binding("v", "review", "Review"),
-        Binding("l", "log", "Log"),
-        Binding("g", "rules", "Rules"),
-        Binding("h", "hint", "Hint"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "leave", "Menu"),
-        Binding("pageup", "log_page(-1)", "Scroll log", key_display="PgUp/PgDn", priority=True),
-        Binding("pagedown", "log_page(1)", "Scroll log", show=False, priority=True),
-        Binding("slash", "filter", "Filter", show=False),
-        Binding("tab,right_square_bracket", "cycle(1)", "Next view", show=False, priority=True),
+        Binding("escape", "back", "Step back", show=False, id="game.back"),
+        Binding("u", "undo", "Undo", id="game.undo"),
+        Binding("r", "redo", "Redo", id="game.redo"),
+        Binding("s", "save", "Save", id="game.save"),
+        Binding("v", "review", "Review", id="game.review"),
+        Binding("l", "log", "Log", id="game.log"),
+        Binding("g", "rules", "Rules", id="game.rules"),
+        Binding("h", "hint", "Hint", id="game.hint"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("q", "leave", "Menu", id="game.leave"),
         Binding(
-            "shift+tab,left_square_bracket", "cycle(-1)", "Prev view", show=False, priority=True
+            "pageup",
+            "log_page(-1)",
+            "Scroll log",
+            key_display="PgUp/PgDn",
+            priority=True,
+            id="game.log-page-back",
         ),
-        Binding("e", "results", "Results", show=False),
-        Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
-        Binding("t", "reclaim", "Take seat back"),  # when the computer plays your seat
+        Binding(
+            "pagedown",
+            "log_page(1)",
+            "Scroll log",
+            show=False,
+            priority=True,
+            id="game.log-page-forward",
+        ),
+        Binding("slash", "filter", "Filter", show=False, id="game.filter"),
+        Binding(
+            "tab,right_square_bracket",
+            "cycle(1)",
+            "Next view",
+            show=False,
+            priority=True,
+            id="game.cycle-forward",
+        ),
+        Binding(
+            "shift+tab,left_square_bracket",
+            "cycle(-1)",
+            "Prev view",
+            show=False,
+            priority=True,
+            id="game.cycle-back",
+        ),
+        Binding("e", "results", "Results", show=False, id="game.results"),
+        Binding(
+            "b", "bell", "Bell", id="game.bell"
+        ),  # a shared table's (the source turns keys off)
+        Binding(
+            "t", "reclaim", "Take seat back", id="game.reclaim"
+        ),  # when the computer plays your seat
         # a shared table's: a message to the others (not in the footer, full at 80 columns:
         # the table screen's help and the docs name it)
-        Binding("c", "say", "Say", show=False),
+        Binding("c", "say", "Say", show=False, id="game.say"),
     ]
 
     def __init__(
@@ -220,7 +250,7 @@ class GameScreen(BaseScreen[None]):
             yield HintPanel(id="hint")
             yield GameLog(id="log", max_lines=LOG_KEEP)
         yield Static("", id="lastlog")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @property
     def match(self) -> Match:
@@ -229,8 +259,17 @@ class GameScreen(BaseScreen[None]):
 
     def on_mount(self) -> None:
         self._apply_size()
+        # letters the settings gave this screen's keys are never a move's hotkey
+        reserved = {
+            k
+            for ident, keys in self.app.settings.keys.items()
+            if ident.startswith("game.")
+            for k in keys.split(",")
+            if len(k) == 1
+        }
         if "say" not in self.source.keys_off:  # c opens the message line, never a move
-            self.query_one(MovePicker).reserved = frozenset("c")
+            reserved.add("c")
+        self.query_one(MovePicker).reserved = frozenset(reserved)
         self.refresh_game(highlight=False)
         self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling

@@ -51,8 +51,11 @@ ROOM_TABLE_ROWS = 6  # the player's own tables listed in the menu itself
 
 class MenuScreen(BaseScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ROOM_ITEMS),
-        Binding("question_mark", "help", "Help"),
+        *(
+            Binding(key, f"pick('{item}')", label, show=False, id=f"menu.{item}")
+            for item, key, label in ROOM_ITEMS
+        ),
+        Binding("question_mark", "help", "Help", id="help"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -78,19 +78,26 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
     """Dismisses with the move index to continue from, or None to go back unchanged."""
 
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("left,h", "step(-1)", "Prev"),
-        Binding("right,l", "step(1)", "Next"),
-        Binding("m", "analyse", "Analyse"),
-        Binding("n", "mistake(1)", "Mistake"),
-        Binding("p", "mistake(-1)", "Previous mistake", show=False),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("left,h", "step(-1)", "Prev", id="review.step-back"),
+        Binding("right,l", "step(1)", "Next", id="review.step-forward"),
+        Binding("m", "analyse", "Analyse", id="review.analyse"),
+        Binding("n", "mistake(1)", "Mistake", id="review.mistake-forward"),
+        Binding("p", "mistake(-1)", "Previous mistake", show=False, id="review.mistake-back"),
         # Home / End hidden from the footer (so that 80 columns hold the rest), as usual
-        Binding("home,a", "jump(0)", "Start", priority=True, show=False),
-        Binding("end,z", "jump(-1)", "End", priority=True, show=False),
-        Binding("c", "continue_here", "Continue from here"),
-        Binding("tab,right_square_bracket", "cycle(1)", "View", show=False, priority=True),
-        Binding("left_square_bracket", "cycle(-1)", show=False),
-        Binding("escape,q,v", "close", "Back"),
+        Binding("home,a", "jump(0)", "Start", priority=True, show=False, id="review.jump-first"),
+        Binding("end,z", "jump(-1)", "End", priority=True, show=False, id="review.jump-end"),
+        Binding("c", "continue_here", "Continue from here", id="review.continue-here"),
+        Binding(
+            "tab,right_square_bracket",
+            "cycle(1)",
+            "View",
+            show=False,
+            priority=True,
+            id="review.cycle-forward",
+        ),
+        Binding("left_square_bracket", "cycle(-1)", show=False, id="review.cycle-back"),
+        Binding("escape,q,v", "close", "Back", id="review.close"),
     ]
 
     def __init__(
@@ -114,7 +121,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
             yield BoardView(ui_for(self.match.game.id), id="board")
             yield OptionList(id="review-moves")
         yield Static("", id="lastlog")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def _apply_size(self) -> None:
         w, h = self.app.size

@@ -79,11 +79,11 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
 
     HELP_TITLE = "Shared tables"
     BINDINGS = [
-        Binding("n", "new", "New table"),
-        Binding("w", "watch", "Watch"),
-        Binding("i", "invite", "Invite code"),
-        Binding("question_mark", "help", "Help"),
-        Binding("escape,q", "close", "Back"),
+        Binding("n", "new", "New table", id="tables.new"),
+        Binding("w", "watch", "Watch", id="tables.watch"),
+        Binding("i", "invite", "Invite code", id="tables.invite"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape,q", "close", "Back", id="tables.close"),
     ]
 
     def __init__(self) -> None:
@@ -96,7 +96,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             yield Static("", id="tables-head")
             yield OptionList(id="tables-list")
             yield Static("", id="tables-note")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._head()
@@ -290,9 +290,9 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     HELP_TITLE = "New shared table"
     BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+s", "create", "Create"),
-        Binding("question_mark", "help", "Help", show=False),
+        Binding("escape", "close", "Back", id="new-table.close"),
+        Binding("ctrl+s", "create", "Create", id="new-table.create"),
+        Binding("question_mark", "help", "Help", show=False, id="help"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -332,7 +332,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 yield Static("Private (by invite)", classes="switch-label")
                 yield Switch(value=False, id="table-private")
             yield Static("", id="table-error")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._show_options()
