@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core import get_game
@@ -37,6 +38,7 @@ from engine.tables import (
     looks_like_code,
     open_store,
     parse_seats,
+    results,
     store_location,
     store_path,
     view_for,
@@ -92,6 +94,18 @@ def _run(args: argparse.Namespace, user: str) -> int:
             code = _away(store, args, user)
             _after(store, user)
             return code
+    if action in ("ratings", "stats"):
+        found: list[results.TableResult] = []
+        try:
+            store = open_store(args.store, create_file=False, shared_cache=True)
+        except NoStore:  # no table yet: no result either
+            pass
+        else:
+            with _closing(store):
+                found = store.results(getattr(args, "game", None))
+        if action == "ratings":
+            return _ratings(found, args.game, args.json, user)
+        return _stats(found, args.user_name or user, args.json)
     if action == "list":
         try:
             store = open_store(args.store, create_file=False, shared_cache=True)
@@ -321,7 +335,13 @@ def _new(args: argparse.Namespace, user: str) -> int:
         raise TableUsage(str(exc)) from None
     rules = _rules(args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(3), "big")
-    settings = {"strict": args.strict, "private": args.private, "spectators": args.spectators}
+    settings = {
+        "strict": args.strict,
+        "private": args.private,
+        "spectators": args.spectators,
+        results.UNRATED: args.unrated,
+        results.SEED_CHOSEN: args.seed is not None,  # a chosen seed: the table does not count
+    }
     with _closing(open_store(args.store, shared_cache=True)) as store:
         info = store.create(
             game.id, seats, options, seed, user, settings, rules=rules, max_open=args.max_open
@@ -535,6 +555,7 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         "private": info.private,
         "spectators": info.spectators,
         "rematch": store.rematch_of(info.id) if info.finished else None,
+        **counts_fields(info, match),
     }
     if info.abandoned:
         doc["result"] = {"summary": "abandoned: no move for 30 days", "winners": []}
@@ -545,6 +566,121 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
             "winners": [info.seats[w].label for w in res.winners],
         }
     return doc
+
+
+def _ratings(found: list[results.TableResult], game: str | None, as_json: bool, me: str) -> int:
+    """`table ratings [GAME]`: each game's leaderboard (rated tables only)."""
+    games = [game] if game else sorted({r.game for r in found})
+    doc: list[dict[str, Any]] = []
+    for g in games:
+        board = results.leaderboard(r for r in found if r.game == g)
+        doc.append(
+            {
+                "game": g,
+                "players": [
+                    {
+                        "player": p.player,
+                        "rating": p.shown,
+                        "mu": round(p.mu, 3),
+                        "sigma": round(p.sigma, 3),
+                        "games": p.games,
+                        "provisional": p.provisional,
+                        "standing": results.standing(p.player, board)
+                        if not p.player.startswith(results.COMPUTER)
+                        else "",
+                    }
+                    for p in board
+                ],
+            }
+        )
+    if as_json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    if not any(d["players"] for d in doc):
+        print("No rated table has finished yet.")
+        return 0
+    for d in doc:
+        if not d["players"]:
+            continue
+        print(f"{_title(d['game'])}")
+        print(f"  {'#':>3}  {'player':<24} {'rating':>6}  {'games':>5}")
+        for i, p in enumerate(d["players"], 1):
+            label = results.player_label(p["player"])
+            mark = "?" if p["provisional"] else " "
+            you = "  ← you" if p["player"] == me else ""
+            where = f"  ({p['standing']})" if p["standing"] else ""
+            print(f"  {i:>3}  {label[:24]:<24} {p['rating']:>5}{mark}  {p['games']:>5}{where}{you}")
+    print(f"(? provisional: fewer than {results.PROVISIONAL_GAMES} rated games)")
+    return 0
+
+
+def _title(game: str) -> str:
+    try:
+        return get_game(game).title
+    except KeyError:
+        return game
+
+
+def _stats(found: list[results.TableResult], who: str, as_json: bool) -> int:
+    """`table stats [USER]`: played, won, win rate, average score and rank, by game and
+    player count, the best game, and the co-operative team record."""
+    doc = results.stats(who, found)
+    if as_json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    if not doc["played"] and not doc["team"]:
+        print(f"{who} has no finished table yet.")
+        return 0
+    print(stats_text(doc))
+    return 0
+
+
+def stats_text(doc: Mapping[str, Any]) -> str:
+    """A player's statistics as lines (the CLI, the line mode, the player card)."""
+    lines = [
+        f"{doc['player']}: {doc['played']} played, {doc['won']} won "
+        f"({doc['win_rate']:.0%}), average score {doc['average_score']:g}, "
+        f"average rank {doc['average_rank']:g}"
+    ]
+    for g, line in doc["by_game"].items():
+        lines.append(
+            f"  {_title(g)}: {line['played']} played, {line['won']} won "
+            f"({line['win_rate']:.0%}), average score {line['average_score']:g}, "
+            f"rank {line['average_rank']:g}"
+        )
+        for row in doc["by_players"]:
+            if row["game"] == g:
+                lines.append(
+                    f"    {row['players']} players: {row['played']} played, {row['won']} won, "
+                    f"average score {row['average_score']:g}"
+                )
+    best = doc["best_game"]
+    if best:
+        lines.append(
+            f"  Best game: {best['score']:g} points at {_title(best['game'])} "
+            f"(table {best['table']}, rank {best['rank']})"
+        )
+    for t in doc["team"]:
+        lines.append(
+            f"  {_title(t['game'])} (team, {t['players']} players, {t['variant']}): "
+            f"{t['won']} of {t['played']} won"
+        )
+    return "\n".join(lines)
+
+
+def counts_fields(info: TableInfo, match: Any) -> dict[str, Any]:
+    """Whether the table counts for ratings, and why not (`rated`, `unrated_because`)."""
+    why = results.counts(info, match)
+    return {"rated": not why, "unrated_because": why or None}
+
+
+def counts_line(doc: Mapping[str, Any]) -> str:
+    """One line saying whether the table counts for ratings, and why not."""
+    if doc["rated"]:
+        return "Rated: this table counts for ratings" + (
+            "" if doc["finished"] else " (no hints until it ends)"
+        )
+    return f"Not rated: {doc['unrated_because']}"
 
 
 def table_log(store: TableStore, info: TableInfo, match: Any, seat: int | None) -> list[str]:
@@ -590,6 +726,7 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
     for t in doc["talk"][-5:]:  # talk is marked apart from the moves, and printed as data
         who = f"{t['user']} (watching)" if t["spectator"] else t["user"]
         print(f"  💬 {who}: {t['text']}")
+    print(counts_line(doc))
     if doc["rematch"]:
         print(f"Rematch: table {doc['rematch']} (boardgames-tui table join {doc['rematch']})")
     if doc["finished"]:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Match
+from engine.core import Match, get_game
 from engine.core.protocol import Prompt
 from engine.tables import (
     WAITING,
@@ -20,6 +20,7 @@ from engine.tables import (
     TableInfo,
     TableStore,
     Talk,
+    results,
     taken_back,
     view_for,
 )
@@ -79,7 +80,19 @@ class TableSource:
         off = {"redo"} | ({"undo", "hint", "bell"} if self.seat is None else set())
         if not self._piloted():
             off.add("reclaim")
-        self.keys_off = frozenset(off | ({"undo", "hint"} if self.strict else set()))
+        if self.strict:
+            off |= {"undo", "hint"}
+        if self.rated_in_play():  # a rated table: no hint (or analysis) until it ends
+            off.add("hint")
+        self.keys_off = frozenset(off)
+
+    def rated_in_play(self) -> bool:
+        """The table counts for ratings and has not ended: no hint or analysis yet."""
+        info = self.info
+        if info.finished:
+            return False
+        seats = [(s.kind, s.user) for s in info.seats]
+        return not results.why_unrated(get_game(info.game).cooperative, info.settings, seats, [])
 
     def _piloted(self) -> bool:
         """The computer plays this screen's seat (left, timeouts) or its owner is away."""

@@ -25,6 +25,7 @@ from psycopg import errors as pgerr
 from psycopg import sql
 
 from ..core import Match
+from .results import PG_RESULT_POLICIES, RESULT_TABLES
 from .sqlstore import Conflict, Sql, SQLStore
 from .store import (
     CLOCK_TABLES,
@@ -62,7 +63,7 @@ PLAY_POLICY = (
                  OR (s.kind <> 'human' AND bg_moves."user" = s.kind))))""",
 )
 # this backend's own steps after the shared ones of the same number (store.UPGRADES)
-PG_UPGRADES = {3: ("DROP POLICY bg_play ON bg_moves", *PLAY_POLICY)}
+PG_UPGRADES = {3: ("DROP POLICY bg_play ON bg_moves", *PLAY_POLICY), 7: PG_RESULT_POLICIES}
 
 
 SCHEMA = """
@@ -123,7 +124,16 @@ CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
 ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *PLAY_POLICY))
+""" + ";\n".join(
+    (
+        *NOTICE_TABLES,
+        *CLOCK_TABLES,
+        *SOCIAL_TABLES,
+        *PLAY_POLICY,
+        *RESULT_TABLES,
+        *PG_RESULT_POLICIES,
+    )
+)
 
 # A notification target's URL may hold a secret (a webhook token, a mail password): each role
 # sees and changes its own targets and messages only. A move still owes the next player a
@@ -337,6 +347,7 @@ class PostgresStore(SQLStore):
                 row = c.fetchone()
                 for stmt in upgrade_steps(row and row[0], self.path, PG_UPGRADES):
                     c.execute(stmt.encode())
+                self._after_upgrade(_Postgres(c), int(row[0]) if row else FORMAT)
                 c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
             c.execute("SELECT row_security_active('bg_moves')")
             self.rls = bool(_one(c)[0])

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Match
+from .results import RESULT_TABLES
 from .sqlstore import Conflict, Sql, SQLStore
 from .store import (
     CLOCK_TABLES,
@@ -68,7 +69,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *RESULT_TABLES))
 
 
 class SQLiteStore(SQLStore):
@@ -244,6 +245,7 @@ class SQLiteStore(SQLStore):
                 found = tx.one("SELECT value FROM bg_meta WHERE key='format'")
                 for stmt in upgrade_steps(found[0] if found else None, self.path):
                     tx(stmt)
+                self._after_upgrade(tx, int(found[0]) if found else FORMAT)
                 tx("UPDATE bg_meta SET value = ? WHERE key = 'format'", (str(FORMAT),))
 
     def close(self) -> None:

@@ -943,6 +943,7 @@ class GameScreen(BaseScreen[None]):
             viewer,
             allow_continue=not source.shared,
             public=source.shared and viewer == PUBLIC,
+            analysis=not getattr(source, "rated_in_play", bool)(),
         )
         self.app.push_screen(review, back)
 

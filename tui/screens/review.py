@@ -101,10 +101,16 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
     ]
 
     def __init__(
-        self, match: Match, viewer: int | None, allow_continue: bool = True, public: bool = False
+        self,
+        match: Match,
+        viewer: int | None,
+        allow_continue: bool = True,
+        public: bool = False,
+        analysis: bool = True,
     ) -> None:
         super().__init__()
         self.match = match
+        self.analysis = analysis  # False: a rated table in play (no analysis until it ends)
         self.viewer = viewer
         # a table's spectator: the board shows only what every seat sees alike
         self.public = public
@@ -242,6 +248,9 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     def action_analyse(self) -> None:
         """Rate the decisions in a background worker; marks appear as they come in."""
+        if not self.analysis:
+            self.notify("A rated table: no analysis until the game ends.")
+            return
         if self._analysing is not None:
             self.notify("Already analysing: marks appear as each move is rated.")
             return
