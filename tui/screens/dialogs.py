@@ -68,7 +68,7 @@ class MessageScreen(DismissOnce, ModalScreen[None]):
 
     BINDINGS = [Binding("enter,escape,space,q", "close", "Close", id="message.close")]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str | Text) -> None:
         super().__init__()
         self.title_text = title
         self.text = text
@@ -76,7 +76,8 @@ class MessageScreen(DismissOnce, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(f"[b]{self.title_text}[/]", classes="dialog-title")
-            yield Static(Text(self.text), classes="dialog-text")
+            text = self.text
+            yield Static(text if isinstance(text, Text) else Text(text), classes="dialog-text")
             yield Static("Enter / Esc: close", classes="dialog-keys")
 
     def action_close(self) -> None:

@@ -17,7 +17,9 @@ from textual.widgets import Footer, Static
 from engine.core import Match
 from engine.core.protocol import Result
 
+from ..scores import score_history
 from ..text import seat_label
+from ..widgets.score_chart import score_chart
 from .dialogs import ScreenHelp
 
 _DETAIL = re.compile(r"^(.*?)\s*\(([^()]*\d[^()]*)\)$")  # "coins (39 / 10)": a trailing count
@@ -186,6 +188,10 @@ class EndScreen(ScreenHelp, Screen[str | None]):
         yield Static(f" {self.match.game.title} · game over", id="status")
         with VerticalScroll(id="end-body"):
             yield Static(result_renderable(self.match), id="end-result")
+            at, scores = score_history(self.match)
+            if at:
+                names = [s.name for s in self.match.seats]
+                yield Static(score_chart(names, at, scores), id="end-chart")
         yield Footer(show_command_palette=False)
 
     def action_pick(self, what: str | None) -> None:

@@ -24,9 +24,11 @@ from engine.bots.analysis import Rating
 from engine.core import PUBLIC, Match
 
 from ..games import ui_for
+from ..scores import score_history
 from ..widgets.board import BoardView
 from ..widgets.picker import SafeOptionList as OptionList
-from .dialogs import ConfirmScreen, ScreenHelp
+from ..widgets.score_chart import score_chart
+from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
 from .end import headline
 
 # analyses kept while their match lives, so reopening review shows them again:
@@ -88,6 +90,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         Binding("home,a", "jump(0)", "Start", priority=True, show=False, id="review.jump-first"),
         Binding("end,z", "jump(-1)", "End", priority=True, show=False, id="review.jump-end"),
         Binding("c", "continue_here", "Continue from here", id="review.continue-here"),
+        Binding("o", "chart", "Score chart", show=False, id="review.chart"),
         Binding(
             "tab,right_square_bracket",
             "cycle(1)",
@@ -245,6 +248,15 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         if rating is None or (self._own_only and rating.seat != self.viewer):
             return None
         return rating
+
+    def action_chart(self) -> None:
+        """Each seat's score over the game (a finished, competitive game's only)."""
+        at, scores = score_history(self.match)
+        if not at:
+            self.notify("The score chart comes when a game (not a co-operative one) is over.")
+            return
+        names = [s.name for s in self.match.seats]
+        self.app.push_screen(MessageScreen("Score over the game", score_chart(names, at, scores)))
 
     def action_analyse(self) -> None:
         """Rate the decisions in a background worker; marks appear as they come in."""
