@@ -24,6 +24,18 @@ def commands(app: BoardgamesApp, screen: Screen[object]) -> Iterator[SystemComma
     yield SystemCommand(
         "Settings", "Theme, bell, computer speed, names, keys (kept for next time)", settings
     )
+
+    def ratings() -> None:
+        from .screens.ratings import RatingsScreen
+
+        if not isinstance(app.screen, RatingsScreen):
+            app.push_screen(RatingsScreen())
+
+    yield SystemCommand(
+        "Ratings and statistics",
+        "Each game's leaderboard at the shared tables, and your card",
+        ratings,
+    )
     help_action = getattr(screen, "action_help", None)
     if help_action is not None:
         yield SystemCommand("Keys", "The keys of this screen", help_action)

@@ -58,6 +58,8 @@ from engine.tables.clock import (
 )
 from engine.tables.computer import computer_to_move, lease_owner, play_computers, settle
 
+from .standings import stats_text, title
+
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 
@@ -602,7 +604,7 @@ def _ratings(found: list[results.TableResult], game: str | None, as_json: bool, 
     for d in doc:
         if not d["players"]:
             continue
-        print(f"{_title(d['game'])}")
+        print(f"{title(d['game'])}")
         print(f"  {'#':>3}  {'player':<24} {'rating':>6}  {'games':>5}")
         for i, p in enumerate(d["players"], 1):
             label = results.player_label(p["player"])
@@ -612,13 +614,6 @@ def _ratings(found: list[results.TableResult], game: str | None, as_json: bool, 
             print(f"  {i:>3}  {label[:24]:<24} {p['rating']:>5}{mark}  {p['games']:>5}{where}{you}")
     print(f"(? provisional: fewer than {results.PROVISIONAL_GAMES} rated games)")
     return 0
-
-
-def _title(game: str) -> str:
-    try:
-        return get_game(game).title
-    except KeyError:
-        return game
 
 
 def _stats(found: list[results.TableResult], who: str, as_json: bool) -> int:
@@ -633,39 +628,6 @@ def _stats(found: list[results.TableResult], who: str, as_json: bool) -> int:
         return 0
     print(stats_text(doc))
     return 0
-
-
-def stats_text(doc: Mapping[str, Any]) -> str:
-    """A player's statistics as lines (the CLI, the line mode, the player card)."""
-    lines = [
-        f"{doc['player']}: {doc['played']} played, {doc['won']} won "
-        f"({doc['win_rate']:.0%}), average score {doc['average_score']:g}, "
-        f"average rank {doc['average_rank']:g}"
-    ]
-    for g, line in doc["by_game"].items():
-        lines.append(
-            f"  {_title(g)}: {line['played']} played, {line['won']} won "
-            f"({line['win_rate']:.0%}), average score {line['average_score']:g}, "
-            f"rank {line['average_rank']:g}"
-        )
-        for row in doc["by_players"]:
-            if row["game"] == g:
-                lines.append(
-                    f"    {row['players']} players: {row['played']} played, {row['won']} won, "
-                    f"average score {row['average_score']:g}"
-                )
-    best = doc["best_game"]
-    if best:
-        lines.append(
-            f"  Best game: {best['score']:g} points at {_title(best['game'])} "
-            f"(table {best['table']}, rank {best['rank']})"
-        )
-    for t in doc["team"]:
-        lines.append(
-            f"  {_title(t['game'])} (team, {t['players']} players, {t['variant']}): "
-            f"{t['won']} of {t['played']} won"
-        )
-    return "\n".join(lines)
 
 
 def counts_fields(info: TableInfo, match: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from .store import (
     FORMAT,
     NOTICE_TABLES,
     SOCIAL_TABLES,
+    NoStore,
     StoreUnavailable,
     upgrade_steps,
 )
@@ -94,9 +95,7 @@ class SQLiteStore(SQLStore):
             raise StoreUnavailable(f"{self.path} is a folder, not a table store")
         if not p.exists():
             if not create_file:
-                raise StoreUnavailable(
-                    f"no table store at {self.path} (create a table first: `table new`)"
-                )
+                raise NoStore(f"no table store at {self.path} (create a table first: `table new`)")
             _create(p, share_group)
         elif share_group is not None:
             _share(p, share_group)
