@@ -28,6 +28,7 @@ from engine.tables import (
     listed,
     open_store,
     parse_seats,
+    results,
 )
 from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
 
@@ -326,6 +327,8 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             with Horizontal(classes="row"):
                 yield Label("Turn limit", classes="label")
                 yield Input(placeholder="none (e.g. 90s, 10m, 24h)", id="table-limit")
+                yield Static("Rated", classes="switch-label")
+                yield Switch(value=True, id="table-rated")
             with Horizontal(classes="row"):  # two switches on one row: the form fits 80x24
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="table-strict")
@@ -372,6 +375,9 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 "strict": self.query_one("#table-strict", Switch).value,
                 "private": self.query_one("#table-private", Switch).value,
                 "spectators": str(self.query_one("#table-spectators", Select).value),
+                # whether it counts for ratings: a chosen seed never does (results.py)
+                results.UNRATED: not self.query_one("#table-rated", Switch).value,
+                results.SEED_CHOSEN: bool(seed_text),
             }
             limit_text = self.query_one("#table-limit", Input).value.strip()
             rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)
