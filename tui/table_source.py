@@ -86,6 +86,11 @@ class TableSource:
             off.add("hint")
         self.keys_off = frozenset(off)
 
+    def counts_note(self) -> str:
+        """Whether the table counts for ratings, and why not, in a line."""
+        why = results.counts(self.info, self._match)
+        return f"Not rated: {why}" if why else "Rated: this table counts for ratings"
+
     def rated_in_play(self) -> bool:
         """The table counts for ratings and has not ended: no hint or analysis yet."""
         info = self.info

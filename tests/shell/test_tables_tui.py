@@ -356,3 +356,26 @@ async def test_a_rated_table_offers_no_hint_or_analysis_until_it_ends(tmp_path: 
             await pilot.press("v")
             await until(pilot, lambda: isinstance(app.screen, ReviewScreen))  # noqa: B023
             assert app.screen.analysis is unrated  # type: ignore[attr-defined]
+
+
+async def test_the_end_of_a_table_says_whether_it_counted(tmp_path: Path) -> None:
+    """Issue 46: each table says whether it counts for ratings, and why not."""
+    from textual.widgets import Static
+
+    from tui.screens.end import EndScreen
+
+    for unrated, said in ((False, "Rated: this table counts"), (True, "Not rated: its creator")):
+        path, tid = make(tmp_path / str(unrated), "alice,bob", unrated=unrated)
+        store = SQLiteStore(path)
+        while True:
+            info, match = store.load(tid)
+            if match.prompt is None:
+                break
+            user = info.seats[match.prompt.seat].user
+            store.append(tid, user, match.prompt.moves[0].id, info.moves)
+        store.close()
+        app = app_for(path, tid, "alice")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, EndScreen))  # noqa: B023
+            note = str(app.screen.query_one("#end-note", Static).render())
+            assert note.startswith(said), note

@@ -174,9 +174,10 @@ class EndScreen(ScreenHelp, Screen[str | None]):
         Binding("m", "pick('rematch')", "Rematch", id="end.rematch"),
     ]
 
-    def __init__(self, match: Match, rematch: bool = False) -> None:
+    def __init__(self, match: Match, rematch: bool = False, note: str = "") -> None:
         super().__init__()
         self.match = match
+        self.note = note  # a shared table: whether it counted for ratings, and why not
         self.rematch = rematch  # a finished shared table: m opens its rematch
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -188,6 +189,8 @@ class EndScreen(ScreenHelp, Screen[str | None]):
         yield Static(f" {self.match.game.title} · game over", id="status")
         with VerticalScroll(id="end-body"):
             yield Static(result_renderable(self.match), id="end-result")
+            if self.note:
+                yield Static(Text(self.note, style="italic"), id="end-note")
             at, scores = score_history(self.match)
             if at:
                 names = [s.name for s in self.match.seats]

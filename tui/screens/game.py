@@ -1076,7 +1076,8 @@ class GameScreen(BaseScreen[None]):
                 self.action_rematch()
 
         rematch = bool(getattr(self.source, "can_rematch", lambda: False)())
-        self.app.push_screen(EndScreen(self.match, rematch=rematch), after)
+        note = str(getattr(self.source, "counts_note", str)())  # a table: rated or why not
+        self.app.push_screen(EndScreen(self.match, rematch=rematch, note=note), after)
 
     def action_rematch(self) -> None:
         """A finished table: open its rematch (the same people, the next seat starting)."""
