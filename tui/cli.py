@@ -642,6 +642,8 @@ def _run(args: argparse.Namespace) -> int:
         match = saves_mod.load(newest)
     from tui.app import BoardgamesApp, Launch
 
+    from .settings import given_settings
+
     launch = Launch(
         saves_dir=args.saves,
         user=user,
@@ -677,18 +679,6 @@ def _run(args: argparse.Namespace) -> int:
         text = crash_text(app.crash_report, None, launch.confine)
         print(text.splitlines()[-1] if app.crash_shown else text, file=sys.stderr)
     return app.return_code or 0
-
-
-def given_settings(args: argparse.Namespace) -> frozenset[str]:
-    """What the command line or the environment set, which the settings file does not change."""
-    from engine.bots.search import THINK_ENV
-
-    given = set()
-    if getattr(args, "bot_delay", None) is not None or "BOARDGAMES_BOT_DELAY" in os.environ:
-        given.add("bot_delay")
-    if getattr(args, "think", None) is not None or THINK_ENV in os.environ:
-        given.add("think")
-    return frozenset(given)
 
 
 def no_terminal() -> int:

@@ -171,6 +171,18 @@ def _unicode_key(name: str) -> bool:
     return True
 
 
+def given_settings(args: Any) -> frozenset[str]:
+    """What the command line or the environment set, which the settings file does not change."""
+    from engine.bots.search import THINK_ENV
+
+    given = set()
+    if getattr(args, "bot_delay", None) is not None or "BOARDGAMES_BOT_DELAY" in os.environ:
+        given.add("bot_delay")
+    if getattr(args, "think", None) is not None or THINK_ENV in os.environ:
+        given.add("think")
+    return frozenset(given)
+
+
 def config_path(saves: str | None = None, confine: bool = False) -> Path:
     """The settings file: a room player's own (in their saves folder), else the platform's
     config folder ($XDG_CONFIG_HOME/boardgames-tui on Linux)."""

@@ -4,6 +4,7 @@ and never overwritten unsaid; a room's player has their own file."""
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from pathlib import Path
 
@@ -202,3 +203,19 @@ def test_a_room_player_has_their_own_file(tmp_path: Path, config: Path) -> None:
     assert (folder / ".settings" / "settings.toml").is_file()
     assert not config.exists()
     assert settings_mod.config_path(str(folder), confine=True) != settings_mod.config_path()
+
+
+def test_the_command_line_and_environment_come_before_the_file(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["config", "set", "computer_speed", "1.5"]) == 0
+    assert main(["config", "set", "think", "2"]) == 0
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), use_settings=True))
+    assert app.launch.bot_delay == 1.5 and app.think == 2.0
+    monkeypatch.setenv("BOARDGAMES_BOT_DELAY", "0")
+    given = settings_mod.given_settings(argparse.Namespace(think=0.3, bot_delay=None))
+    assert given == {"bot_delay", "think"}
+    launch = Launch(saves_dir=str(tmp_path), use_settings=True, given=given, bot_delay=0.0)
+    launch.think = 0.3
+    app = BoardgamesApp(launch)
+    assert app.launch.bot_delay == 0.0 and app.think == 0.3

@@ -151,3 +151,19 @@ def test_the_upgrade_replays_finished_tables_into_results(backend: Backend) -> N
         [(s.player, s.rank, s.score) for s in r.seats] for r in before
     ]
     store.close()
+
+
+def test_table_new_unrated_and_a_chosen_seed_say_so(
+    tmp_path: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BOARDGAMES_STORE", f"{tmp_path}/tables.sqlite")
+    for flags, said in [
+        (["--unrated"], "Not rated: its creator made it unrated"),
+        (["--seed", "7"], "Not rated: its seed was chosen"),
+        ([], "Rated: this table counts for ratings (no hints until it ends)"),
+    ]:
+        argv = ["--user", "alice", "table", "new", "notre-dame", "--seats", "me,bob", *flags]
+        assert main(argv) == 0
+        tid = capsys.readouterr().out.strip().splitlines()[-1]
+        assert main(["--user", "alice", "table", "show", tid]) == 0
+        assert said in capsys.readouterr().out
