@@ -423,3 +423,38 @@ def test_players_as_roles_talk_invite_and_rematch_as_themselves(
     assert alice.info(r.id).status == "playing"
     for s in (alice, bob):
         s.close()
+
+
+def test_players_as_roles_record_a_result_and_cannot_forge_one(
+    pgb: Backend, roles: tuple[str, str]
+) -> None:
+    """Issue 46: the move that finishes a table writes its result as the player's own role;
+    the database refuses a result for a table that has not finished."""
+    import psycopg
+
+    al, bo = roles
+    owner = pgb.open()
+    t = owner.create("notre-dame", parse_seats(f"{al},{bo}", al), {}, 3, al)
+    other = owner.create("notre-dame", parse_seats(f"{al},{bo}", al), {}, 4, al)
+    owner.close()
+    stores = {al: open_store(as_role(pgb, al)), bo: open_store(as_role(pgb, bo))}
+    while True:
+        info, match = stores[al].load(t.id)
+        if match.prompt is None:
+            break
+        user = info.seats[match.prompt.seat].user
+        assert user is not None
+        stores[user].append(t.id, user, match.prompt.moves[0].id, info.moves)
+    (result,) = stores[bo].results()
+    assert result.table_id == t.id and result.rated
+    assert sorted(s.player for s in result.seats) == sorted([al, bo])
+    with psycopg.connect(pgb.base.replace("//postgres@", f"//{al}@"), autocommit=True) as c:
+        c.execute(f"SET search_path TO {pgb.schema}")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            c.execute(
+                "INSERT INTO bg_results (table_id, game, options, players, finished, at, rated, "
+                "why) VALUES (%s, 'notre-dame', '{}', 2, 'now', 0, 1, '')",
+                (other.id,),
+            )
+    for s in stores.values():
+        s.close()
