@@ -254,9 +254,9 @@ class BoardgamesApp(App[int]):
         saves.clean_temporary(self.saves_dir)  # left by a write that was killed
         self.apply_settings()
         if self.settings.problem:
-            self.notify(
-                f"{self.settings.problem}; using the defaults", severity="error", timeout=10
-            )
+            # the file's own text may be in the problem: plain text, never markup
+            said = f"{self.settings.problem}; using the defaults"
+            self.notify(said, severity="error", timeout=10, markup=False)
         self.push_screen(MenuScreen())
         launch = self.launch
         if launch.new:

@@ -191,6 +191,8 @@ async def test_the_setup_screen_offers_the_settings_names_and_hand_over(
         await pilot.pause()
         setup = app.screen
         assert isinstance(setup, SetupScreen)
+        while setup.building:  # the seat rows are built after the screen mounts
+            await pilot.pause()
         names = [setup.query_one(f"#name-{i}").value for i in range(setup.count)]  # type: ignore[attr-defined]
         assert names[:3] == ["Zoe", "Yan", "Ann"]
         assert setup.query_one("#handover").value is False  # type: ignore[attr-defined]
@@ -219,3 +221,16 @@ def test_the_command_line_and_environment_come_before_the_file(
     launch.think = 0.3
     app = BoardgamesApp(launch)
     assert app.launch.bot_delay == 0.0 and app.think == 0.3
+
+
+async def test_a_bad_file_with_markup_in_it_is_said_as_plain_text(
+    config: Path, tmp_path: Path
+) -> None:
+    config.parent.mkdir(parents=True)
+    config.write_text('names = ["Ann", "[@click=app.quit]x[/]"]\ntheme = 7\n')
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), use_settings=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        (note,) = list(app._notifications)
+        assert note.markup is False and "theme: give one of" in note.message
+        assert app.is_running

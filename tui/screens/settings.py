@@ -149,13 +149,16 @@ class SettingsScreen(ScreenHelp, BaseScreen[None]):
                 s.set(key, value)
             kept = s.save(keep_bad=True)
         except SettingsError as exc:
-            self.notify(str(exc), severity="error", timeout=6)
+            self.notify(str(exc), severity="error", timeout=6, markup=False)  # names typed
             return False
         except OSError as exc:
-            self.notify(f"the settings cannot be written: {exc}", severity="error", timeout=8)
+            said = f"the settings cannot be written: {exc}"
+            self.notify(said, severity="error", timeout=8, markup=False)
             return False
         if kept is not None:
-            self.notify(f"The unreadable settings file was kept as {kept}", timeout=10)
+            self.notify(
+                f"The unreadable settings file was kept as {kept}", timeout=10, markup=False
+            )
         self.app.apply_settings()
         return True
 
