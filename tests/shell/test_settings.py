@@ -18,6 +18,7 @@ from tui import settings as settings_mod
 from tui.app import BoardgamesApp, Launch
 from tui.cli import main
 from tui.screens import keys
+from tui.screens.dialogs import HelpScreen
 from tui.screens.game import GameScreen
 from tui.screens.log import LogScreen
 from tui.screens.settings import KeyScreen, SettingsScreen
@@ -113,6 +114,13 @@ async def test_a_restart_keeps_the_theme_a_remapped_key_and_the_bell(
         await pilot.press("z")
         await pilot.pause()
         assert isinstance(app.screen, LogScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("question_mark")  # the game's help names the key as remapped
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        rows = dict(app.screen.rows or [])
+        assert rows["z"].startswith("the whole log") and "l" not in rows
 
 
 async def test_a_bad_file_is_said_once_and_left_as_it_is(config: Path, tmp_path: Path) -> None:

@@ -55,6 +55,20 @@ COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs 
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
 ACTION_KEYS = {"undo": "u", "redo": "r", "hint": "h"}  # the help's key rows by action
+# the help's key rows by binding id: a key remapped in the settings is shown instead
+ROW_IDS = {
+    "u": "game.undo",
+    "r": "game.redo",
+    "s": "game.save",
+    "v": "game.review",
+    "l": "game.log",
+    "g": "game.rules",
+    "h": "game.hint",
+    "b": "game.bell",
+    "c": "game.say",
+    "?": "help",
+    "q": "game.leave",
+}
 RULES_PREPARE = 1.5  # seconds after the screen opens: the rules reference is parsed in a thread
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
 
@@ -993,6 +1007,11 @@ class GameScreen(BaseScreen[None]):
             rows.insert(-2, ("b", "bell on or off when it becomes your turn"))
         if "say" not in self.source.keys_off:
             rows.insert(-2, ("c", "say something at the table (shown in the log, marked »)"))
+        keymap = self.app.settings.keys
+        rows = [
+            (keymap[ROW_IDS[k]].replace(",", " / ") if ROW_IDS.get(k) in keymap else k, what)
+            for k, what in rows
+        ]
         self.app.push_screen(
             HelpScreen(self.match.game.title, phase, rows=rows, explanation=explanation), after
         )
