@@ -242,3 +242,20 @@ async def test_a_bad_file_with_markup_in_it_is_said_as_plain_text(
         (note,) = list(app._notifications)
         assert note.markup is False and "theme: give one of" in note.message
         assert app.is_running
+
+
+async def test_the_menu_shows_and_answers_a_remapped_item_key(config: Path, tmp_path: Path) -> None:
+    from textual.widgets import OptionList
+
+    assert main(["config", "set", "keys.menu.rules", "x"]) == 0
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), use_settings=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#menu-options", OptionList)
+        rows = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert any(r.startswith(" x   Rules") for r in rows), rows
+        await pilot.press("x")
+        await pilot.pause()
+        from tui.screens.load import RulesPickScreen
+
+        assert isinstance(app.screen, RulesPickScreen)

@@ -154,9 +154,11 @@ class MenuScreen(BaseScreen[None]):
         if room:
             for row in self._table_rows():
                 ol.add_option(row)
+        keymap = self.app.settings.keys
         for item, key, label in ROOM_ITEMS if room else ITEMS:
             t = Text(no_wrap=True, overflow="ellipsis")
-            t.append(f" {key} ", style="bold reverse")
+            shown = keymap.get(f"menu.{item}", key).split(",")[0]  # as the settings remapped it
+            t.append(f" {shown} ", style="bold reverse")
             t.append(f"  {label}")
             if item == "continue":
                 t.append(
