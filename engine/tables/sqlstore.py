@@ -696,6 +696,8 @@ class SQLStore(SocialSQL, TableStore):
             stored = self._info(q, info.id)
             if table_digest(stored, self._move_ids(q, info.id)) != digest:
                 raise StoreError(f"table {info.id} does not replay the same in {self.path}")
+            if stored.status == FINISHED:  # its result, as the store it came from has it
+                results.record(q, stored, self._match(q, stored))
 
 
 def shown_time(when: float) -> str:

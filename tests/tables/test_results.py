@@ -11,6 +11,7 @@ import random
 import pytest
 
 from engine.tables import TableStore, parse_seats
+from engine.tables import open_store as open_store_at
 from engine.tables import results as res
 from engine.tables.computer import lease_owner, play_computers
 from engine.tables.results import RESULTS_FORMAT
@@ -167,3 +168,23 @@ def test_table_new_unrated_and_a_chosen_seed_say_so(
         tid = capsys.readouterr().out.strip().splitlines()[-1]
         assert main(["--user", "alice", "table", "show", tid]) == 0
         assert said in capsys.readouterr().out
+
+
+def test_copy_store_brings_the_results_along(backend: Backend, tmp_path: object) -> None:
+    store = backend.open()
+    five_games(store)
+    before = store.results()
+    store.close()
+    target = f"{tmp_path}/copy.sqlite"
+    assert main(["table", "copy-store", backend.location, target]) == 0
+    copy = open_store_at(target)
+    after = copy.results()
+    copy.close()
+
+    def rows(found: list[res.TableResult]) -> list[tuple[object, ...]]:
+        # by table: a copy knows when each finished to the second only (ties: by id)
+        return sorted(
+            (r.table_id, r.rated, [(s.player, s.rank, s.score) for s in r.seats]) for r in found
+        )
+
+    assert rows(after) == rows(before) and len(after) == 5
