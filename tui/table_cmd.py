@@ -97,6 +97,11 @@ def _run(args: argparse.Namespace, user: str) -> int:
             _after(store, user)
             return code
     if action in ("ratings", "stats"):
+        if getattr(args, "game", None) is not None:
+            try:
+                args.game = get_game(args.game).id
+            except KeyError as exc:
+                raise TableUsage(str(exc)) from None
         found: list[results.TableResult] = []
         try:
             store = open_store(args.store, create_file=False, shared_cache=True)

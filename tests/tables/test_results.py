@@ -75,6 +75,8 @@ def test_two_people_five_games_ratings_move_and_statistics(
     assert main(["--user", "alice", "table", "ratings", "notre-dame", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert {p["player"]: p["games"] for p in doc[0]["players"]} == {"alice": 5, "bob": 5}
+    assert main(["--user", "alice", "table", "ratings", "chess"]) == 2  # one line: no such game
+    assert capsys.readouterr().err.count("\n") == 1
     assert main(["--user", "alice", "table", "ratings"]) == 0
     out = capsys.readouterr().out
     assert "Notre Dame" in out and "← you" in out
