@@ -7,13 +7,14 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
-from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
@@ -23,6 +24,7 @@ from engine.core import PUBLIC, Match, saves
 from .autosave import Autosaver
 from .screens.base import OpenFile, StartMatch
 from .screens.dialogs import MessageScreen
+from .screens.keys import APP_BINDINGS
 from .screens.menu import MenuScreen
 from .terminal import terminal_gone, tolerate_bad_input
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from .screens.game import GameScreen
+    from .settings import Settings
     from .turns import TurnWatch, YourTurns
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -70,6 +73,10 @@ class Launch:
     # None: the crash screen unless headless (a test then sees the exception itself)
     debug: bool = False
     crash_screen: bool | None = None
+    # read the settings file (the command line's app; tests and screenshots keep the defaults)
+    # and what the command line or the environment gave, which the file does not change
+    use_settings: bool = False
+    given: frozenset[str] = frozenset()
 
     def table_user(self) -> str:
         """Who sits at shared tables: --user, else the login name."""
@@ -81,7 +88,7 @@ class Launch:
 class TooSmallScreen(Screen[None]):
     """Shown while the terminal is below 80x24; goes away by itself on resize; q quits."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("q", "app.quit", "Quit", id="too-small.quit")]
 
     def __init__(self, w: int, h: int) -> None:
         super().__init__()
@@ -117,8 +124,7 @@ class BoardgamesApp(App[int]):
 
     TITLE = "boardgames-tui"
     CSS_PATH = "app.tcss"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [*APP_BINDINGS]  # Ctrl+C quits, Ctrl+P: commands
 
     def __init__(self, launch: Launch | None = None) -> None:
         super().__init__()
@@ -136,6 +142,40 @@ class BoardgamesApp(App[int]):
         self.crash_report: Path | None = None  # written when the app failed unexpectedly
         self.crash_shown = False  # the crash screen came up (else the command prints it)
         self.crashed = False
+        self.settings = self._read_settings()
+
+    # ---- settings that last ----------------------------------------------------------------
+    def _read_settings(self) -> Settings:
+        """The settings file (with --confine, the player's own), applied where neither the
+        command line nor the environment said otherwise."""
+        from . import settings
+        from .screens.keys import check
+
+        launch = self.launch
+        path = settings.config_path(self.saves_dir, launch.confine)
+        if not launch.use_settings:
+            return settings.Settings(path, key_check=check)
+        found = settings.load(path, check)
+        launch.bell = found.get("bell")
+        if "bot_delay" not in launch.given:
+            launch.bot_delay = found.get("computer_speed")
+        if "think" not in launch.given and "think" in found.values:
+            self.think = found.get("think")
+        return found
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Ctrl+P's commands: the app's own (tui/commands.py), never Textual's (its
+        screenshot command writes files)."""
+        from .commands import commands
+
+        return commands(self, screen)
+
+    def apply_settings(self) -> None:
+        """Put the settings in force now: theme, keys, bell (after a change too)."""
+        settings = self.settings
+        self.theme = settings.get("theme")
+        self.set_keymap(settings.keys)
+        self.launch.bell = settings.get("bell")
 
     def _autosave_failed(self, message: str) -> None:
         self.call_from_thread(self.notify, message, severity="error", timeout=6)
@@ -212,6 +252,11 @@ class BoardgamesApp(App[int]):
         if not self.is_headless and sys.__stdin__ is not None and sys.__stdin__.isatty():
             self.set_interval(0.5, self._watch_terminal)
         saves.clean_temporary(self.saves_dir)  # left by a write that was killed
+        self.apply_settings()
+        if self.settings.problem:
+            # the file's own text may be in the problem: plain text, never markup
+            said = f"{self.settings.problem}; using the defaults"
+            self.notify(said, severity="error", timeout=10, markup=False)
         self.push_screen(MenuScreen())
         launch = self.launch
         if launch.new:

@@ -272,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .room.commands import add_room_parsers
 
     add_room_parsers(sub)
+    from .config_cmd import add_config_parser
+
+    add_config_parser(sub)
     return p
 
 
@@ -574,6 +577,10 @@ def _run(args: argparse.Namespace) -> int:
         from .table_cmd import run_table
 
         return run_table(args, user_of(args))
+    if cmd == "config":
+        from .config_cmd import run_config
+
+        return run_config(args, args.saves, args.confine)
     if cmd == "check":
         return cmd_check(args.files)
     if cmd == "simulate":
@@ -635,8 +642,16 @@ def _run(args: argparse.Namespace) -> int:
         match = saves_mod.load(newest)
     from tui.app import BoardgamesApp, Launch
 
+    from .settings import given_settings
+
     launch = Launch(
-        saves_dir=args.saves, user=user, store=args.store, confine=args.confine, debug=args.debug
+        saves_dir=args.saves,
+        user=user,
+        store=args.store,
+        confine=args.confine,
+        debug=args.debug,
+        use_settings=True,
+        given=given_settings(args),
     )
     if spec is not None:
         launch.new = spec

@@ -28,6 +28,11 @@ def add_table_parser(sub: Any, options: Any) -> None:
     n.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option")
     n.add_argument("--strict", action="store_true", help="no undo at this table")
     n.add_argument(
+        "--unrated",
+        action="store_true",
+        help="the table does not count for ratings (a table with --seed never does)",
+    )
+    n.add_argument(
         "--turn-limit",
         metavar="DURATION",
         default=None,
@@ -144,6 +149,12 @@ def add_table_parser(sub: Any, options: Any) -> None:
     w = ts.add_parser("wait", help="wait until it is your turn (at ID, or anywhere); prints the id")
     w.add_argument("id", nargs="?")
     w.add_argument("--timeout", type=float, default=None, help="give up after S seconds (exit 1)")
+    ra = ts.add_parser("ratings", help="each game's ratings (rated tables between people)")
+    ra.add_argument("game", nargs="?", default=None, help="one game's only")
+    ra.add_argument("--json", action="store_true")
+    st = ts.add_parser("stats", help="a player's statistics (yours by default)")
+    st.add_argument("user_name", nargs="?", default=None, metavar="USER")
+    st.add_argument("--json", action="store_true")
     t.set_defaults(parse_options=options)
 
 

@@ -15,6 +15,7 @@ import io
 import json
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core import PUBLIC, get_game
@@ -38,6 +39,7 @@ from engine.tables import (
     looks_like_code,
     open_store,
     parse_seats,
+    results,
     solo,
     store_location,
     store_path,
@@ -57,6 +59,8 @@ from engine.tables.clock import (
     shown_duration,
 )
 from engine.tables.computer import computer_to_move, lease_owner, play_computers, settle
+
+from .standings import stats_text, title
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -94,6 +98,23 @@ def _run(args: argparse.Namespace, user: str) -> int:
             code = _away(store, args, user)
             _after(store, user)
             return code
+    if action in ("ratings", "stats"):
+        if getattr(args, "game", None) is not None:
+            try:
+                args.game = get_game(args.game).id
+            except KeyError as exc:
+                raise TableUsage(str(exc)) from None
+        found: list[results.TableResult] = []
+        try:
+            store = open_store(args.store, create_file=False, shared_cache=True)
+        except NoStore:  # no table yet: no result either
+            pass
+        else:
+            with _closing(store):
+                found = store.results(getattr(args, "game", None))
+        if action == "ratings":
+            return _ratings(found, args.game, args.json, user)
+        return _stats(found, args.user_name or user, args.json)
     if action == "list":
         try:
             store = open_store(args.store, create_file=False, shared_cache=True)
@@ -324,7 +345,12 @@ def _new(args: argparse.Namespace, user: str) -> int:
     rules = _rules(args)
     if args.seed is not None and not solo(seats):
         raise TableUsage(f"--seed: {SEED_REFUSAL}")
-    settings = {"strict": args.strict, "private": args.private, "spectators": args.spectators}
+    settings = {
+        "strict": args.strict,
+        "private": args.private,
+        "spectators": args.spectators,
+        results.UNRATED: args.unrated,
+    }
     with _closing(open_store(args.store, shared_cache=True)) as store:
         info = store.create(
             game.id,
@@ -559,6 +585,7 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         "spectators": info.spectators,
         **seed_fields(info),
         "rematch": store.rematch_of(info.id) if info.finished else None,
+        **counts_fields(info, match),
     }
     if info.abandoned:
         doc["result"] = {"summary": "abandoned: no move for 30 days", "winners": []}
@@ -569,6 +596,81 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
             "winners": [info.seats[w].label for w in res.winners],
         }
     return doc
+
+
+def _ratings(found: list[results.TableResult], game: str | None, as_json: bool, me: str) -> int:
+    """`table ratings [GAME]`: each game's leaderboard (rated tables only)."""
+    games = [game] if game else sorted({r.game for r in found})
+    doc: list[dict[str, Any]] = []
+    for g in games:
+        board = results.leaderboard(r for r in found if r.game == g)
+        doc.append(
+            {
+                "game": g,
+                "players": [
+                    {
+                        "player": p.player,
+                        "rating": p.shown,
+                        "mu": round(p.mu, 3),
+                        "sigma": round(p.sigma, 3),
+                        "games": p.games,
+                        "provisional": p.provisional,
+                        "standing": results.standing(p.player, board)
+                        if not p.player.startswith(results.COMPUTER)
+                        else "",
+                    }
+                    for p in board
+                ],
+            }
+        )
+    if as_json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    if not any(d["players"] for d in doc):
+        print("No rated table has finished yet.")
+        return 0
+    for d in doc:
+        if not d["players"]:
+            continue
+        print(f"{title(d['game'])}")
+        print(f"  {'#':>3}  {'player':<24} {'rating':>6}  {'games':>5}")
+        for i, p in enumerate(d["players"], 1):
+            label = results.player_label(p["player"])
+            mark = "?" if p["provisional"] else " "
+            you = "  ← you" if p["player"] == me else ""
+            where = f"  ({p['standing']})" if p["standing"] else ""
+            print(f"  {i:>3}  {label[:24]:<24} {p['rating']:>5}{mark}  {p['games']:>5}{where}{you}")
+    print(f"(? provisional: fewer than {results.PROVISIONAL_GAMES} rated games)")
+    return 0
+
+
+def _stats(found: list[results.TableResult], who: str, as_json: bool) -> int:
+    """`table stats [USER]`: played, won, win rate, average score and rank, by game and
+    player count, the best game, and the co-operative team record."""
+    doc = results.stats(who, found)
+    if as_json:
+        print(json.dumps(doc, indent=1))
+        return 0
+    if not doc["played"] and not doc["team"]:
+        print(f"{who} has no finished table yet.")
+        return 0
+    print(stats_text(doc))
+    return 0
+
+
+def counts_fields(info: TableInfo, match: Any) -> dict[str, Any]:
+    """Whether the table counts for ratings, and why not (`rated`, `unrated_because`)."""
+    why = results.counts(info, match)
+    return {"rated": not why, "unrated_because": why or None}
+
+
+def counts_line(doc: Mapping[str, Any]) -> str:
+    """One line saying whether the table counts for ratings, and why not."""
+    if doc["rated"]:
+        return "Rated: this table counts for ratings" + (
+            "" if doc["finished"] else " (no hints until it ends)"
+        )
+    return f"Not rated: {doc['unrated_because']}"
 
 
 def table_log(store: TableStore, info: TableInfo, match: Any, seat: int | None) -> list[str]:
@@ -618,6 +720,7 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
     for t in doc["talk"][-5:]:  # talk is marked apart from the moves, and printed as data
         who = f"{t['user']} (watching)" if t["spectator"] else t["user"]
         print(f"  💬 {who}: {t['text']}")
+    print(counts_line(doc))
     if doc["rematch"]:
         print(f"Rematch: table {doc['rematch']} (boardgames-tui table join {doc['rematch']})")
     if doc["finished"]:

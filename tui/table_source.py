@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Match
+from engine.core import Match, get_game
 from engine.core.protocol import Prompt
 from engine.tables import (
     WAITING,
@@ -19,6 +19,7 @@ from engine.tables import (
     TableInfo,
     TableStore,
     Talk,
+    results,
     taken_back,
     view_for,
 )
@@ -78,7 +79,25 @@ class TableSource:
         off = {"redo"} | ({"undo", "hint", "bell"} if self.seat is None else set())
         if not self._piloted():
             off.add("reclaim")
-        self.keys_off = frozenset(off | ({"undo", "hint"} if self.strict else set()))
+        if self.strict:
+            off |= {"undo", "hint"}
+        if self.rated_in_play():  # a rated table: no hint (or analysis) until it ends
+            off.add("hint")
+        self.keys_off = frozenset(off)
+
+    def counts_note(self) -> str:
+        """Whether the table counts for ratings, and why not, in a line."""
+        why = results.counts(self.info, self._match)
+        return f"Not rated: {why}" if why else "Rated: this table counts for ratings"
+
+    def rated_in_play(self) -> bool:
+        """The table counts for ratings and has not ended: no hint or analysis yet."""
+        info = self.info
+        if info.finished:
+            return False
+        seats = [(s.kind, s.user) for s in info.seats]
+        cooperative = get_game(info.game).cooperative
+        return not results.why_unrated(cooperative, info.settings, seats, [], info.seed_kind)
 
     def _piloted(self) -> bool:
         """The computer plays this screen's seat (left, timeouts) or its owner is away."""

@@ -373,6 +373,7 @@ class PostgresStore(SQLStore):
                 row = c.fetchone()
                 for stmt in upgrade_steps(row and row[0], self.path, PG_UPGRADES):
                     c.execute(stmt.encode())
+                self._after_upgrade(_Postgres(c), int(row[0]) if row else FORMAT)
                 c.execute("UPDATE bg_meta SET value = %s WHERE key = 'format'", (str(FORMAT),))
         self._notice_policies()
         self._hosts_only()

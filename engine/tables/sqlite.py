@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Match
+from .results import RESULT_TABLES
 from .sqlstore import Conflict, Sql, SQLStore
 from .store import (
     CLOCK_TABLES,
@@ -24,6 +25,7 @@ from .store import (
     NOTICE_TABLES,
     SEED_TABLES,
     SOCIAL_TABLES,
+    NoStore,
     StoreUnavailable,
     upgrade_steps,
 )
@@ -69,7 +71,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *SEED_TABLES))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *SEED_TABLES, *RESULT_TABLES))
 
 
 class SQLiteStore(SQLStore):
@@ -94,9 +96,7 @@ class SQLiteStore(SQLStore):
             raise StoreUnavailable(f"{self.path} is a folder, not a table store")
         if not p.exists():
             if not create_file:
-                raise StoreUnavailable(
-                    f"no table store at {self.path} (create a table first: `table new`)"
-                )
+                raise NoStore(f"no table store at {self.path} (create a table first: `table new`)")
             _create(p, share_group)
         elif share_group is not None:
             _share(p, share_group)
@@ -245,6 +245,7 @@ class SQLiteStore(SQLStore):
                 found = tx.one("SELECT value FROM bg_meta WHERE key='format'")
                 for stmt in upgrade_steps(found[0] if found else None, self.path):
                     tx(stmt)
+                self._after_upgrade(tx, int(found[0]) if found else FORMAT)
                 tx("UPDATE bg_meta SET value = ? WHERE key = 'format'", (str(FORMAT),))
 
     def close(self) -> None:

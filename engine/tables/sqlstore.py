@@ -24,6 +24,7 @@ from ..core import BOT_LEVELS, HUMAN, Match
 from ..core.match import now_iso
 from ..core.protocol import SetupError
 from ..core.registry import UnknownGame, get_game
+from . import results
 from .clock import (
     AUTOPILOT,
     COMPUTER,
@@ -366,6 +367,8 @@ class SQLStore(SocialSQL, TableStore):
                         turn_since=since,
                         timed_out=timed_out,
                     )
+                    if status == FINISHED:  # its result, in the same transaction
+                        results.record(q, done, match, self._now(q))
                     if self._clock_after_move(q, info, sat, user, reason, new_turn):
                         done = self._info(q, info.id)  # a seat's clock changed
                     queue_turn_notice(q, done, match, user, self.TARGET_NUMBERS)
@@ -662,6 +665,26 @@ class SQLStore(SocialSQL, TableStore):
                 (normalize_id(table_id), owner),
             )
 
+    # ---- results ---------------------------------------------------------------------------
+    def results(
+        self, game: str | None = None, table_id: str | None = None
+    ) -> list[results.TableResult]:
+        with self._tx(write=False, snapshot=True) as q:
+            return results.read(q, game, None if table_id is None else normalize_id(table_id))
+
+    def _after_upgrade(self, q: Sql, found: int) -> None:
+        """What an upgrade from format `found` does beyond SQL, in its transaction: the tables
+        finished before results were kept are replayed into them."""
+        if found < results.RESULTS_FORMAT:
+            for (tid,) in q("SELECT id FROM bg_tables WHERE status = ?", (FINISHED,)):
+                try:
+                    info = self._info(q, tid)
+                    match = self._match(q, info)
+                except (StoreError, SetupError, UnknownGame, ValueError):
+                    continue  # a damaged or unknown table has no result to keep
+                if match.over:
+                    results.record(q, info, match)
+
     # ---- copying -------------------------------------------------------------------------
     def export_table(self, table_id: str) -> tuple[TableInfo, list[MoveRow]]:
         with self._tx(write=False, snapshot=True) as q:
@@ -680,6 +703,8 @@ class SQLStore(SocialSQL, TableStore):
             stored = self._info(q, info.id)
             if table_digest(stored, self._move_ids(q, info.id)) != digest:
                 raise StoreError(f"table {info.id} does not replay the same in {self.path}")
+            if stored.status == FINISHED:  # its result, as the store it came from has it
+                results.record(q, stored, self._match(q, stored))
 
 
 def shown_time(when: float) -> str:

@@ -29,6 +29,7 @@ from ..core.protocol import IllegalMove, SetupError
 from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
 from .clock import REASONS, ClockRules, pilot_reason
+from .results import RESULT_TABLES, UNRATED, TableResult
 
 OPEN = "open"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -983,6 +984,10 @@ class TableStore(ABC):
         """The table and its moves as stored (for `table copy-store`)."""
         raise StoreError(f"{self.path} cannot be copied from")
 
+    def results(self, game: str | None = None, table_id: str | None = None) -> list[TableResult]:
+        """Finished tables' results (of one game, or one table), in the order they finished."""
+        raise StoreError(f"{self.path} keeps no results")
+
     def import_table(self, info: TableInfo, rows: Sequence[MoveRow], digest: str) -> None:
         """Store a table copied from another store, in one transaction that is committed
         only if the table replays here to `digest`."""
@@ -992,7 +997,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 6
+FORMAT = 8
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -1060,6 +1065,10 @@ UPGRADES: dict[int, tuple[str, ...]] = {
     3: CLOCK_TABLES,
     4: SOCIAL_TABLES,
     5: SEED_TABLES,
+    6: (),  # 6 -> 7: nothing to change in the tables
+    # 7 -> 8: finished tables' results (results.py); the tables that finished before are
+    # replayed into them by the backend's upgrade (`SQLStore._after_upgrade`)
+    7: RESULT_TABLES,
 }
 
 
@@ -1119,6 +1128,8 @@ def new_table_probe(
         "private": bool(given.get("private", False)),
         "spectators": spectators,
     }
+    if given.get(UNRATED):  # its creator made it not count for ratings (results.py)
+        sets[UNRATED] = True
     stamp = now_iso()
     status = WAITING if any(s.is_open for s in seated) else PLAYING
     try:

@@ -107,5 +107,11 @@ def base_env(tmp: Path, **extra: str) -> dict[str, str]:
     # COLUMNS / LINES (set in pytest-xdist's workers) would override the pty's size
     skip = ("PYTEST", "TEXTUAL", "COLORTERM", "COLUMNS", "LINES")
     env = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
-    env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp), BOARDGAMES_BOT_DELAY="0", **extra)
+    env.update(
+        PYTHONPATH=str(ROOT),
+        XDG_DATA_HOME=str(tmp),
+        XDG_CONFIG_HOME=str(tmp / "config"),
+        BOARDGAMES_BOT_DELAY="0",
+        **extra,
+    )
     return env

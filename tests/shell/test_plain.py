@@ -103,6 +103,11 @@ def test_a_whole_game_in_lines(game_id: str, players: int, tmp_path: Path) -> No
         assert any(re.match(r"^\d+\. P\d: ", x) for x in lines[end + 1 + k : end + 2 + k])
     names = {x.split(": ")[0].split(". ")[1] for x in lines[end + 1 : end + 1 + len(m.seats)]}
     assert names == set(m.names)
+    # then each seat's score over the game, in numbers (the screens draw it as a chart)
+    after = lines[end + 1 + len(m.seats) :]
+    if not m.game.cooperative:
+        assert after[0].startswith("Score over the game, after moves 0, ")
+        assert {x.split(": ")[0].strip() for x in after[1 : 1 + len(m.seats)]} == set(m.names)
     assert script.answers()["scores"][0] == res.summary
     # autosaved like the screen does: the same game loads in either mode
     again = saves.load(saves.autosave_path(m, tmp_path))

@@ -355,7 +355,7 @@ async def test_setup_remembers_the_seats_and_ctrl_b_plays_against_computers(
         await pilot.press("enter")  # Enter in a name moves on
         await pilot.pause()
         assert app.focused is not setup.query_one("#name-0", Input)
-        await pilot.press("ctrl+b", "ctrl+s")
+        await pilot.press("ctrl+o", "ctrl+s")
         await pilot.pause()
         game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert [s.is_bot for s in game.match.seats] == [False, True, True]

@@ -92,3 +92,17 @@ def test_help(snap_compare, saves_dir: str, size: str) -> None:  # type: ignore[
     assert snap_compare(
         app_for(saves_dir, GAMES[0]), press=["question_mark"], terminal_size=SIZES[size]
     )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_settings(snap_compare, saves_dir: str, size: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the screen names its file: a fixed config folder (nothing is written to it)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(SAVES / "config"))
+
+    async def open_settings(pilot) -> None:  # type: ignore[no-untyped-def]
+        from tui.screens.settings import SettingsScreen
+
+        pilot.app.push_screen(SettingsScreen())
+        await settle(pilot)
+
+    assert snap_compare(app_for(saves_dir), run_before=open_settings, terminal_size=SIZES[size])

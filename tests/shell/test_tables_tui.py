@@ -38,10 +38,12 @@ def hidden_from(match: Any, state: Any, seen: dict[str, Any]) -> set[str]:
     return {s for s in everything - strings(seen) if len(s) >= 6 and not s.islower()}
 
 
-def make(tmp_path: Path, seats: str = "alice,bob", game: str = "notre-dame") -> tuple[Path, str]:
+def make(
+    tmp_path: Path, seats: str = "alice,bob", game: str = "notre-dame", unrated: bool = False
+) -> tuple[Path, str]:
     path = tmp_path / "tables.sqlite"
     s = SQLiteStore(path)
-    tid = s.create(game, parse_seats(seats, "alice"), {}, 5, "alice").id
+    tid = s.create(game, parse_seats(seats, "alice"), {}, 5, "alice", {"unrated": unrated}).id
     s.close()
     return path, tid
 
@@ -256,8 +258,9 @@ async def test_a_move_taken_back_is_told_on_the_other_screens(tmp_path: Path) ->
 
 
 def computer_to_move(tmp_path: Path, game: str) -> tuple[Path, str]:
-    """A table of `game` (alexandra, a greedy computer, bob) where the computer is to move."""
-    path, tid = make(tmp_path, "alexandra,greedy,bob", game)
+    """A table of `game` (alexandra, a greedy computer, bob) where the computer is to move;
+    unrated, so that it offers hints (a rated table has none until it ends)."""
+    path, tid = make(tmp_path, "alexandra,greedy,bob", game, unrated=True)
     store = SQLiteStore(path)
     info, match = store.load(tid)
     while match.prompt.seat == 0:
@@ -374,3 +377,43 @@ async def test_the_seed_field_is_only_for_a_table_against_computers(tmp_path: Pa
     [made] = s.tables()
     assert (made.seed, made.seed_kind) == (4242, "chosen")
     s.close()
+
+
+async def test_a_rated_table_offers_no_hint_or_analysis_until_it_ends(tmp_path: Path) -> None:
+    """Issue 46: a table that counts for ratings has no hint key and review refuses to
+    analyse while it is played; an unrated one offers both."""
+    from tui.screens.review import ReviewScreen
+
+    for unrated in (False, True):
+        path, tid = make(tmp_path / str(unrated), "alice,bob", unrated=unrated)
+        app = app_for(path, tid, "alice")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: at_table(app))  # noqa: B023
+            keys = footer_keys(app.screen, 120)
+            assert ("h Hint" in keys) is unrated, keys
+            await pilot.press("v")
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))  # noqa: B023
+            assert app.screen.analysis is unrated  # type: ignore[attr-defined]
+
+
+async def test_the_end_of_a_table_says_whether_it_counted(tmp_path: Path) -> None:
+    """Issue 46: each table says whether it counts for ratings, and why not."""
+    from textual.widgets import Static
+
+    from tui.screens.end import EndScreen
+
+    for unrated, said in ((False, "Rated: this table counts"), (True, "Not rated: its creator")):
+        path, tid = make(tmp_path / str(unrated), "alice,bob", unrated=unrated)
+        store = SQLiteStore(path)
+        while True:
+            info, match = store.load(tid)
+            if match.prompt is None:
+                break
+            user = info.seats[match.prompt.seat].user
+            store.append(tid, user, match.prompt.moves[0].id, info.moves)
+        store.close()
+        app = app_for(path, tid, "alice")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, EndScreen))  # noqa: B023
+            note = str(app.screen.query_one("#end-note", Static).render())
+            assert note.startswith(said), note

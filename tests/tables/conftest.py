@@ -58,7 +58,16 @@ class Backend:
             self.sql(f"DROP TABLE {table}")
         for table in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):
             self.sql(f"DROP TABLE {table}")
+        self.before_results()
         self.sql("UPDATE bg_meta SET value = '3' WHERE key = 'format'")
+
+    def before_results(self) -> None:
+        """Make the store what it was before it kept results (format 7)."""
+        from engine.tables.results import RESULTS_FORMAT
+
+        self.sql("DROP TABLE bg_result_seats")
+        self.sql("DROP TABLE bg_results")
+        self.sql(f"UPDATE bg_meta SET value = '{RESULTS_FORMAT - 1}' WHERE key = 'format'")
 
     @property
     def schema(self) -> str:

@@ -416,9 +416,8 @@ def test_a_format_3_store_is_upgraded_with_its_tables_and_notices(backend: Backe
         'INSERT INTO bg_notices (table_id, n, "user", target, title, body) VALUES (?,?,?,?,?,?)',
         (t.id, 1, "bob", 1, "Your turn", "…"),
     )
-    assert FORMAT == 6
     s = backend.open()
-    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("6",)]
+    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]
     info = s.info(t.id)
     assert info.moves == 1 and info.rules == ClockRules() and info.turn_since is None
     assert info.seed_kind == "shown"  # its seed was printed when it was made

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import pytest
 
 from engine.tables import Disconnected, StoreUnavailable, TableStore, open_store
-from engine.tables.store import parse_seats, table_digest
+from engine.tables.store import FORMAT, parse_seats, table_digest
 from tests.tables.conftest import Backend
 from tests.tables.test_processes import replay_all, spawn
 from tui.cli import main
@@ -127,8 +127,8 @@ def test_a_players_role_reads_no_move_nor_seed_and_writes_nothing(
         row = c.execute("SELECT move_id FROM bg_moves WHERE table_id = %s AND n = 1", (t.id,))
         assert row.fetchall() == [(keep,)]
         assert c.execute("SELECT seed FROM bg_tables WHERE id = %s", (t.id,)).fetchall()
-    owner = pgb.open()  # the host opens it: format 6
-    assert pgb.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("6",)]
+    owner = pgb.open()  # the host opens it: format 6 and on
+    assert pgb.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [(str(FORMAT),)]
     assert owner.info(t.id).seed_kind == "shown"  # made before: its seed may be known
     before = {
         table: pgb.sql(f"SELECT * FROM {table} ORDER BY 1, 2")
@@ -137,7 +137,8 @@ def test_a_players_role_reads_no_move_nor_seed_and_writes_nothing(
     }  # fmt: skip
     with as_players_role(pgb, bo) as c:
         for table in ("bg_moves", "bg_tables", "bg_seats", "bg_talk", "bg_invites",
-                      "bg_offers", "bg_rematches", "bg_clocks", "bg_events", "bg_meta"):  # fmt: skip
+                      "bg_offers", "bg_rematches", "bg_clocks", "bg_events", "bg_meta",
+                      "bg_results", "bg_result_seats"):  # fmt: skip
             assert c.execute(f"SELECT * FROM {table}").fetchall() == [], table
         assert c.execute("SELECT * FROM bg_targets").fetchall() == []  # alice's URL: no
         for change, params in (
@@ -163,6 +164,8 @@ def test_a_players_role_reads_no_move_nor_seed_and_writes_nothing(
             ('INSERT INTO bg_invites VALUES (%s, %s, %s, %s)', ("aaaabbbb", priv.id, bo, "now")),
             ('INSERT INTO bg_events VALUES (%s, 9, 2, %s, %s)', (t.id, "now", "alice left")),
             ('INSERT INTO bg_away VALUES (%s, 0, NULL)', (al,)),
+            ("INSERT INTO bg_results (table_id, game, options, players, finished, at, rated, "
+             "why) VALUES (%s, 'notre-dame', '{}', 2, 'now', 0, 1, '')", (t.id,)),  # a forged win
             ("INSERT INTO bg_tables (id, game, seed, options, settings, creator, created, "
              "updated, status) VALUES ('zzzzz', 'notre-dame', 1, '{}', '{}', %s, '', '', "
              "'playing')", (bo,)),

@@ -17,6 +17,7 @@ from typing import Any
 from engine.core import PUBLIC, IllegalMove, Match, saves
 from engine.core.protocol import Prompt, may_read
 
+from ..scores import history_lines
 from .boards import Sections, board_for, counted, listed
 from .lines import TIMEOUT, Reader
 from .source import SourceError
@@ -281,6 +282,8 @@ class PlainSession:
         res = self.game.result(m.state)
         self.say(f"Game over. {res.summary}")
         for line in self.final_scores():
+            self.say(line)
+        for line in history_lines(m):
             self.say(line)
         self.say("Type scores, board, log or review to look back; quit to leave.")
 

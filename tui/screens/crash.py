@@ -39,7 +39,7 @@ def crash_text(report: Path | None, saved: str | None, room: bool) -> str:
 class CrashScreen(Screen[None]):
     """Shown in place of every other screen after an unexpected error; q ends the app."""
 
-    BINDINGS = [Binding("q,enter,escape,ctrl+c", "leave", "Quit", priority=True)]
+    BINDINGS = [Binding("q,enter,escape,ctrl+c", "leave", "Quit", priority=True, id="crash.leave")]
 
     def __init__(
         self, report: Path | None, saved: str | None, room: bool, shown: Callable[[], None]

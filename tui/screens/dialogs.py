@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.table import Table
@@ -45,8 +46,8 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     """Yes / no."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
     def __init__(self, question: str) -> None:
@@ -65,9 +66,9 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
 class MessageScreen(DismissOnce, ModalScreen[None]):
     """A message that stays until a key is pressed (errors: a broken save, a bad option)."""
 
-    BINDINGS = [Binding("enter,escape,space,q", "close", "Close")]
+    BINDINGS = [Binding("enter,escape,space,q", "close", "Close", id="message.close")]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str | Text) -> None:
         super().__init__()
         self.title_text = title
         self.text = text
@@ -75,7 +76,8 @@ class MessageScreen(DismissOnce, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(f"[b]{self.title_text}[/]", classes="dialog-title")
-            yield Static(Text(self.text), classes="dialog-text")
+            text = self.text
+            yield Static(text if isinstance(text, Text) else Text(text), classes="dialog-text")
             yield Static("Enter / Esc: close", classes="dialog-keys")
 
     def action_close(self) -> None:
@@ -85,7 +87,7 @@ class MessageScreen(DismissOnce, ModalScreen[None]):
 class SaveAsScreen(DismissOnce, ModalScreen[str | None]):
     """Ask where to save."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="save-as.cancel")]
 
     def __init__(self, default: str) -> None:
         super().__init__()
@@ -108,7 +110,7 @@ class SaveAsScreen(DismissOnce, ModalScreen[str | None]):
 class TalkScreen(DismissOnce, ModalScreen[str | None]):
     """The message line of a shared table: one line, at most TALK_MAX characters."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="talk.cancel")]
 
     def compose(self) -> ComposeResult:
         from engine.tables.social import TALK_MAX
@@ -137,8 +139,8 @@ class HandoverScreen(DismissOnce, Screen[bool]):
     """Covers the whole screen until the named player takes the keyboard; renders no secrets."""
 
     BINDINGS = [
-        Binding("enter,space", "ready", "Show my turn"),
-        Binding("q", "leave", "Menu"),
+        Binding("enter,space", "ready", "Show my turn", id="handover.ready"),
+        Binding("q", "leave", "Menu", id="handover.leave"),
     ]
 
     def __init__(self, seat: int, name: str, what: str) -> None:
@@ -161,7 +163,7 @@ class HandoverScreen(DismissOnce, Screen[bool]):
                 .append(" when you are ready."),
                 id="handover-text",
             )
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def action_ready(self) -> None:
         self.dismiss(True)
@@ -175,8 +177,8 @@ class SeenScreen(HandoverScreen):
     hidden cards, a draw), shown to it alone until it presses a key."""
 
     BINDINGS = [
-        Binding("enter,space", "ready", "Pass the keyboard on"),
-        Binding("q", "leave", "Menu"),
+        Binding("enter,space", "ready", "Pass the keyboard on", id="seen.ready"),
+        Binding("q", "leave", "Menu", id="seen.leave"),
     ]
 
     def __init__(self, seat: int, name: str, lines: list[str], next_name: str) -> None:
@@ -194,7 +196,7 @@ class SeenScreen(HandoverScreen):
                 body.append(f"  {one_line(line)}\n", style="bold")
             body.append(f"\nPress Enter, then pass the keyboard to {one_line(self.next_name)}.")
             yield Static(body, id="handover-text")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
 
 KEY_ROWS = [
@@ -230,8 +232,11 @@ def keys_table(rows: list[tuple[str, str]] = KEY_ROWS) -> Table:
     return t
 
 
-def binding_rows(bindings: list[Any]) -> list[tuple[str, str]]:
-    """(keys, what) rows from a screen's BINDINGS, for its help."""
+def binding_rows(
+    bindings: list[Any], keymap: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """(keys, what) rows from a screen's BINDINGS, for its help; `keymap`: the keys the
+    settings gave some of them instead (by binding id)."""
     names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space",
              "left_square_bracket": "[", "right_square_bracket": "]", "slash": "/",
              "pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End",
@@ -240,7 +245,7 @@ def binding_rows(bindings: list[Any]) -> list[tuple[str, str]]:
     rows = []
     for b in bindings:
         if isinstance(b, Binding):
-            keys, desc = b.key, b.description
+            keys, desc = (keymap or {}).get(b.id or "", b.key), b.description
         else:
             keys, desc = b[0], b[2] if len(b) > 2 else b[1]
         if not desc:
@@ -255,7 +260,8 @@ class ScreenHelp(DismissOnce):
     HELP_TITLE = "Keys"
 
     def action_help(self) -> None:
-        rows = binding_rows(type(self).BINDINGS)  # type: ignore[attr-defined]
+        keymap = self.app.settings.keys  # type: ignore[attr-defined]
+        rows = binding_rows(type(self).BINDINGS, keymap)  # type: ignore[attr-defined]
         self.app.push_screen(HelpScreen(self.HELP_TITLE, "", rows=rows))  # type: ignore[attr-defined]
 
 
@@ -263,12 +269,12 @@ class HelpScreen(DismissOnce, ModalScreen[str | None]):
     """The keys of the game screen and the phase being played, with a link to the rules."""
 
     BINDINGS = [
-        Binding("escape,q,question_mark", "close", "Close"),
-        Binding("g,enter", "rules", "Rules reference"),
-        Binding("up,k", "scroll(-1)", show=False),
-        Binding("down,j", "scroll(1)", show=False),
-        Binding("pageup,b", "scroll(-8)", show=False),
-        Binding("pagedown,space", "scroll(8)", show=False),
+        Binding("escape,q,question_mark", "close", "Close", id="help-screen.close"),
+        Binding("g,enter", "rules", "Rules reference", id="help-screen.rules"),
+        Binding("up,k", "scroll(-1)", show=False, id="help-screen.scroll-back"),
+        Binding("down,j", "scroll(1)", show=False, id="help-screen.scroll-forward"),
+        Binding("pageup,b", "scroll(-8)", show=False, id="help-screen.page-back"),
+        Binding("pagedown,space", "scroll(8)", show=False, id="help-screen.page-forward"),
     ]
 
     def __init__(

@@ -17,7 +17,9 @@ from textual.widgets import Footer, Static
 from engine.core import Match
 from engine.core.protocol import Result
 
+from ..scores import score_history
 from ..text import seat_label
+from ..widgets.score_chart import score_chart
 from .dialogs import ScreenHelp
 
 _DETAIL = re.compile(r"^(.*?)\s*\(([^()]*\d[^()]*)\)$")  # "coins (39 / 10)": a trailing count
@@ -165,16 +167,17 @@ def _ordinal(n: int) -> str:
 class EndScreen(ScreenHelp, Screen[str | None]):
     HELP_TITLE = "End of the game"
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("v", "pick('review')", "Review the game"),
-        Binding("enter,q,escape", "pick('menu')", "Menu"),
-        Binding("b", "pick(None)", "Back to board"),
-        Binding("m", "pick('rematch')", "Rematch"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("v", "pick('review')", "Review the game", id="end.review"),
+        Binding("enter,q,escape", "pick('menu')", "Menu", id="end.menu"),
+        Binding("b", "pick(None)", "Back to board", id="end.board"),
+        Binding("m", "pick('rematch')", "Rematch", id="end.rematch"),
     ]
 
-    def __init__(self, match: Match, rematch: bool = False) -> None:
+    def __init__(self, match: Match, rematch: bool = False, note: str = "") -> None:
         super().__init__()
         self.match = match
+        self.note = note  # a shared table: whether it counted for ratings, and why not
         self.rematch = rematch  # a finished shared table: m opens its rematch
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -186,7 +189,13 @@ class EndScreen(ScreenHelp, Screen[str | None]):
         yield Static(f" {self.match.game.title} · game over", id="status")
         with VerticalScroll(id="end-body"):
             yield Static(result_renderable(self.match), id="end-result")
-        yield Footer()
+            if self.note:
+                yield Static(Text(self.note, style="italic"), id="end-note")
+            at, scores = score_history(self.match)
+            if at:
+                names = [s.name for s in self.match.seats]
+                yield Static(score_chart(names, at, scores), id="end-chart")
+        yield Footer(show_command_palette=False)
 
     def action_pick(self, what: str | None) -> None:
         self.dismiss(what)

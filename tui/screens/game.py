@@ -55,6 +55,20 @@ COMPACT_HEIGHT = 40  # the wide board is laid out for 40 rows: below that, tabs 
 LOG_KEEP = 300
 LOG_REWRITE = 60  # moves redrawn when the reader changes (the full history is in review)
 ACTION_KEYS = {"undo": "u", "redo": "r", "hint": "h"}  # the help's key rows by action
+# the help's key rows by binding id: a key remapped in the settings is shown instead
+ROW_IDS = {
+    "u": "game.undo",
+    "r": "game.redo",
+    "s": "game.save",
+    "v": "game.review",
+    "l": "game.log",
+    "g": "game.rules",
+    "h": "game.hint",
+    "b": "game.bell",
+    "c": "game.say",
+    "?": "help",
+    "q": "game.leave",
+}
 RULES_PREPARE = 1.5  # seconds after the screen opens: the rules reference is parsed in a thread
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
 
@@ -125,29 +139,59 @@ class GameScreen(BaseScreen[None]):
     """Plays a match: every decision goes through the move picker."""
 
     BINDINGS = [
-        Binding("escape", "back", "Step back", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo"),
-        Binding("s", "save", "Save"),
-        Binding("v", "review", "Review"),
-        Binding("l", "log", "Log"),
-        Binding("g", "rules", "Rules"),
-        Binding("h", "hint", "Hint"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "leave", "Menu"),
-        Binding("pageup", "log_page(-1)", "Scroll log", key_display="PgUp/PgDn", priority=True),
-        Binding("pagedown", "log_page(1)", "Scroll log", show=False, priority=True),
-        Binding("slash", "filter", "Filter", show=False),
-        Binding("tab,right_square_bracket", "cycle(1)", "Next view", show=False, priority=True),
+        Binding("escape", "back", "Step back", show=False, id="game.back"),
+        Binding("u", "undo", "Undo", id="game.undo"),
+        Binding("r", "redo", "Redo", id="game.redo"),
+        Binding("s", "save", "Save", id="game.save"),
+        Binding("v", "review", "Review", id="game.review"),
+        Binding("l", "log", "Log", id="game.log"),
+        Binding("g", "rules", "Rules", id="game.rules"),
+        Binding("h", "hint", "Hint", id="game.hint"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("q", "leave", "Menu", id="game.leave"),
         Binding(
-            "shift+tab,left_square_bracket", "cycle(-1)", "Prev view", show=False, priority=True
+            "pageup",
+            "log_page(-1)",
+            "Scroll log",
+            key_display="PgUp/PgDn",
+            priority=True,
+            id="game.log-page-back",
         ),
-        Binding("e", "results", "Results", show=False),
-        Binding("b", "bell", "Bell"),  # a shared table's (the source turns keys off)
-        Binding("t", "reclaim", "Take seat back"),  # when the computer plays your seat
+        Binding(
+            "pagedown",
+            "log_page(1)",
+            "Scroll log",
+            show=False,
+            priority=True,
+            id="game.log-page-forward",
+        ),
+        Binding("slash", "filter", "Filter", show=False, id="game.filter"),
+        Binding(
+            "tab,right_square_bracket",
+            "cycle(1)",
+            "Next view",
+            show=False,
+            priority=True,
+            id="game.cycle-forward",
+        ),
+        Binding(
+            "shift+tab,left_square_bracket",
+            "cycle(-1)",
+            "Prev view",
+            show=False,
+            priority=True,
+            id="game.cycle-back",
+        ),
+        Binding("e", "results", "Results", show=False, id="game.results"),
+        Binding(
+            "b", "bell", "Bell", id="game.bell"
+        ),  # a shared table's (the source turns keys off)
+        Binding(
+            "t", "reclaim", "Take seat back", id="game.reclaim"
+        ),  # when the computer plays your seat
         # a shared table's: a message to the others (not in the footer, full at 80 columns:
         # the table screen's help and the docs name it)
-        Binding("c", "say", "Say", show=False),
+        Binding("c", "say", "Say", show=False, id="game.say"),
     ]
 
     def __init__(
@@ -220,7 +264,7 @@ class GameScreen(BaseScreen[None]):
             yield HintPanel(id="hint")
             yield GameLog(id="log", max_lines=LOG_KEEP)
         yield Static("", id="lastlog")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     @property
     def match(self) -> Match:
@@ -229,8 +273,17 @@ class GameScreen(BaseScreen[None]):
 
     def on_mount(self) -> None:
         self._apply_size()
+        # letters the settings gave this screen's keys are never a move's hotkey
+        reserved = {
+            k
+            for ident, keys in self.app.settings.keys.items()
+            if ident.startswith("game.")
+            for k in keys.split(",")
+            if len(k) == 1
+        }
         if "say" not in self.source.keys_off:  # c opens the message line, never a move
-            self.query_one(MovePicker).reserved = frozenset("c")
+            reserved.add("c")
+        self.query_one(MovePicker).reserved = frozenset(reserved)
         self.refresh_game(highlight=False)
         self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
         if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
@@ -904,6 +957,7 @@ class GameScreen(BaseScreen[None]):
             viewer,
             allow_continue=not source.shared,
             public=source.shared and viewer == PUBLIC,
+            analysis=not getattr(source, "rated_in_play", bool)(),
         )
         self.app.push_screen(review, back)
 
@@ -953,6 +1007,11 @@ class GameScreen(BaseScreen[None]):
             rows.insert(-2, ("b", "bell on or off when it becomes your turn"))
         if "say" not in self.source.keys_off:
             rows.insert(-2, ("c", "say something at the table (shown in the log, marked »)"))
+        keymap = self.app.settings.keys
+        rows = [
+            (keymap[ROW_IDS[k]].replace(",", " / ") if ROW_IDS.get(k) in keymap else k, what)
+            for k, what in rows
+        ]
         self.app.push_screen(
             HelpScreen(self.match.game.title, phase, rows=rows, explanation=explanation), after
         )
@@ -1036,7 +1095,8 @@ class GameScreen(BaseScreen[None]):
                 self.action_rematch()
 
         rematch = bool(getattr(self.source, "can_rematch", lambda: False)())
-        self.app.push_screen(EndScreen(self.match, rematch=rematch), after)
+        note = str(getattr(self.source, "counts_note", str)())  # a table: rated or why not
+        self.app.push_screen(EndScreen(self.match, rematch=rematch, note=note), after)
 
     def action_rematch(self) -> None:
         """A finished table: open its rematch (the same people, the next seat starting)."""

@@ -40,9 +40,9 @@ def players_text(seats: list[tuple[str, str]]) -> str:
 class LoadScreen(ScreenHelp, BaseScreen[None]):
     HELP_TITLE = "Saved games"
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("escape", "close", "Back"),
-        Binding("slash", "path", "Type a path"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape", "close", "Back", id="load.close"),
+        Binding("slash", "path", "Type a path", id="load.path"),
     ]
 
     def __init__(self, review: bool = False) -> None:
@@ -57,7 +57,7 @@ class LoadScreen(ScreenHelp, BaseScreen[None]):
             yield Static(f"[b]{verb} a saved game[/]  (Enter opens, / types a path, Esc goes back)")
             yield OptionList(id="load-files")
             yield Input(placeholder="path to a .toml save file, then Enter", id="load-path")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         own = saves.list_saves(self.app.saves_dir)
@@ -146,7 +146,10 @@ class LoadScreen(ScreenHelp, BaseScreen[None]):
 
 class RulesPickScreen(ScreenHelp, BaseScreen[None]):
     HELP_TITLE = "Saved games"
-    BINDINGS = [Binding("escape,q", "close", "Back"), Binding("question_mark", "help", "Help")]
+    BINDINGS = [
+        Binding("escape,q", "close", "Back", id="rules-pick.close"),
+        Binding("question_mark", "help", "Help", id="help"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load"):
@@ -158,7 +161,7 @@ class RulesPickScreen(ScreenHelp, BaseScreen[None]):
                 ],
                 id="rules-games",
             )
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

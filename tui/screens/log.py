@@ -20,14 +20,14 @@ class LogScreen(ScreenHelp, Screen[None]):
 
     HELP_TITLE = "Game log"
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("escape,l,q", "close", "Back"),
-        Binding("up,k", "scroll(-1)", "Up", show=False),
-        Binding("down,j", "scroll(1)", "Down", show=False),
-        Binding("pageup,b", "page(-1)", "Page up"),
-        Binding("pagedown,space", "page(1)", "Page down"),
-        Binding("home", "edge(0)", "First move"),
-        Binding("end", "edge(1)", "Latest"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape,l,q", "close", "Back", id="log.close"),
+        Binding("up,k", "scroll(-1)", "Up", show=False, id="log.scroll-back"),
+        Binding("down,j", "scroll(1)", "Down", show=False, id="log.scroll-forward"),
+        Binding("pageup,b", "page(-1)", "Page up", id="log.page-back"),
+        Binding("pagedown,space", "page(1)", "Page down", id="log.page-forward"),
+        Binding("home", "edge(0)", "First move", id="log.edge-first"),
+        Binding("end", "edge(1)", "Latest", id="log.edge-latest"),
     ]
 
     def __init__(self, match: Match, viewer: int | None) -> None:
@@ -41,7 +41,7 @@ class LogScreen(ScreenHelp, Screen[None]):
         title.append(f"   {FRESH_MARK} the computers' moves since your last decision")
         yield Static(title, id="status")
         yield GameLog(id="full-log")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._write()

@@ -51,8 +51,11 @@ ROOM_TABLE_ROWS = 6  # the player's own tables listed in the menu itself
 
 class MenuScreen(BaseScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"pick('{item}')", label, show=False) for item, key, label in ROOM_ITEMS),
-        Binding("question_mark", "help", "Help"),
+        *(
+            Binding(key, f"pick('{item}')", label, show=False, id=f"menu.{item}")
+            for item, key, label in ROOM_ITEMS
+        ),
+        Binding("question_mark", "help", "Help", id="help"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -151,9 +154,11 @@ class MenuScreen(BaseScreen[None]):
         if room:
             for row in self._table_rows():
                 ol.add_option(row)
+        keymap = self.app.settings.keys
         for item, key, label in ROOM_ITEMS if room else ITEMS:
             t = Text(no_wrap=True, overflow="ellipsis")
-            t.append(f" {key} ", style="bold reverse")
+            shown = keymap.get(f"menu.{item}", key).split(",")[0]  # as the settings remapped it
+            t.append(f" {shown} ", style="bold reverse")
             t.append(f"  {label}")
             if item == "continue":
                 t.append(

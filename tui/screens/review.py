@@ -24,9 +24,11 @@ from engine.bots.analysis import Rating
 from engine.core import PUBLIC, Match
 
 from ..games import ui_for
+from ..scores import score_history
 from ..widgets.board import BoardView
 from ..widgets.picker import SafeOptionList as OptionList
-from .dialogs import ConfirmScreen, ScreenHelp
+from ..widgets.score_chart import score_chart
+from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
 from .end import headline
 
 # analyses kept while their match lives, so reopening review shows them again:
@@ -78,26 +80,40 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
     """Dismisses with the move index to continue from, or None to go back unchanged."""
 
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("left,h", "step(-1)", "Prev"),
-        Binding("right,l", "step(1)", "Next"),
-        Binding("m", "analyse", "Analyse"),
-        Binding("n", "mistake(1)", "Mistake"),
-        Binding("p", "mistake(-1)", "Previous mistake", show=False),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("left,h", "step(-1)", "Prev", id="review.step-back"),
+        Binding("right,l", "step(1)", "Next", id="review.step-forward"),
+        Binding("m", "analyse", "Analyse", id="review.analyse"),
+        Binding("n", "mistake(1)", "Mistake", id="review.mistake-forward"),
+        Binding("p", "mistake(-1)", "Previous mistake", show=False, id="review.mistake-back"),
         # Home / End hidden from the footer (so that 80 columns hold the rest), as usual
-        Binding("home,a", "jump(0)", "Start", priority=True, show=False),
-        Binding("end,z", "jump(-1)", "End", priority=True, show=False),
-        Binding("c", "continue_here", "Continue from here"),
-        Binding("tab,right_square_bracket", "cycle(1)", "View", show=False, priority=True),
-        Binding("left_square_bracket", "cycle(-1)", show=False),
-        Binding("escape,q,v", "close", "Back"),
+        Binding("home,a", "jump(0)", "Start", priority=True, show=False, id="review.jump-first"),
+        Binding("end,z", "jump(-1)", "End", priority=True, show=False, id="review.jump-end"),
+        Binding("c", "continue_here", "Continue from here", id="review.continue-here"),
+        Binding("o", "chart", "Score chart", show=False, id="review.chart"),
+        Binding(
+            "tab,right_square_bracket",
+            "cycle(1)",
+            "View",
+            show=False,
+            priority=True,
+            id="review.cycle-forward",
+        ),
+        Binding("left_square_bracket", "cycle(-1)", show=False, id="review.cycle-back"),
+        Binding("escape,q,v", "close", "Back", id="review.close"),
     ]
 
     def __init__(
-        self, match: Match, viewer: int | None, allow_continue: bool = True, public: bool = False
+        self,
+        match: Match,
+        viewer: int | None,
+        allow_continue: bool = True,
+        public: bool = False,
+        analysis: bool = True,
     ) -> None:
         super().__init__()
         self.match = match
+        self.analysis = analysis  # False: a rated table in play (no analysis until it ends)
         self.viewer = viewer
         # a table's spectator: the board shows only what every seat sees alike
         self.public = public
@@ -114,7 +130,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
             yield BoardView(ui_for(self.match.game.id), id="board")
             yield OptionList(id="review-moves")
         yield Static("", id="lastlog")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def _apply_size(self) -> None:
         w, h = self.app.size
@@ -233,8 +249,20 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
             return None
         return rating
 
+    def action_chart(self) -> None:
+        """Each seat's score over the game (a finished, competitive game's only)."""
+        at, scores = score_history(self.match)
+        if not at:
+            self.notify("The score chart comes when a game (not a co-operative one) is over.")
+            return
+        names = [s.name for s in self.match.seats]
+        self.app.push_screen(MessageScreen("Score over the game", score_chart(names, at, scores)))
+
     def action_analyse(self) -> None:
         """Rate the decisions in a background worker; marks appear as they come in."""
+        if not self.analysis:
+            self.notify("A rated table: no analysis until the game ends.")
+            return
         if self._analysing is not None:
             self.notify("Already analysing: marks appear as each move is rated.")
             return

@@ -22,13 +22,13 @@ from .dialogs import ScreenHelp
 class RulesScreen(ScreenHelp, Screen[None]):
     HELP_TITLE = "Rules reference"
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("escape,q,g", "close", "Back"),
-        Binding("j,down", "scroll(1)", "Down", show=False),
-        Binding("k,up", "scroll(-1)", "Up", show=False),
-        Binding("space,pagedown", "page(1)", "Page down"),
-        Binding("b,pageup", "page(-1)", "Page up"),
-        Binding("home", "top", "Top", show=False),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape,q,g", "close", "Back", id="rules.close"),
+        Binding("j,down", "scroll(1)", "Down", show=False, id="rules.scroll-forward"),
+        Binding("k,up", "scroll(-1)", "Up", show=False, id="rules.scroll-back"),
+        Binding("space,pagedown", "page(1)", "Page down", id="rules.page-forward"),
+        Binding("b,pageup", "page(-1)", "Page up", id="rules.page-back"),
+        Binding("home", "top", "Top", show=False, id="rules.top"),
     ]
 
     def __init__(
@@ -49,7 +49,7 @@ class RulesScreen(ScreenHelp, Screen[None]):
             # one widget drawing Rich's Markdown, laid out once per width: Textual's Markdown
             # widget mounts a widget per block and took seconds to open a long reference
             yield Static(id="rules-text")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._draw()

@@ -88,10 +88,10 @@ def read_last_setup(folder: str | None) -> dict[str, Any]:
 class SetupScreen(ScreenHelp, BaseScreen[None]):
     HELP_TITLE = "New game"
     BINDINGS = [
-        Binding("question_mark", "help", "Help"),
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+s,f2", "start", "Start"),
-        Binding("ctrl+b,f3", "versus_computers", "Me vs computers"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape", "close", "Back", id="setup.close"),
+        Binding("ctrl+s,f2", "start", "Start", id="setup.start"),
+        Binding("ctrl+o,f3", "versus_computers", "Me vs computers", id="setup.versus-computers"),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
@@ -103,6 +103,17 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         self.remembered: list[tuple[str, str]] = []
         self.game_id = game_id
         self.building = True  # seat and option rows are being (re)built (tests wait for it)
+
+    @property
+    def names(self) -> list[str]:
+        """The names offered (the settings' first, then the usual ones), one per seat."""
+        mine = list(self.app.settings.get("names"))
+        taken = {n.lower() for n in mine}
+        return (
+            mine
+            + [n for n in DEFAULT_NAMES if n.lower() not in taken]
+            + [f"Player {i + 1}" for i in range(len(mine), 8)]
+        )
 
     def _remember(self) -> None:
         """Take the game, player count and seats of the last game started here."""
@@ -128,7 +139,7 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         with VerticalScroll(id="setup"):
             yield Static(
                 "[b]New game[/]   Tab / Shift+Tab move · Enter or Space changes · Ctrl+S starts · "
-                "Ctrl+B: you against computers"
+                "Ctrl+O: you against computers"
             )
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
@@ -153,8 +164,9 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
             yield Vertical(id="options")
             with Horizontal(classes="row"):
                 yield Label("Hand-over screens", classes="label")
-                yield Switch(value=True, id="handover")
-                yield Static(" on ", id="handover-state", classes="state")
+                handover = bool(self.app.settings.get("handover"))
+                yield Switch(value=handover, id="handover")
+                yield Static(" on " if handover else " off ", id="handover-state", classes="state")
                 yield Static("between people sharing the screen (off: open play)", classes="hint")
             with Horizontal(classes="row"):
                 yield Label("Strict (no undo)", classes="label")
@@ -170,7 +182,7 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
                     speed_choices(delay), value=delay, allow_blank=False, id="speed", classes="kind"
                 )
             yield Button("Start the game", id="start", variant="primary")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def _count_options(self) -> list[tuple[str, int]]:
         g = self.game
@@ -202,7 +214,7 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
         await seats.remove_children()
         rows: list[Widget] = []
         for i in range(self.count):
-            default = self.remembered[i] if i < len(self.remembered) else (DEFAULT_NAMES[i], HUMAN)
+            default = self.remembered[i] if i < len(self.remembered) else (self.names[i], HUMAN)
             name, kind = old.get(i, default)
             rows.append(
                 Horizontal(
@@ -320,7 +332,7 @@ class SetupScreen(ScreenHelp, BaseScreen[None]):
     def action_start(self) -> None:
         seats = []
         for i in range(self.count):
-            name = self.query_one(f"#name-{i}", Input).value.strip() or DEFAULT_NAMES[i]
+            name = self.query_one(f"#name-{i}", Input).value.strip() or self.names[i]
             kind = str(self.query_one(f"#kind-{i}", Select).value)
             try:
                 name = check_name(name)

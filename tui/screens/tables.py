@@ -27,6 +27,7 @@ from engine.tables import (
     listed,
     open_store,
     parse_seats,
+    results,
     solo,
 )
 from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
@@ -81,11 +82,11 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
 
     HELP_TITLE = "Shared tables"
     BINDINGS = [
-        Binding("n", "new", "New table"),
-        Binding("w", "watch", "Watch"),
-        Binding("i", "invite", "Invite code"),
-        Binding("question_mark", "help", "Help"),
-        Binding("escape,q", "close", "Back"),
+        Binding("n", "new", "New table", id="tables.new"),
+        Binding("w", "watch", "Watch", id="tables.watch"),
+        Binding("i", "invite", "Invite code", id="tables.invite"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("escape,q", "close", "Back", id="tables.close"),
     ]
 
     def __init__(self) -> None:
@@ -98,7 +99,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             yield Static("", id="tables-head")
             yield OptionList(id="tables-list")
             yield Static("", id="tables-note")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._head()
@@ -294,9 +295,9 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     HELP_TITLE = "New shared table"
     BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+s", "create", "Create"),
-        Binding("question_mark", "help", "Help", show=False),
+        Binding("escape", "close", "Back", id="new-table.close"),
+        Binding("ctrl+s", "create", "Create", id="new-table.create"),
+        Binding("question_mark", "help", "Help", show=False, id="help"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -331,13 +332,15 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
             with Horizontal(classes="row"):
                 yield Label("Turn limit", classes="label")
                 yield Input(placeholder="none (e.g. 90s, 10m, 24h)", id="table-limit")
+                yield Static("Rated", classes="switch-label")
+                yield Switch(value=True, id="table-rated")
             with Horizontal(classes="row"):  # two switches on one row: the form fits 80x24
                 yield Label("Strict (no undo)", classes="label")
                 yield Switch(value=False, id="table-strict")
                 yield Static("Private (by invite)", classes="switch-label")
                 yield Switch(value=False, id="table-private")
             yield Static("", id="table-error")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._show_options()
@@ -392,6 +395,8 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
                 "strict": self.query_one("#table-strict", Switch).value,
                 "private": self.query_one("#table-private", Switch).value,
                 "spectators": str(self.query_one("#table-spectators", Select).value),
+                # whether it counts for ratings (a chosen seed never does: results.py)
+                results.UNRATED: not self.query_one("#table-rated", Switch).value,
             }
             limit_text = self.query_one("#table-limit", Input).value.strip()
             rules = ClockRules(parse_duration(limit_text, "turn limit") if limit_text else None)

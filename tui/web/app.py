@@ -44,8 +44,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     from tui.app import BoardgamesApp, Launch
+    from tui.settings import given_settings
 
-    launch = Launch(saves_dir=args.saves, user=args.user or "", store=args.store)
+    launch = Launch(
+        saves_dir=args.saves,
+        user=args.user or "",
+        store=args.store,
+        use_settings=True,  # the host's settings (theme, keys...), as in its terminal
+        given=given_settings(args),
+    )
     if args.think is not None:
         launch.think = max(0.0, args.think)
     if args.bot_delay is not None:
