@@ -273,7 +273,8 @@ def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | N
         now = time.monotonic()
         if now >= settle_at:  # a turn may run out with nothing else changing
             settle_at = now + WAIT_SETTLE
-            settle(store)
+            if settle(store):  # moves this process played: its own store's version
+                seen = None  # may not show them (SQLite's data_version counts the others')
         version = store.version()
         if version != seen:
             seen = version

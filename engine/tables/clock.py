@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ..core import BOT_LEVELS
 
 if TYPE_CHECKING:
+    from ..core.protocol import Prompt
     from .store import SeatInfo, TableInfo
 
 COMPUTER, WAIT = "computer", "wait"
@@ -97,6 +98,16 @@ class ClockRules:
         if self.turn_limit is not None and self.turn_limit <= 0:
             raise ClockError("--turn-limit: a turn needs some time (more than 0)")
         return self
+
+
+def turn_begins(before: Prompt | None, after: Prompt | None) -> bool:
+    """A move that led from decision `before` to `after` ended a turn: another seat decides,
+    the game is over, or the same seat begins a new phase (the next round's first decision
+    after its last one of this round). Steps of one multi-part decision, and decisions in the
+    same phase, are one turn: one clock, one timeout."""
+    if before is None or after is None or after.seat != before.seat:
+        return True
+    return after.step == 0 and after.phase != before.phase
 
 
 def away_credit(info: TableInfo, seat: SeatInfo) -> float:

@@ -37,6 +37,7 @@ from .clock import (
     pilot_reason,
     seconds_left,
     shown_duration,
+    turn_begins,
 )
 from .social import SocialSQL
 from .store import (
@@ -328,6 +329,7 @@ class SQLStore(SocialSQL, TableStore):
                 seat = check_append(info, match, user, move_id, lease_ok)
                 sat = info.seats[seat]
                 reason = pilot_reason(info) if user is None and not sat.is_bot else None
+                before = match.prompt
                 try:
                     match.play(move_id)
                     prompt = match.prompt
@@ -338,7 +340,7 @@ class SQLStore(SocialSQL, TableStore):
                     q(_INSERT_MOVE, (info.id, expected + 1, move_id, seat, who, stamp))
                     if reason:
                         match.autopilot.add(expected + 1)
-                    new_turn = to_move != info.to_move_seat
+                    new_turn = turn_begins(before, prompt)
                     timed_out = (info.timed_out or reason == TIMEOUT) and not new_turn
                     since = info.now if new_turn else info.turn_since
                     q(

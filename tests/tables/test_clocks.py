@@ -431,3 +431,45 @@ def test_a_format_3_store_is_upgraded_with_its_tables_and_notices(backend: Backe
     s2 = open_store(backend.location)  # opened again: nothing more to do
     assert s2.info(t.id).seats[1].pilot == LEFT
     s2.close()
+
+
+def test_a_timeout_plays_only_the_turn_that_ran_out(
+    backend: Backend, clock: list[float], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rattus Cartus: alice's last decision of a round is followed by her first of the next
+    (a new phase, her next turn). Her time runs out on the first: the computer plays that
+    decision only, and her next turn starts with a fresh clock, hers to play."""
+    from engine.tables.store import build_match
+
+    store = backend.open()
+    t = store.create(
+        "rattus-cartus", parse_seats("alice,bob", "alice"), {}, 3, "alice",
+        rules=ClockRules(60.0),
+    )  # fmt: skip
+    shadow = build_match(store.info(t.id), [])  # looks one move ahead
+    while True:
+        info, match = store.load(t.id)
+        prompt = match.prompt
+        assert prompt is not None and shadow.prompt == prompt
+        shadow.play(prompt.moves[0].id)
+        after = shadow.prompt
+        if info.to_move == "alice" and after is not None and after.seat == prompt.seat:
+            if after.step == 0 and after.phase != prompt.phase:
+                break  # her last decision of this turn: the next one is a turn of its own
+        store.append(t.id, info.to_move, prompt.moves[0].id, info.moves)
+    before = info.moves
+    advance(clock, 61)
+    assert settle(store) == 1
+    info = store.info(t.id)
+    assert info.moves == before + 1 and autopilot_moves(backend, t.id) == [(before + 1, 0)]
+    assert info.to_move == "alice" and info.your_turn("alice") and pilot_reason(info) is None
+    assert seconds_left(info) == pytest.approx(60, abs=5)
+    assert info.seats[0].strikes == 1
+    assert settle(store) == 0  # nothing more is due: her new turn is hers
+    said = [e.text for e in store.events(t.id)]
+    assert said == [
+        "alice ran out of time: the computer (greedy) plays this turn (1 of 3 in a row)"
+    ]
+    play_turn(store, t.id, "alice")  # her own moves: the run of timeouts ends
+    assert store.info(t.id).seats[0].strikes == 0
+    store.close()

@@ -337,3 +337,37 @@ def test_table_wait_returns_within_a_second_of_the_turn(
     assert said < 1.0, said  # the table's id, the moment the turn is committed
     assert took < 2.0, took  # and the process gone (its exit takes ~0.9 s on a busy machine)
     store.close()
+
+
+def test_table_wait_sees_the_turn_its_own_settling_hands_over(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """alice waits; bob's 2 s run out and the waiting process itself has the computer play
+    his turn: the wait ends then, with alice's turn still hers (it once went on waiting,
+    and settled her turn too)."""
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "--user", "alice", "table", "wait", "--timeout", "8"],
+        cwd=ROOT,
+        env=cli_env(backend, tmp_path),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    store = backend.open()
+    try:
+        assert wait_for(lambda: reading(backend, waiter.pid), 30)
+        from engine.tables.clock import ClockRules
+
+        t = store.create(
+            "notre-dame", parse_seats("bob,alice", "bob"), {}, 3, "bob", rules=ClockRules(2.0)
+        )
+        out, err = waiter.communicate(timeout=20)
+    finally:
+        if waiter.poll() is None:
+            waiter.kill()
+            waiter.communicate()
+    assert waiter.returncode == 0 and out.strip() == t.id, err
+    info = store.info(t.id)
+    assert info.your_turn("alice") and info.seats[1].strikes == 0
+    assert info.seats[0].strikes == 1
+    store.close()
