@@ -117,6 +117,8 @@ def add_table_parser(sub: Any, options: Any) -> None:
         "remind", help="one reminder after HOURS waiting on your turn (default 24; 0: none)"
     )
     nrm.add_argument("hours", nargs="?", default=None, help="hours (omit to see the setting)")
+    cx = ts.add_parser("cancel", help="take back a table you made, before its game begins")
+    cx.add_argument("id")
     rc = ts.add_parser("reclaim", help="take back your seat the computer plays for you")
     rc.add_argument("id")
     lv = ts.add_parser("leave", help="give your seat to the computer for good; the game goes on")

@@ -69,11 +69,25 @@ def run_table(args: argparse.Namespace, user: str) -> int:
     try:
         return _run(args, user)
     except StoreError as exc:
-        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        print(f"boardgames-tui: {_for_room(str(exc), args)}", file=sys.stderr)
         return EXIT_REFUSED
     except TableUsage as exc:
-        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        print(f"boardgames-tui: {_for_room(str(exc), args)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _for_room(text: str, args: argparse.Namespace) -> str:
+    """A message as a room's player reads it: the host's paths (the store, the saves
+    folder) named, never shown."""
+    if not getattr(args, "confine", False):
+        return text
+    for path, name in (
+        (store_location(args.store), "the room's table store"),
+        (str(getattr(args, "saves", "") or ""), "your saves folder"),
+    ):
+        if path:
+            text = text.replace(path, name)
+    return text
 
 
 def _run(args: argparse.Namespace, user: str) -> int:
@@ -137,6 +151,10 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return _join(store, args, user)
     if action == "wait":
         return _wait(store, user, args.id, args.timeout)
+    if action == "cancel":
+        info = store.cancel(args.id, user)
+        print(f"table {info.id} is cancelled: it is gone, and its players are told")
+        return 0
     if action == "reclaim":
         info = store.reclaim(args.id, user)
         seat = info.seat_of(user)
@@ -205,7 +223,7 @@ def _set_remind(store: TableStore, user: str, text: str) -> None:
 
 
 def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
-    from engine.tables.notify import check_target, send, shown_url
+    from engine.tables.notify import check_room_target, check_target, send, shown_url
 
     what = args.notify_action
     if what == "remind":
@@ -218,6 +236,8 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return 0
     if what == "add":
         try:
+            if getattr(args, "confine", False):  # the room's host sends it: the network only
+                check_room_target(args.url.strip())
             url = check_target(args.url)
         except StoreError as exc:
             raise TableUsage(str(exc)) from None

@@ -69,6 +69,21 @@ def shown_duration(seconds: float) -> str:
     return f"{s // 86400}d {s % 86400 // 3600}h"
 
 
+def spoken_duration(seconds: float) -> str:
+    """A duration in a message, with its units: `20 s`, `5 min`, `3 h`, `2 h 30 min`, `2 d 4 h`
+    (a clock's `0:20` reads as twenty minutes as easily as twenty seconds)."""
+    s = max(0, int(seconds + 0.5))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min" + (f" {s % 60} s" if s % 60 and s < 600 else "")
+    if s < DAY:
+        h, m = s // 3600, s % 3600 // 60
+        return f"{h} h" + (f" {m} min" if m else "")
+    d, h = s // 86400, s % 86400 // 3600
+    return f"{d} d" + (f" {h} h" if h else "")
+
+
 def limit_text(seconds: float) -> str:
     """A turn limit as it was probably given: `90s`, `10m`, `24h`."""
     for unit, size in (("d", DAY), ("h", 3600.0), ("m", 60.0)):

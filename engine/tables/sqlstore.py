@@ -36,7 +36,7 @@ from .clock import (
     away_credit,
     pilot_reason,
     seconds_left,
-    shown_duration,
+    spoken_duration,
     turn_begins,
 )
 from .social import SocialSQL
@@ -68,6 +68,7 @@ from .store import (
     new_table_probe,
     normalize_id,
     owe_notice,
+    play_line,
     printable,
     queue_turn_notice,
     quoted,
@@ -104,6 +105,18 @@ _BANK = (
 _INSERT_SEAT = 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (?,?,?,?)'
 _INSERT_OFFER = 'INSERT INTO bg_offers (table_id, seat, "user") VALUES (?,?,?)'
 _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
+
+
+# what a cancelled table leaves nowhere (its messages owed stay: they tell its players)
+CANCELLED = (
+    "bg_seats",
+    "bg_moves",
+    "bg_offers",
+    "bg_invites",
+    "bg_talk",
+    "bg_events",
+    "bg_clocks",
+)
 
 
 class Conflict(StoreUnavailable):
@@ -567,6 +580,28 @@ class SQLStore(SocialSQL, TableStore):
             self._event(q, info, f"{user} took back seat {seat + 1}")
             return self._info(q, info.id)
 
+    def cancel(self, table_id: str, user: str) -> TableInfo:
+        self._as(user)
+        with self._tx() as q:
+            info = self._info(q, table_id, lock=True)
+            if info.creator != user:
+                raise Refused(f"only {info.creator}, who made table {info.id}, can cancel it")
+            if info.status != WAITING or info.moves:
+                raise Refused(
+                    f"table {info.id} has begun: a game under way is not cancelled (`table "
+                    f"leave {info.id}` gives your seat to the computer)"
+                )
+            title = f"Table {info.id} was cancelled"
+            body = f"{user} cancelled table {info.id} ({get_game(info.game).title}) before it began."
+            for s in info.seats:
+                if s.user is not None and s.user != user:
+                    owe_notice(q, self.TARGET_NUMBERS, info.id, -1, s.user, title, body, "cancel")
+            for table in CANCELLED:
+                q(f"DELETE FROM {table} WHERE table_id = ?", (info.id,))
+            q("DELETE FROM bg_tables WHERE id = ?", (info.id,))
+            self._cache.pop(info.id, None)
+            return info
+
     def events(self, table_id: str) -> list[TableEvent]:
         with self._tx(write=False) as q:
             rows = q(
@@ -696,11 +731,11 @@ def reminder_text(info: TableInfo, user: str, waited: float) -> tuple[str, str]:
     from ..core import get_game
 
     title = f"Reminder: your turn at table {info.id} ({get_game(info.game).title})"
-    lines = [f"It has been your turn ({user}) at table {info.id} for {shown_duration(waited)}."]
+    lines = [f"It has been your turn ({user}) at table {info.id} for {spoken_duration(waited)}."]
     left = seconds_left(info)
     if left is not None and left > 0:
-        lines.append(f"Time left for this turn: {shown_duration(left)}.")
-    lines.append(f"Play: boardgames-tui table show {info.id}")
+        lines.append(f"Time left for this turn: {spoken_duration(left)}.")
+    lines.append(play_line(info.id, user))
     return title, "\n".join(lines)
 
 

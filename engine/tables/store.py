@@ -599,8 +599,18 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
         if more > 0:
             lines.append(f"  … {more} earlier move(s)")
         lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
-    lines.append(f"Play: boardgames-tui table show {tid}")
+    lines.append(play_line(tid, seat.user))
     return seat.user, title, "\n".join(lines)
+
+
+def play_line(table_id: str, user: str) -> str:
+    """A message's last line: how `user` reaches the table. In a room (its sessions carry
+    $BOARDGAMES_ROOM_PLAY, `ssh -p PORT {user}@HOST`) by ssh, never a host's command or path."""
+    room = os.environ.get("BOARDGAMES_ROOM_PLAY", "")
+    if room and "{user}" in room:
+        login = printable(room.replace("{user}", user), 120)
+        return f"Play: {login} (table {shown_id(table_id)} is in the menu)"
+    return f"Play: boardgames-tui table show {shown_id(table_id)}"
 
 
 def queue_turn_notice(
@@ -822,6 +832,11 @@ class TableStore(ABC):
 
     def reclaim(self, table_id: str, user: str) -> TableInfo:
         """`user` takes back the seat the computer played for them (ending their away)."""
+        raise self._no_clocks()
+
+    def cancel(self, table_id: str, user: str) -> TableInfo:
+        """The creator takes back a table no game has begun at (open seats, no move): it is
+        gone, and the people seated there are told; the table as it was."""
         raise self._no_clocks()
 
     def set_away(self, user: str, until: float | None) -> list[TableInfo]:

@@ -370,7 +370,7 @@ def test_one_reminder_after_the_hours_set(
         deliver(store)
     titles = [title for _, title, _ in hook.posts]
     assert titles == [f"Reminder: your turn at table {tid} (Notre Dame)"], titles
-    assert "for 2h 30m" in hook.posts[0][2]
+    assert "for 2 h 30 min" in hook.posts[0][2]  # units spelt out, never "2:30"
     rows = backend.sql("SELECT kind, state FROM bg_notices")
     assert rows == [("remind", "sent")]
     run(capsys, *base, "notify", "remind", "0")
@@ -472,4 +472,31 @@ def test_a_timeout_plays_only_the_turn_that_ran_out(
     ]
     play_turn(store, t.id, "alice")  # her own moves: the run of timeouts ends
     assert store.info(t.id).seats[0].strikes == 0
+    store.close()
+
+
+def test_durations_in_messages_have_units() -> None:
+    from engine.tables.clock import spoken_duration
+
+    said = [spoken_duration(s) for s in (20, 60, 95, 20 * 60, 3 * HOUR, 2.5 * HOUR, 50 * HOUR)]
+    assert said == ["20 s", "1 min", "1 min 35 s", "20 min", "3 h", "2 h 30 min", "2 d 2 h"]
+
+
+def test_the_creator_cancels_a_table_before_its_game_begins(
+    backend: Backend, hook: Hook, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = backend.open()
+    store.add_target("bob", hook.url("bob"))
+    t = store.create("notre-dame", parse_seats("alice,bob,open", "alice"), {}, 3, "alice")
+    with pytest.raises(Refused, match="only alice"):
+        store.cancel(t.id, "bob")
+    rc, out, _ = run(capsys, "--user", "alice", "--store", backend.location, "table", "cancel", t.id)
+    assert rc == 0 and "cancelled" in out
+    assert t.id not in {i.id for i in store.tables()}
+    assert backend.sql("SELECT count(*) FROM bg_seats WHERE table_id = ?", (t.id,)) == [(0,)]
+    assert wait_for(lambda: len(hook.posts) == 1)
+    assert hook.posts[0][1] == f"Table {t.id} was cancelled"
+    begun = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
+    with pytest.raises(Refused, match="has begun"):
+        store.cancel(begun.id, "alice")
     store.close()

@@ -367,6 +367,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             "BOARDGAMES_ROOM_LOGIN": f"ssh -p {self._port()} {self.owner.name}@HOST",
         }
         env.update({k: v for k, v in os.environ.items() if k.startswith("BOARDGAMES_")})
+        # how a notification tells its reader to reach a table: this room, by ssh
+        env["BOARDGAMES_ROOM_PLAY"] = f"ssh -p {self._port()} {{user}}@{_host_name(self.state)}"
         # the room's store, in the environment rather than on a command line any local user
         # can read (a server URL may carry a password); libpq's own settings (PGPASSFILE,
         # PGSSLMODE, …) as the host gave them to `serve`
@@ -590,7 +592,9 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         if args is None:
             self.say(
                 "only these commands run here: table list [--json], table show ID [--json], "
-                "table play ID MOVE (or connect without a command to play)"
+                "table play ID MOVE, table say ID TEXT, table leave|reclaim|cancel ID, "
+                "table away [--until WHEN|--off], table notify list|add URL [--remind HOURS]|"
+                "remove N|test|remind [HOURS] (or connect without a command to play)"
             )
             return
         self.state.room.log(f"exec {self.owner.addr} {self.owner.name!r}: {' '.join(args)}")
@@ -637,7 +641,53 @@ def allowed_command(command: str) -> list[str] | None:
         and MOVE_RE.match(rest[1])
     ):
         return words
+    # playing over days: the key's own user only (the session's --user), every word checked
+    # so that none can be read as another option (--store, --user)
+    if action in ("leave", "reclaim", "cancel") and len(rest) == 1 and TABLE_ID_RE.match(rest[0]):
+        return words
+    if action == "say" and len(rest) >= 2 and TABLE_ID_RE.match(rest[0]):
+        return words if all(_text_word(w) for w in rest[1:]) else None
+    if action == "away" and (
+        rest in ([], ["--off"]) or (len(rest) == 2 and rest[0] == "--until" and UNTIL_RE.match(rest[1]))
+    ):
+        return words
+    if action == "notify":
+        return words if _notify_allowed(rest) else None
     return None
+
+
+UNTIL_RE = re.compile(r"^[0-9][0-9:. T-]{0,24}[smhd]?$")
+HOURS_RE = re.compile(r"^[0-9]{1,5}(\.[0-9]{1,4})?$")
+
+
+def _text_word(word: str) -> bool:
+    """A word of talk: printable, not an option."""
+    return bool(word) and not word.startswith("-") and word.isprintable() and len(word) <= 200
+
+
+def _notify_allowed(rest: list[str]) -> bool:
+    if rest in (["list"], ["test"], ["remind"]):
+        return True
+    if len(rest) == 2 and rest[0] == "remind":
+        return bool(HOURS_RE.match(rest[1]))
+    if len(rest) == 2 and rest[0] == "remove":
+        return rest[1].isdigit() and len(rest[1]) <= 4
+    if rest[:1] == ["add"] and len(rest) in (2, 4):
+        url_ok = _text_word(rest[1]) and len(rest[1]) <= 500 and " " not in rest[1]
+        remind = rest[2:] == [] or (rest[2] == "--remind" and bool(HOURS_RE.match(rest[3])))
+        return url_ok and remind
+    return False
+
+
+def _host_name(state: State) -> str:
+    """The room's address as players type it: the listening address, or this machine's
+    name when it listens on every address."""
+    host = state.settings.host
+    if host in ("", "0.0.0.0", "::"):
+        import socket
+
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
 
 
 def _set_size(fd: int, cols: int, rows: int) -> None:
