@@ -44,9 +44,12 @@ def check_target(url: str) -> str:
 # what a room's player may have the host send to: services reached over the network (not
 # the host's own desktop, log, devices or files: dbus://, syslog://, a key file's path, …)
 ROOM_SCHEMES = frozenset(
-    "json jsons xml xmls form forms ntfy ntfys mailto mailtos gotify gotifys matrix matrixs "
-    "discord slack tgram signal signals mmost mmosts rocket rockets pover pbul zulip "
-    "msteams apprise apprises".split()
+    {
+        *("json", "jsons", "xml", "xmls", "form", "forms", "ntfy", "ntfys", "mailto", "mailtos"),
+        *("gotify", "gotifys", "matrix", "matrixs", "discord", "slack", "tgram", "signal"),
+        *("signals", "mmost", "mmosts", "rocket", "rockets", "pover", "pbul", "zulip"),
+        *("msteams", "apprise", "apprises"),
+    }
 )
 
 

@@ -592,7 +592,9 @@ class SQLStore(SocialSQL, TableStore):
                     f"leave {info.id}` gives your seat to the computer)"
                 )
             title = f"Table {info.id} was cancelled"
-            body = f"{user} cancelled table {info.id} ({get_game(info.game).title}) before it began."
+            body = (
+                f"{user} cancelled table {info.id} ({get_game(info.game).title}) before it began."
+            )
             for s in info.seats:
                 if s.user is not None and s.user != user:
                     owe_notice(q, self.TARGET_NUMBERS, info.id, -1, s.user, title, body, "cancel")

@@ -453,9 +453,13 @@ def test_a_timeout_plays_only_the_turn_that_ran_out(
         assert prompt is not None and shadow.prompt == prompt
         shadow.play(prompt.moves[0].id)
         after = shadow.prompt
-        if info.to_move == "alice" and after is not None and after.seat == prompt.seat:
-            if after.step == 0 and after.phase != prompt.phase:
-                break  # her last decision of this turn: the next one is a turn of its own
+        if (
+            info.to_move == "alice"
+            and after is not None
+            and (after.seat, after.step) == (prompt.seat, 0)
+            and after.phase != prompt.phase
+        ):
+            break  # her last decision of this turn: the next one is a turn of its own
         store.append(t.id, info.to_move, prompt.moves[0].id, info.moves)
     before = info.moves
     advance(clock, 61)
@@ -490,7 +494,9 @@ def test_the_creator_cancels_a_table_before_its_game_begins(
     t = store.create("notre-dame", parse_seats("alice,bob,open", "alice"), {}, 3, "alice")
     with pytest.raises(Refused, match="only alice"):
         store.cancel(t.id, "bob")
-    rc, out, _ = run(capsys, "--user", "alice", "--store", backend.location, "table", "cancel", t.id)
+    rc, out, _ = run(
+        capsys, "--user", "alice", "--store", backend.location, "table", "cancel", t.id
+    )
     assert rc == 0 and "cancelled" in out
     assert t.id not in {i.id for i in store.tables()}
     assert backend.sql("SELECT count(*) FROM bg_seats WHERE table_id = ?", (t.id,)) == [(0,)]

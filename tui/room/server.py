@@ -648,7 +648,8 @@ def allowed_command(command: str) -> list[str] | None:
     if action == "say" and len(rest) >= 2 and TABLE_ID_RE.match(rest[0]):
         return words if all(_text_word(w) for w in rest[1:]) else None
     if action == "away" and (
-        rest in ([], ["--off"]) or (len(rest) == 2 and rest[0] == "--until" and UNTIL_RE.match(rest[1]))
+        rest in ([], ["--off"])
+        or (len(rest) == 2 and rest[0] == "--until" and UNTIL_RE.match(rest[1]))
     ):
         return words
     if action == "notify":
