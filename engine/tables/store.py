@@ -613,6 +613,22 @@ def play_line(table_id: str, user: str) -> str:
     return f"Play: boardgames-tui table show {shown_id(table_id)}"
 
 
+def over_notice(info: TableInfo, match: Match, user: str) -> tuple[str, str] | None:
+    """(title, body) of the one message each person seated (`user`) gets when the change
+    just committed ended the game: the result as everyone reads it (public texts only)."""
+    if info.status != FINISHED or match.prompt is not None:
+        return None
+    result = match.game.result(match.state)
+    names = [printable(n, 40) for n in seat_names(info.seats)]
+    tid, game = shown_id(info.id), printable(match.game.title)
+    lines = [f"The game at table {tid} ({game}) is over after {info.moves} moves."]
+    lines.append(printable(result.summary))
+    for line in sorted(result.lines, key=lambda x: (x.rank, x.seat)):
+        lines.append(f"  {line.rank or '-'}. {names[line.seat]}: {line.score:g}")
+    lines.append(play_line(tid, user))
+    return f"Game over: {game} at table {tid}", "\n".join(lines)
+
+
 def queue_turn_notice(
     run: Run, info: TableInfo, match: Match, actor: str | None, targets: str = "bg_targets"
 ) -> None:
@@ -620,6 +636,10 @@ def queue_turn_notice(
     the person whose turn it now is (recorded once: keyed by table, move count, user).
     `targets`: where the targets' numbers are read (on PostgreSQL a view: a role may not
     read another's URLs)."""
+    for s in info.seats:  # the end: one message to every person seated
+        over = over_notice(info, match, s.user) if s.user is not None else None
+        if s.user is not None and over is not None:
+            owe_notice(run, targets, info.id, info.moves, s.user, *over, "over")
     owed = turn_notice(info, match, actor)
     if owed is None:
         return
@@ -695,6 +715,16 @@ class TableStore(ABC):
                 "(SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id "
                 "AND t.moves = bg_notices.n)",
                 (),
+            )
+            q(  # nor a turn that is no longer this person's to play: the game is over, they
+                # left, or the computer plays their seat now
+                "UPDATE bg_notices SET state = 'stale' WHERE state = 'due' AND n >= 0 "
+                "AND kind IN ('turn', 'remind') AND NOT EXISTS (SELECT 1 FROM bg_tables t "
+                "JOIN bg_seats s ON s.table_id = t.id AND s.seat = t.to_move_seat "
+                "LEFT JOIN bg_clocks c ON c.table_id = t.id AND c.seat = s.seat "
+                "WHERE t.id = bg_notices.table_id AND t.status = ? "
+                'AND s."user" = bg_notices."user" AND c.pilot IS NULL)',
+                (PLAYING,),
             )
             rows = q(  # only messages whose target this caller may read (its own, on
                 # PostgreSQL with players as roles; the service role's: everyone's)

@@ -371,3 +371,38 @@ def test_table_wait_sees_the_turn_its_own_settling_hands_over(
     assert info.your_turn("alice") and info.seats[1].strikes == 0
     assert info.seats[0].strikes == 1
     store.close()
+
+
+def test_one_game_over_message_to_every_seat_and_no_turn_after_leaving(
+    backend: Backend, hook: Hook
+) -> None:
+    """A whole game: at the end alice and bob each get one "Game over" message with the
+    result; a turn message still owed when bob left is never sent, nor one after the end."""
+    store = backend.open()
+    for user in ("alice", "bob"):
+        store.add_target(user, hook.url(user))
+    t = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
+    info, match = store.load(t.id)
+    assert match.prompt is not None
+    store.append(t.id, "alice", match.prompt.moves[0].id, 0)  # bob's turn: a message owed
+    store.leave(t.id, "bob")
+    deliver(store)  # before anyone settled his turn: he left, so it is not sent
+    assert hook.posts == []
+    store.reclaim(t.id, "bob")
+    while True:
+        info, match = store.load(t.id)
+        if info.finished:
+            break
+        assert match.prompt is not None and info.to_move in ("alice", "bob")
+        store.append(t.id, info.to_move, match.prompt.moves[0].id, info.moves)
+    turns = len([p for p in hook.posts if p[1].startswith("Your turn")])
+    deliver(store)
+    assert wait_for(lambda: len([p for p in hook.posts if p[1].startswith("Game over")]) == 2)
+    over = [p for p in hook.posts if p[1].startswith("Game over")]
+    assert sorted(path for path, _, _ in over) == ["/alice", "/bob"]
+    result = match.game.result(match.state).summary
+    assert all(result in body and f"over after {info.moves} moves" in body for _, _, body in over)
+    deliver(store)
+    assert len([p for p in hook.posts if p[1].startswith("Game over")]) == 2  # once each
+    assert len([p for p in hook.posts if p[1].startswith("Your turn")]) == turns
+    store.close()
