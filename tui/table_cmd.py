@@ -54,6 +54,7 @@ from engine.tables.clock import (
     seconds_left,
     shown_duration,
 )
+from engine.tables.clock import parse_until as clock_until
 from engine.tables.computer import computer_to_move, lease_owner, play_computers, settle
 
 EXIT_REFUSED = 1
@@ -377,24 +378,11 @@ def _rules(args: argparse.Namespace) -> ClockRules:
 
 
 def parse_until(text: str, now: float) -> float:
-    """`--until`: a date or date and time (local), or a duration from now; TableUsage for
-    anything else or a time that has passed."""
-    from datetime import datetime
-
+    """`--until` (see `clock.parse_until`); TableUsage, one line, for anything else."""
     try:
-        return now + parse_duration(text, "--until")
-    except ClockError:
-        pass
-    try:
-        when = datetime.fromisoformat(text.strip()).astimezone().timestamp()
-    except ValueError:
-        raise TableUsage(
-            f"--until {text!r}: give a date (2026-12-24), a date and time "
-            "('2026-12-24 18:00') or a duration (3d, 12h)"
-        ) from None
-    if when <= now:
-        raise TableUsage(f"--until {text!r}: that time has passed already")
-    return when
+        return clock_until(text, now)
+    except ClockError as exc:
+        raise TableUsage(str(exc)) from None
 
 
 def _away(store: TableStore, args: argparse.Namespace, user: str) -> int:

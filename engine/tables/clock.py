@@ -59,6 +59,27 @@ def parse_duration(text: str, what: str = "--turn-limit") -> float:
     return seconds
 
 
+def parse_until(text: str, now: float) -> float:
+    """An end of being away: a date or date and time (local), or a duration from `now`;
+    ClockError for anything else or a time that has passed."""
+    from datetime import datetime
+
+    try:
+        return now + parse_duration(text, "--until")
+    except ClockError:
+        pass
+    try:
+        when = datetime.fromisoformat(text.strip()).astimezone().timestamp()
+    except ValueError:
+        raise ClockError(
+            f"--until {text!r}: give a date (2026-12-24), a date and time "
+            "('2026-12-24 18:00') or a duration (3d, 12h)"
+        ) from None
+    if when <= now:
+        raise ClockError(f"--until {text!r}: that time has passed already")
+    return when
+
+
 def shown_duration(seconds: float) -> str:
     """A duration as a person reads it: `1:05` (minutes), `3h 20m`, `2d 4h`."""
     s = max(0, int(seconds + 0.999))  # a second that has begun counts

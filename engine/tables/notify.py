@@ -54,12 +54,12 @@ ROOM_SCHEMES = frozenset(
 
 
 def check_room_target(url: str) -> str:
-    """A target a room's player may add (the host's process sends it); StoreError if not."""
-    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
-    if scheme not in ROOM_SCHEMES:
+    """A target a room's player may add (the host's process sends it); StoreError if not.
+    (A URL without a scheme is left to `check_target` to refuse.)"""
+    if "://" in url and url.split("://", 1)[0].lower() not in ROOM_SCHEMES:
         raise StoreError(
-            f"{scheme or url[:20]!r}: in a room, notifications go to a service on the network "
-            f"({', '.join(sorted(ROOM_SCHEMES)[:8])}, …), not to the room's own machine"
+            f"{url.split('://', 1)[0][:20]!r}: in a room, notifications go to a service on the "
+            "network (json://, ntfy://, mailto://, discord://, …), not to the room's own machine"
         )
     return url
 

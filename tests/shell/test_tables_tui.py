@@ -336,3 +336,62 @@ async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
         )
         for widget in app.screen.query("Input, Select, Switch, Static, Label"):
             assert widget.region.right <= 80 and widget.region.bottom <= 23, widget
+
+
+async def test_away_notifications_leave_and_take_back_in_the_app(tmp_path: Path) -> None:
+    """The Tables screen's o: targets added (a bad one refused in one line), the reminder set,
+    away and back; L leaves the highlighted table (after a yes), r takes the seat back; a
+    room's player is shown no host path."""
+    from tests.tables.test_notify import Hook, wait_for
+    from tui.screens.days import OverDaysScreen
+
+    path, tid = make(tmp_path)
+    hook = Hook()
+    app = app_for(path, None, "bob")
+    app.launch.confine = True
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("t")
+            assert isinstance(app.screen, TablesScreen)
+            import html
+            import re
+
+            svg = app.export_screenshot()
+            shown = html.unescape("".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
+            assert str(tmp_path) not in shown and "the room's tables" in shown
+            await pilot.press("o")
+            assert isinstance(app.screen, OverDaysScreen)
+            url = app.screen.query_one("#days-url")
+            for bad, said in (("nonsense", "not a notification URL"), ("syslog://", "network")):
+                url.focus()
+                url.value = bad
+                await pilot.press("enter")
+                assert said in str(app.screen.query_one("#days-said").render())
+            url.value = hook.url("bob")
+            await pilot.press("enter")
+            remind = app.screen.query_one("#days-remind")
+            remind.focus()
+            remind.value = "0.5"
+            await pilot.press("enter")
+            away = app.screen.query_one("#days-away")
+            away.focus()
+            away.value = "3d"
+            await pilot.press("enter")
+            store = SQLiteStore(path)
+            assert [t.url for t in store.targets("bob")] == [hook.url("bob")]
+            assert store.remind_hours("bob") == 0.5 and store.away("bob") is not None
+            app.screen.query_one("#days-targets").focus()
+            await pilot.press("b")
+            assert store.away("bob") is None
+            await pilot.press("s")  # a test message to the target
+            assert wait_for(lambda: len(hook.posts) == 1)
+            await pilot.press("escape")
+            assert isinstance(app.screen, TablesScreen)
+            await pilot.press("L")
+            await pilot.press("y")
+            await until(pilot, lambda: store.info(tid).seats[1].pilot == "left")
+            await pilot.press("r")
+            await until(pilot, lambda: store.info(tid).seats[1].pilot is None)
+            store.close()
+    finally:
+        hook.close()

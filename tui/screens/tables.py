@@ -35,7 +35,7 @@ from ..text import one_line
 from ..turns import turn_text
 from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen
-from .dialogs import MessageScreen, ScreenHelp
+from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
 from .game import GameScreen
 from .when import short_date
 
@@ -82,6 +82,10 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         Binding("n", "new", "New table"),
         Binding("w", "watch", "Watch"),
         Binding("i", "invite", "Invite code"),
+        Binding("o", "days", "Away & notices"),
+        Binding("L", "leave", "Leave", show=False),
+        Binding("r", "reclaim", "Take back seat", show=False),
+        Binding("x", "cancel", "Cancel table", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -206,7 +210,13 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             )
             ol.highlighted = first
         ol.focus()
-        note.update(Text(f"store: {store.path}", style="dim"))
+        # a room's players are never shown the host's paths
+        where = "the room's tables" if self.app.launch.confine else f"store: {store.path}"
+        note.update(
+            Text(
+                f"{where} · o: away & notifications · L leave · r take back · x cancel", style="dim"
+            )
+        )
 
     @staticmethod
     def _row(i: TableInfo, user: str) -> Text:
@@ -279,6 +289,69 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
 
     def action_new(self) -> None:
         self.app.push_screen(NewTableScreen())
+
+    def action_days(self) -> None:
+        from .days import OverDaysScreen
+
+        self.app.push_screen(OverDaysScreen())
+
+    def _chosen(self) -> str | None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is None:
+            return None
+        tid = ol.get_option_at_index(ol.highlighted).id
+        return tid if tid in self.infos else None
+
+    def _seat_change(self, what: str, tid: str) -> None:
+        """Leave, take back or cancel table `tid` for the app's user; a line either way."""
+        store, user = table_store(self.app), self.app.launch.table_user()
+        try:
+            if what == "leave":
+                info = store.leave(tid, user)
+                said = f"You left table {tid}: the computer ({info.rules.autopilot}) plays your seat (r takes it back)."
+            elif what == "reclaim":
+                store.reclaim(tid, user)
+                said = f"You play your seat at table {tid} again."
+            else:
+                store.cancel(tid, user)
+                said = f"Table {tid} is cancelled: its players are told."
+        except StoreError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return
+        self.app.notify(said)
+        self.refill()
+
+    def action_leave(self) -> None:
+        tid = self._chosen()
+        if tid is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._seat_change("leave", tid)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Leave table {tid} for good? The computer plays your seat from now on."),
+            answered,
+        )
+
+    def action_reclaim(self) -> None:
+        tid = self._chosen()
+        if tid is not None:
+            self._seat_change("reclaim", tid)
+
+    def action_cancel(self) -> None:
+        tid = self._chosen()
+        if tid is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._seat_change("cancel", tid)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Cancel table {tid}? It is gone for everyone."), answered
+        )
 
     def action_close(self) -> None:
         self.dismiss(None)
