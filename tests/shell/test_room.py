@@ -541,3 +541,25 @@ def test_over_days_commands_by_exec_for_the_keys_own_user(room: Room) -> None:
         store.close()
     finally:
         hook.close()
+
+
+def test_the_line_mode_joins_a_table_by_exec_and_talks(room: Room) -> None:
+    """`ssh -t … plain table join ID`: the line mode straight at a shared table, where
+    `say` talks (kept with the table) and `quit` leaves; a bad id is not run."""
+    room.run("alice", "alice", "table", "list")
+    store = room.store()
+    tid = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    s = SshPty([*room.ssh_args("alice", "alice"), "plain", "table", "join", tid], size=(80, 24))
+    s.wait_for(f"Table {tid}: Notre Dame")
+    s.wait_for("alice to decide")
+    mark = len(s.output)
+    s.send(b"say hello from the line mode\r", quiet=0.3)
+    s.wait_for("» you: hello from the line mode", mark)
+    assert [t.text for t in store.talk(tid, "bob")] == ["hello from the line mode"]
+    mark = len(s.output)
+    s.send(b"quit\r", quiet=0.3)
+    s.wait_for(f"Left table {tid}", mark)
+    s.close()
+    bad = room.run("alice", "alice", "plain", "table", "join", "--store=/tmp/x")
+    assert bad.returncode == 1 and "only these commands run here" in bad.stderr
+    store.close()

@@ -131,10 +131,54 @@ class TableSource:
         self.warnings: list[str] = []
         self.info, self.match = store.load(table_id)
         self.seat = self.info.seat_of(user)
+        self.talk_said = 0  # the table's talk and own lines said so far
+        self.notes_said = 0
+        self.recent_talk = self._talk_lines()[-5:]  # what was said before this terminal came
+        self._news()
 
     @property
     def strict(self) -> bool:
         return self.info.strict
+
+    def _talk_lines(self) -> list[str]:
+        from engine.tables import StoreError
+
+        try:
+            talk = self.store.talk(self.table_id, self.user)
+        except StoreError:
+            return []
+        return [f"» {t.user}{' (watching)' if t.spectator else ''}: {t.text}" for t in talk]
+
+    def _news(self) -> None:
+        """The talk and the table's own lines (a timeout, someone left) not said yet, to
+        `warnings` (said before the moves that follow them)."""
+        from engine.tables import StoreError
+
+        talk = self._talk_lines()
+        try:
+            notes = [f"Table: {e.text}" for e in self.store.events(self.table_id)]
+        except StoreError:
+            notes = []
+        if self.talk_said or self.notes_said:
+            self.warnings += notes[self.notes_said :] + talk[self.talk_said :]
+        self.talk_said, self.notes_said = len(talk), len(notes)
+
+    def say(self, text: str) -> None:
+        """Say something at the table (SourceError: too long, too fast, not there)."""
+        from engine.tables import StoreError
+
+        try:
+            self.store.say(self.table_id, self.user, text)
+        except StoreError as exc:
+            raise SourceError(str(exc)) from None
+        self.talk_said += 1  # the speaker's own words are not said back to them
+        self.refresh()
+
+    def clock_line(self) -> str:
+        """The clock of the seat to move ("4:59 left"), or ""."""
+        from engine.tables.clock import clock_text
+
+        return "" if self.info.finished else clock_text(self.info)
 
     @property
     def people(self) -> list[int]:
@@ -198,6 +242,8 @@ class TableSource:
         self.seat = self.info.seat_of(self.user)
         if tell:
             self.warnings += taken_back(shown, self.match, self.home_viewer(), self.seat)
+        if self.info.rev != rev:
+            self._news()
         return self.info.rev != rev
 
     def autosave(self) -> None:

@@ -325,7 +325,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
                 "session (k in the menu) and Enter: "
             )
             return
-        if self.command is not None and self.command.strip() != "plain":
+        plain = plain_command(self.command)
+        if self.command is not None and plain is None:
             await self._run_command(self.command)
             return
         if self.term is None:
@@ -334,8 +335,9 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         if self.state.per_key[owner.key] >= PER_KEY:
             self.say(f"this key has {PER_KEY} sessions open already: close one first")
             return
-        # `ssh -t … plain`: the line mode (a version without it says so in one line)
-        await self._run_app(["--plain"] if self.command is not None else [])
+        # `ssh -t … plain [table join ID]`: the line mode (a version without it says so in
+        # one line), at the menu or straight at a table
+        await self._run_app(plain or [])
 
     def _port(self) -> int:
         return self.state.settings.port
@@ -619,6 +621,20 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
                 self.chan.write(out)
                 self.chan.write_stderr(err)
                 self.chan.exit(proc.returncode or 0)
+
+
+def plain_command(command: str | None) -> list[str] | None:
+    """The app's arguments for `plain` (the line mode's menu) or `plain table join ID` (the
+    line mode at a table), else None."""
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        return None
+    if words == ["plain"]:
+        return ["--plain"]
+    if len(words) == 4 and words[:3] == ["plain", "table", "join"] and TABLE_ID_RE.match(words[3]):
+        return ["--plain", "table", "join", words[3]]
+    return None
 
 
 def allowed_command(command: str) -> list[str] | None:
