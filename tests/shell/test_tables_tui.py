@@ -151,10 +151,10 @@ async def test_tables_menu_creates_and_lists_tables(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewTableScreen)
         seats = app.screen.query_one("#table-seats")
         seats.value = "me,bob,alice"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         assert "only once" in str(app.screen.query_one("#table-error").render())
         seats.value = "me,open,greedy"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: at_table(app))
         assert "Waiting for players" in app.export_screenshot().replace("&#160;", " ")
         await pilot.press("q")
@@ -330,7 +330,7 @@ async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewTableScreen)
         app.screen.query_one("#table-game", Select).value = "rattus-cartus"
         app.screen.query_one("#table-seats").value = "me,bob,bob"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         await until(
             pilot, lambda: "only once" in str(app.screen.query_one("#table-error").render())
         )
@@ -395,3 +395,26 @@ async def test_away_notifications_leave_and_take_back_in_the_app(tmp_path: Path)
             store.close()
     finally:
         hook.close()
+
+
+async def test_the_new_table_form_starts_at_the_game_and_enter_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    """The form opens in its first field (the game); Enter in a field goes on to the next
+    one and creates nothing; Ctrl+S creates the table."""
+    from textual.widgets import Select
+
+    path = tmp_path / "tables.sqlite"
+    app = app_for(path, None, "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t", "n")
+        assert isinstance(app.screen, NewTableScreen)
+        assert isinstance(app.focused, Select) and app.focused.id == "table-game"
+        seats = app.screen.query_one("#table-seats")
+        seats.focus()
+        await pilot.press("enter")
+        assert isinstance(app.screen, NewTableScreen) and app.focused is not seats
+        assert SQLiteStore(path).tables() == []
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: at_table(app))
+        assert len(SQLiteStore(path).tables()) == 1

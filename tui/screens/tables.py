@@ -371,7 +371,9 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
     def compose(self) -> ComposeResult:
         games = [(g.title, g.id) for g in all_games()]
         with VerticalScroll(id="setup"):  # a short window scrolls it: nothing is cut off
-            yield Static("[b]New shared table[/]  (Enter in a field or Ctrl+S creates it)")
+            yield Static(
+                "[b]New shared table[/]  (Tab or Enter: the next field · Ctrl+S creates it)"
+            )
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
                 yield Select(games, value=games[0][1], allow_blank=False, id="table-game")
@@ -409,7 +411,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     def on_mount(self) -> None:
         self._show_options()
-        self.query_one("#table-seats", Input).focus()
+        self.query_one("#table-game", Select).focus()  # the first field: what is played
 
     @on(Select.Changed, "#table-game")
     def _show_options(self, event: Any = None) -> None:
@@ -422,8 +424,10 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
+        """Enter goes on to the next field: a table is made only by Ctrl+S (a table made
+        half filled in, on the first Enter, was a table nobody wanted)."""
         event.stop()
-        self.action_create()
+        self.focus_next()
 
     def action_create(self) -> None:
         error = self.query_one("#table-error", Static)
