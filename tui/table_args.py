@@ -109,6 +109,10 @@ def add_table_parser(sub: Any, options: Any) -> None:
         default=None,
         help="one reminder after HOURS waiting on your turn (default 24; 0: none)",
     )
+    na.add_argument("--talk", action="store_true", help="the talk at your tables goes to URL too")
+    nt = nos.add_parser("talk", help="whether target N takes the talk at your tables too")
+    nt.add_argument("n", type=int)
+    nt.add_argument("state", choices=("on", "off"))
     nos.add_parser("list", help="your targets, numbered, secrets masked")
     nos.add_parser("test", help="send a test message to every target now")
     nr = nos.add_parser("remove", help="stop sending to target N (see list)")

@@ -246,10 +246,21 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
             _remind_hours(args.remind)
         n = store.add_target(user, url)
         print(f"target {n} for {user}: {shown_url(url)}")
+        if getattr(args, "talk", False):
+            store.set_target_talk(user, n, True)
+            print(f"target {n} takes the talk at your tables too")
         if args.remind is not None:
             _set_remind(store, user, args.remind)
         return 0
     targets = store.targets(user)
+    if what == "talk":
+        if not store.set_target_talk(user, args.n, args.state == "on"):
+            raise StoreError(
+                f"{user} has no notification target {args.n} (see `table notify list`)"
+            )
+        said = "takes" if args.state == "on" else "no longer takes"
+        print(f"target {args.n} {said} the talk at your tables")
+        return 0
     if what == "remove":
         if not store.remove_target(user, args.n):
             raise StoreError(
@@ -265,7 +276,8 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
     if what == "list":
         for t in targets:
             state = f"  (failing: {t.error})" if t.error else ""
-            print(f"  {t.n}  {shown_url(t.url)}{state}")
+            talk = "  (and talk)" if t.talk else ""
+            print(f"  {t.n}  {shown_url(t.url)}{talk}{state}")
         return 0
     bad = 0
     for t in targets:

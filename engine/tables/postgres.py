@@ -31,6 +31,7 @@ from .store import (
     FORMAT,
     NOTICE_TABLES,
     SOCIAL_TABLES,
+    TALK_TARGETS,
     Disconnected,
     NoStore,
     Refused,
@@ -62,7 +63,15 @@ PLAY_POLICY = (
                  OR (s.kind <> 'human' AND bg_moves."user" = s.kind))))""",
 )
 # this backend's own steps after the shared ones of the same number (store.UPGRADES)
-PG_UPGRADES = {3: ("DROP POLICY bg_play ON bg_moves", *PLAY_POLICY)}
+PG_UPGRADES = {
+    3: ("DROP POLICY bg_play ON bg_moves", *PLAY_POLICY),
+    # the view of the targets' numbers (players as roles) shows which take the talk
+    8: (
+        "DO $$ BEGIN IF to_regclass('bg_target_numbers') IS NOT NULL THEN "
+        'CREATE OR REPLACE VIEW bg_target_numbers AS SELECT "user", n, talk FROM bg_targets; '
+        "END IF; END $$",
+    ),
+}
 
 
 SCHEMA = """
@@ -123,7 +132,7 @@ CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
 ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *PLAY_POLICY))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *TALK_TARGETS, *PLAY_POLICY))
 
 # A notification target's URL may hold a secret (a webhook token, a mail password): each role
 # sees and changes its own targets and messages only. A move still owes the next player a
@@ -142,7 +151,7 @@ OWE_POLICY = """CREATE POLICY bg_owe ON bg_notices FOR INSERT WITH CHECK (
          OR EXISTS (SELECT 1 FROM bg_offers o WHERE o.table_id = bg_notices.table_id
                 AND o."user" = bg_notices."user")));"""
 NOTICE_POLICIES = f"""
-CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n FROM bg_targets;
+CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n, talk FROM bg_targets;
 GRANT SELECT ON {TARGET_NUMBERS} TO PUBLIC;
 ALTER TABLE bg_targets ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_own ON bg_targets FOR ALL USING ("user" = current_user)

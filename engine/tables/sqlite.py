@@ -23,6 +23,7 @@ from .store import (
     FORMAT,
     NOTICE_TABLES,
     SOCIAL_TABLES,
+    TALK_TARGETS,
     StoreUnavailable,
     upgrade_steps,
 )
@@ -68,7 +69,7 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *TALK_TARGETS))
 
 
 class SQLiteStore(SQLStore):

@@ -551,6 +551,7 @@ class Target:
     url: str
     added: str
     error: str | None = None  # the last failure, until a send succeeds
+    talk: bool = False  # the table talk of the user's tables goes here too
 
 
 @dataclass(frozen=True, slots=True)
@@ -647,6 +648,17 @@ def queue_turn_notice(
     owe_notice(run, targets, info.id, info.moves, user, title, body)
 
 
+def talk_notice(info: TableInfo, title: str, speaker: str, text: str, user: str) -> tuple[str, str]:
+    """(title, body) of the message to `user`'s talk targets when `speaker` said `text` at
+    the table (`title`: the game's): the words as data, on one line."""
+    tid = shown_id(info.id)
+    who, said = printable(speaker, 40), printable(text, 220)
+    return (
+        f"{who} at table {tid}: {said[:60]}",
+        f"{who} said at table {tid} ({printable(title)}): {said}\n{play_line(tid, user)}",
+    )
+
+
 def owe_notice(
     run: Run,
     targets: str,
@@ -660,7 +672,8 @@ def owe_notice(
     """Record a message owed to `user`, one per target of theirs, once: keyed by table, `n`
     (a move count; below 0, news about the table), user, target and kind. `targets`: where
     the targets' numbers are read (on PostgreSQL a view: a role may not read others' URLs)."""
-    for (target,) in run(f'SELECT n FROM {targets} WHERE "user" = ?', (user,)):
+    only = " AND talk = 1" if kind == "talk" else ""  # talk: the targets that opted in
+    for (target,) in run(f'SELECT n FROM {targets} WHERE "user" = ?{only}', (user,)):
         run(
             'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
             "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
@@ -692,9 +705,19 @@ class TableStore(ABC):
     def targets(self, user: str) -> list[Target]:
         with self._session() as q:
             rows = q(
-                'SELECT n, url, added, error FROM bg_targets WHERE "user" = ? ORDER BY n', (user,)
+                'SELECT n, url, added, error, talk FROM bg_targets WHERE "user" = ? ORDER BY n',
+                (user,),
             )
-        return [Target(int(n), str(u), str(a), e) for n, u, a, e in rows]
+        return [Target(int(n), str(u), str(a), e, bool(t)) for n, u, a, e, t in rows]
+
+    def set_target_talk(self, user: str, n: int, on: bool) -> bool:
+        """Whether target `n` of `user` takes the table talk too; False if there is none."""
+        with self._session() as q:
+            done = q(
+                'UPDATE bg_targets SET talk = ? WHERE "user" = ? AND n = ? RETURNING n',
+                (int(on), user, n),
+            )
+        return bool(done)
 
     def remove_target(self, user: str, n: int) -> bool:
         """Forget target `n` of `user` and what it was still owed; False if there is none."""
@@ -952,7 +975,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 5
+FORMAT = 9
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -1010,12 +1033,15 @@ SOCIAL_TABLES = (
     "moves INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (table_id, n))",
     'CREATE TABLE bg_talkers ("user" TEXT PRIMARY KEY, last DOUBLE PRECISION NOT NULL)',
 )
+# 8 -> 9: a notification target may also take the table talk (opt-in, per target)
+TALK_TARGETS = ("ALTER TABLE bg_targets ADD COLUMN talk INTEGER NOT NULL DEFAULT 0",)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
     2: NOTICE_TABLES,
     3: CLOCK_TABLES,
     4: SOCIAL_TABLES,
+    8: TALK_TARGETS,
 }
 
 
@@ -1034,7 +1060,8 @@ def upgrade_steps(
             "boardgames-tui"
         )
     extra = extra or {}
-    return [stmt for k in range(n, FORMAT) for stmt in (*UPGRADES[k], *extra.get(k, ()))]
+    # (a number without steps of its own changed nothing both backends share)
+    return [stmt for k in range(n, FORMAT) for stmt in (*UPGRADES.get(k, ()), *extra.get(k, ()))]
 
 
 # ---- what every backend does alike -----------------------------------------------------------

@@ -418,15 +418,19 @@ def test_a_format_3_store_is_upgraded_with_its_tables_and_notices(backend: Backe
         'INSERT INTO bg_notices (table_id, n, "user", target, title, body) VALUES (?,?,?,?,?,?)',
         (t.id, 1, "bob", 1, "Your turn", "…"),
     )
-    assert FORMAT == 5
+    assert FORMAT == 9
     s = backend.open()
-    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("5",)]
+    assert backend.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("9",)]
     info = s.info(t.id)
     assert info.moves == 1 and info.rules == ClockRules() and info.turn_since is None
     assert backend.sql('SELECT "user", kind, state FROM bg_notices') == [("bob", "turn", "due")]
     assert settle(s) == 0  # no clock: nothing due
     s.leave(t.id, "bob")  # the new tables work
     assert s.info(t.id).seats[1].pilot == LEFT
+    n = s.add_target("bob", "json://127.0.0.1:9/bob")  # and format 9's talk targets
+    assert s.set_target_talk("bob", n, True) and s.targets("bob")[-1].talk
+    s.say(t.id, "alice", "hello")
+    assert ("bob", "talk") in backend.sql('SELECT "user", kind FROM bg_notices')
     s.close()
     s2 = open_store(backend.location)  # opened again: nothing more to do
     assert s2.info(t.id).seats[1].pilot == LEFT

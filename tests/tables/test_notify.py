@@ -171,19 +171,25 @@ def test_one_message_per_turn_over_a_whole_game_with_two_watchers(
                 if len(expected) % 2:
                     deliver(store)  # the mover's own process
                 assert wait_for(lambda: len(hook.posts) + len(mail) >= len(expected), 30), expected
+        deliver(store)  # and the end: a game-over message to each of them
+        assert wait_for(lambda: len(hook.posts) + len(mail) >= len(expected) + 2, 30)
         time.sleep(0.3)  # anything sent twice would have arrived by now
         assert all(p.poll() is None for p in procs)  # carol never had a turn
     assert len(expected) < steps - 5  # the multi-part turns did not each notify
-    got = [p[0].strip("/") for p in hook.posts]
-    assert got == [u for u, _ in expected if u == "alice"]
-    assert [rcpt for rcpt, _ in mail] == [["bob@example.com"]] * sum(
-        u == "bob" for u, _ in expected
+    # each turn once, and at the end one game-over message each
+    turns = [p for p in hook.posts if p[1].startswith("Your turn")]
+    assert [p[0].strip("/") for p in turns] == [u for u, _ in expected if u == "alice"]
+    assert [p[1] for p in hook.posts if p not in turns] == [
+        f"Game over: {match.game.title} at table {t.id}"
+    ]
+    assert [rcpt for rcpt, _ in mail] == [["bob@example.com"]] * (
+        sum(u == "bob" for u, _ in expected) + 1
     )
-    _, title, body = hook.posts[-1]
+    _, title, body = turns[-1]
     assert title == f"Your turn: {match.game.title} at table {t.id}"
     assert "Since your last move:" in body and "bob: " in body
     assert f"table {t.id}" in mail[0][1] and "Cathedral" in mail[0][1]
-    rows = backend.sql('SELECT "user", n, state FROM bg_notices ORDER BY n')
+    rows = backend.sql("SELECT \"user\", n, state FROM bg_notices WHERE kind = 'turn' ORDER BY n")
     assert [(u, n) for u, n, _ in rows] == expected and {s for *_, s in rows} == {"sent"}
     store.close()
 
@@ -405,4 +411,32 @@ def test_one_game_over_message_to_every_seat_and_no_turn_after_leaving(
     deliver(store)
     assert len([p for p in hook.posts if p[1].startswith("Game over")]) == 2  # once each
     assert len([p for p in hook.posts if p[1].startswith("Your turn")]) == turns
+    store.close()
+
+
+def test_talk_reaches_the_targets_that_opted_in(
+    backend: Backend, hook: Hook, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bob's first target takes the talk (`notify add … --talk`), his second does not;
+    alice's words reach the first only, as data; a spectator's words reach no player
+    while the game runs; `notify talk N off` stops it."""
+    base = ("--user", "bob", "--store", backend.location, "table", "notify")
+    rc, out, _ = run(capsys, *base, "add", hook.url("bob-talk"), "--talk")
+    assert rc == 0 and "takes the talk" in out
+    run(capsys, *base, "add", hook.url("bob-turns"))
+    assert "(and talk)" in run(capsys, *base, "list")[1]
+    store = backend.open()
+    t = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
+    store.say(t.id, "alice", "good luck\x1b[31m bob", now=1000.0)
+    store.say(t.id, "carol", "psst, bob", now=1000.0)  # a spectator: not for the players
+    deliver(store)  # (the hook has each post before it answers: no wait needed)
+    assert [p for p, _, _ in hook.posts] == ["/bob-talk"]
+    _, title, body = hook.posts[0]
+    assert title.startswith(f"alice at table {t.id}: good luck") and "\x1b" not in title + body
+    assert "Play: boardgames-tui table show" in body
+    rc, out, _ = run(capsys, *base, "talk", "1", "off")
+    assert rc == 0 and "no longer takes" in out
+    store.say(t.id, "alice", "still there?", now=1002.0)
+    deliver(store)
+    assert len(hook.posts) == 1
     store.close()

@@ -595,8 +595,9 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             self.say(
                 "only these commands run here: table list [--json], table show ID [--json], "
                 "table play ID MOVE, table say ID TEXT, table leave|reclaim|cancel ID, "
-                "table away [--until WHEN|--off], table notify list|add URL [--remind HOURS]|"
-                "remove N|test|remind [HOURS] (or connect without a command to play)"
+                "table away [--until WHEN|--off], table notify list|add URL [--talk] [--remind "
+                "HOURS]|talk N on|off|remove N|test|remind [HOURS] (or connect without a "
+                "command to play)"
             )
             return
         self.state.room.log(f"exec {self.owner.addr} {self.owner.name!r}: {' '.join(args)}")
@@ -689,9 +690,16 @@ def _notify_allowed(rest: list[str]) -> bool:
         return bool(HOURS_RE.match(rest[1]))
     if len(rest) == 2 and rest[0] == "remove":
         return rest[1].isdigit() and len(rest[1]) <= 4
-    if rest[:1] == ["add"] and len(rest) in (2, 4):
+    if len(rest) == 3 and rest[0] == "talk":
+        return rest[1].isdigit() and len(rest[1]) <= 4 and rest[2] in ("on", "off")
+    if rest[:1] == ["add"] and len(rest) >= 2:
         url_ok = _text_word(rest[1]) and len(rest[1]) <= 500 and " " not in rest[1]
-        remind = rest[2:] == [] or (rest[2] == "--remind" and bool(HOURS_RE.match(rest[3])))
+        flags = rest[2:]
+        if flags[:1] == ["--talk"]:
+            flags = flags[1:]
+        remind = flags == [] or (
+            len(flags) == 2 and flags[0] == "--remind" and bool(HOURS_RE.match(flags[1]))
+        )
         return url_ok and remind
     return False
 

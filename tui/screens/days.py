@@ -26,6 +26,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
     BINDINGS = [
         Binding("d", "remove", "Remove target"),
         Binding("s", "test", "Send a test"),
+        Binding("k", "talk", "Talk there too"),
         Binding("b", "back", "I am back"),
         Binding("question_mark", "help", "Help", show=False),
         Binding("escape", "close", "Close"),
@@ -73,6 +74,8 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
             return
         for t in targets:
             row = Text(f" {t.n}  {shown_url(t.url)}")
+            if t.talk:
+                row.append("  + talk", style="bold")
             if t.error:
                 row.append(f"  (failing: {t.error})", style="bold red")
             ol.add_option(Option(row, id=str(t.n)))
@@ -186,6 +189,23 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
             return
         self.refill()
         self._say(f"Target {n} removed.")
+
+    def action_talk(self) -> None:
+        """The highlighted target takes the talk at your tables too, or no longer."""
+        from .tables import table_store
+
+        n = self._highlighted()
+        if n is None:
+            return
+        try:
+            store = table_store(self.app)  # type: ignore[arg-type]
+            now = not next(t.talk for t in store.targets(self.user) if t.n == n)
+            store.set_target_talk(self.user, n, now)
+        except (StoreError, StopIteration) as exc:
+            self._say(str(exc) or "no such target", error=True)
+            return
+        self.refill()
+        self._say(f"Target {n} {'takes' if now else 'no longer takes'} the talk at your tables.")
 
     def action_test(self) -> None:
         self._say("Sending a test…")
