@@ -152,6 +152,26 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return _join(store, args, user)
     if action == "wait":
         return _wait(store, user, args.id, args.timeout)
+    if action == "propose":
+        made, done = store.propose(args.id, user, list(args.change))
+        tid = store.info(args.id).id
+        if done:
+            print(f"done at table {tid}: {made.text}")
+        else:
+            print(
+                f"proposed at table {tid}: {made.text}; waiting for {', '.join(made.waiting_for)}"
+            )
+        return 0
+    if action == "agree":
+        made, done = store.agree(args.id, user, not args.no)
+        tid = store.info(args.id).id
+        if args.no:
+            print(f"turned down at table {tid}: {made.text}")
+        elif done:
+            print(f"agreed and done at table {tid}: {made.text}")
+        else:
+            print(f"agreed at table {tid}: {made.text}; waiting for {', '.join(made.waiting_for)}")
+        return 0
     if action == "cancel":
         info = store.cancel(args.id, user)
         print(f"table {info.id} is cancelled: it is gone, and its players are told")
@@ -556,6 +576,7 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         "private": info.private,
         "spectators": info.spectators,
         "rematch": store.rematch_of(info.id) if info.finished else None,
+        "proposal": _proposal_doc(store, info.id),
     }
     if info.abandoned:
         doc["result"] = {"summary": "abandoned: no move for 30 days", "winners": []}
@@ -566,6 +587,20 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
             "winners": [info.seats[w].label for w in res.winners],
         }
     return doc
+
+
+def _proposal_doc(store: TableStore, table_id: str) -> dict[str, Any] | None:
+    """The change proposed at the table and who it waits for, or None."""
+    made = store.proposal(table_id)
+    if made is None:
+        return None
+    return {
+        "kind": made.kind,
+        "text": made.text,
+        "by": made.made_by,
+        "agreed": list(made.agreed),
+        "waiting_for": list(made.waiting_for),
+    }
 
 
 def table_log(store: TableStore, info: TableInfo, match: Any, seat: int | None) -> list[str]:
@@ -613,6 +648,12 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
         print(f"  💬 {who}: {t['text']}")
     if doc["rematch"]:
         print(f"Rematch: table {doc['rematch']} (boardgames-tui table join {doc['rematch']})")
+    if doc["proposal"]:
+        p = doc["proposal"]
+        print(
+            f"Proposed by {p['by']}: {p['text']}; waiting for {', '.join(p['waiting_for'])} "
+            f"(table agree {doc['id']}, or --no)"
+        )
     if doc["finished"]:
         print(f"Game over: {doc['result']['summary']}")
     elif doc["status"] == WAITING:

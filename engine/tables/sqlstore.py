@@ -24,6 +24,7 @@ from ..core import BOT_LEVELS, HUMAN, Match
 from ..core.match import now_iso
 from ..core.protocol import SetupError
 from ..core.registry import UnknownGame, get_game
+from .agree import AgreeSQL
 from .clock import (
     AUTOPILOT,
     COMPUTER,
@@ -109,6 +110,7 @@ _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VA
 
 # what a cancelled table leaves nowhere (its messages owed stay: they tell its players)
 CANCELLED = (
+    "bg_proposals",
     "bg_seats",
     "bg_moves",
     "bg_offers",
@@ -144,7 +146,7 @@ class Sql:
         return rows[0] if rows else None
 
 
-class SQLStore(SocialSQL, TableStore):
+class SQLStore(AgreeSQL, SocialSQL, TableStore):
     """A table store in SQL tables (`bg_tables`, `bg_seats`, `bg_moves`): everything but the
     connection, the schema and live updates."""
 

@@ -887,6 +887,18 @@ class TableStore(ABC):
         """`user` takes back the seat the computer played for them (ending their away)."""
         raise self._no_clocks()
 
+    def propose(self, table_id: str, user: str, words: list[str]) -> tuple[Any, bool]:
+        """`user` proposes a change the players agree to (`agree.py`); whether it took effect."""
+        raise self._no_clocks()
+
+    def agree(self, table_id: str, user: str, yes: bool = True) -> tuple[Any, bool]:
+        """`user` agrees to (or turns down) the change proposed at the table."""
+        raise self._no_clocks()
+
+    def proposal(self, table_id: str) -> Any:
+        """The change proposed at the table, waiting for agreement (`agree.Proposal`), or None."""
+        return None
+
     def cancel(self, table_id: str, user: str) -> TableInfo:
         """The creator takes back a table no game has begun at (open seats, no move): it is
         gone, and the people seated there are told; the table as it was."""
@@ -1033,8 +1045,13 @@ SOCIAL_TABLES = (
     "moves INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (table_id, n))",
     'CREATE TABLE bg_talkers ("user" TEXT PRIMARY KEY, last DOUBLE PRECISION NOT NULL)',
 )
-# 8 -> 9: a notification target may also take the table talk (opt-in, per target)
-TALK_TARGETS = ("ALTER TABLE bg_targets ADD COLUMN talk INTEGER NOT NULL DEFAULT 0",)
+# 8 -> 9: a notification target may also take the table talk (opt-in, per target); a change
+# the players of a table agree to (agree.py: a turn limit, a pause, a seat handed over)
+TALK_TARGETS = (
+    "ALTER TABLE bg_targets ADD COLUMN talk INTEGER NOT NULL DEFAULT 0",
+    "CREATE TABLE bg_proposals (table_id TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+    "value TEXT NOT NULL, made_by TEXT NOT NULL, made TEXT NOT NULL, agreed TEXT NOT NULL)",
+)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),

@@ -524,6 +524,11 @@ def test_over_days_commands_by_exec_for_the_keys_own_user(room: Room) -> None:
         body = hook.posts[0][2]
         assert f"Play: ssh -p {room.port} bob@127.0.0.1" in body, body
         assert "boardgames-tui table" not in body and str(room.dir) not in body
+        prop = room.run("alice", "alice", "table", "propose", tid, "limit", "24h")
+        assert prop.returncode == 0 and "waiting for bob" in prop.stdout, prop.stderr
+        agree = room.run("bob", "bob", "table", "agree", tid)
+        assert agree.returncode == 0 and "agreed and done" in agree.stdout
+        assert store.info(tid).rules.turn_limit == 24 * 3600
         leave = room.run("bob", "bob", "table", "leave", tid)
         assert leave.returncode == 0 and "you left table" in leave.stdout
         assert store.info(tid).seats[1].pilot == "left"

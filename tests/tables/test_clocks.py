@@ -510,3 +510,59 @@ def test_the_creator_cancels_a_table_before_its_game_begins(
     with pytest.raises(Refused, match="has begun"):
         store.cancel(begun.id, "alice")
     store.close()
+
+
+def test_players_agree_to_a_new_limit_a_pause_and_a_seat_handed_over(
+    backend: Backend, capsys: pytest.CaptureFixture[str], clock: list[float]
+) -> None:
+    """Three players: a new turn limit takes effect when the last of them agrees; a pause
+    stops the clock (no timeout however long), a resume starts the turn afresh; carol left
+    for good, and her seat goes to dan once alice, bob and dan agree (carol is not asked)."""
+
+    def cli(user: str, *argv: str) -> tuple[int, str, str]:
+        return run(capsys, "--user", user, "--store", backend.location, "table", *argv)
+
+    store = backend.open()
+    t = store.create(
+        "notre-dame", parse_seats("alice,bob,carol", "alice"), {}, 3, "alice",
+        rules=ClockRules(60.0),
+    )  # fmt: skip
+    rc, out, _ = cli("alice", "propose", t.id, "limit", "2h")
+    assert rc == 0 and "waiting for bob, carol" in out
+    assert "Proposed by alice: a turn limit of 2h" in cli("bob", "show", t.id)[1]
+    rc, _, err = cli("bob", "propose", t.id, "pause")
+    assert rc == 1 and "a proposal open already" in err
+    rc, _, err = cli("dan", "agree", t.id)
+    assert rc == 1 and "not asked" in err
+    assert cli("bob", "agree", t.id)[0] == 0 and store.info(t.id).rules.turn_limit == 60
+    rc, out, _ = cli("carol", "agree", t.id)
+    assert rc == 0 and "agreed and done" in out
+    assert store.info(t.id).rules.turn_limit == 7200
+    cli("alice", "propose", t.id, "pause")
+    cli("bob", "agree", t.id)
+    cli("carol", "agree", t.id)
+    advance(clock, 5 * HOUR)
+    assert settle(store) == 0 and store.info(t.id).moves == 0  # paused: nothing runs out
+    assert pilot_reason(store.info(t.id)) is None
+    cli("bob", "propose", t.id, "resume")
+    cli("alice", "agree", t.id)
+    rc, out, _ = cli("carol", "agree", t.id, "--no")
+    assert rc == 0 and "turned down" in out and store.info(t.id).rules.turn_limit is None
+    cli("bob", "propose", t.id, "resume")
+    cli("alice", "agree", t.id)
+    cli("carol", "agree", t.id)
+    info = store.info(t.id)
+    assert info.rules.turn_limit == 7200 and seconds_left(info) == pytest.approx(7200, abs=5)
+    rc, _, err = cli("alice", "propose", t.id, "seat", "3", "dan")
+    assert rc == 1 and "has a player" in err
+    store.leave(t.id, "carol")
+    cli("alice", "propose", t.id, "seat", "3", "dan")
+    rc, out, _ = cli("bob", "agree", t.id)
+    assert "waiting for dan" in out
+    rc, out, _ = cli("dan", "agree", t.id)
+    assert rc == 0 and "seat 3 goes to dan" in out
+    info = store.info(t.id)
+    assert info.seats[2].user == "dan" and info.seats[2].pilot is None
+    said = [e.text for e in store.events(t.id)]
+    assert "agreed by alice, bob, dan: seat 3 goes to dan" in said
+    store.close()

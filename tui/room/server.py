@@ -595,6 +595,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             self.say(
                 "only these commands run here: table list [--json], table show ID [--json], "
                 "table play ID MOVE, table say ID TEXT, table leave|reclaim|cancel ID, "
+                "table propose ID CHANGE, table agree ID [--no], "
                 "table away [--until WHEN|--off], table notify list|add URL [--talk] [--remind "
                 "HOURS]|talk N on|off|remove N|test|remind [HOURS] (or connect without a "
                 "command to play)"
@@ -662,7 +663,9 @@ def allowed_command(command: str) -> list[str] | None:
     # so that none can be read as another option (--store, --user)
     if action in ("leave", "reclaim", "cancel") and len(rest) == 1 and TABLE_ID_RE.match(rest[0]):
         return words
-    if action == "say" and len(rest) >= 2 and TABLE_ID_RE.match(rest[0]):
+    if action == "agree" and rest[1:] in ([], ["--no"]) and rest and TABLE_ID_RE.match(rest[0]):
+        return words
+    if action in ("say", "propose") and len(rest) >= 2 and TABLE_ID_RE.match(rest[0]):
         return words if all(_text_word(w) for w in rest[1:]) else None
     if action == "away" and (
         rest in ([], ["--off"])

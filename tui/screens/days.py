@@ -54,18 +54,18 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     @property
     def user(self) -> str:
-        return self.app.launch.table_user()  # type: ignore[attr-defined,no-any-return]
+        return self.app.launch.table_user()
 
     def refill(self) -> None:
         from engine.tables.notify import shown_url
         from engine.tables.sqlstore import shown_time
 
-        from .tables import table_store
+        from .store import table_store
 
         ol = self.query_one("#days-targets", OptionList)
         ol.clear_options()
         try:
-            store = table_store(self.app)  # type: ignore[arg-type]
+            store = table_store(self.app)
             targets = store.targets(self.user)
             hours = store.remind_hours(self.user)
             away = store.away(self.user)
@@ -110,15 +110,15 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
     def _add(self, event: Input.Submitted) -> None:
         from engine.tables.notify import check_room_target, check_target
 
-        from .tables import table_store
+        from .store import table_store
 
         event.stop()
         try:
             url = event.value.strip()
-            if self.app.launch.confine:  # type: ignore[attr-defined]
+            if self.app.launch.confine:
                 check_room_target(url)
             url = check_target(url)
-            n = table_store(self.app).add_target(self.user, url)  # type: ignore[arg-type]
+            n = table_store(self.app).add_target(self.user, url)
         except StoreError as exc:
             self._say(str(exc), error=True)
             return
@@ -128,7 +128,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     @on(Input.Submitted, "#days-remind")
     def _remind(self, event: Input.Submitted) -> None:
-        from .tables import table_store
+        from .store import table_store
 
         event.stop()
         try:
@@ -139,7 +139,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
             self._say(f"{event.value!r}: give hours, 0 (never) or more", error=True)
             return
         try:
-            table_store(self.app).set_remind(self.user, hours)  # type: ignore[arg-type]
+            table_store(self.app).set_remind(self.user, hours)
         except StoreError as exc:
             self._say(str(exc), error=True)
             return
@@ -150,10 +150,10 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
     def _away(self, event: Input.Submitted) -> None:
         from engine.tables.clock import ClockError, parse_until
 
-        from .tables import table_store
+        from .store import table_store
 
         event.stop()
-        store = table_store(self.app)  # type: ignore[arg-type]
+        store = table_store(self.app)
         try:
             text = event.value.strip()
             until = parse_until(text, store.clock_now()) if text else None
@@ -166,10 +166,10 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         self._say(f"You are away: {len(infos)} table(s) told (b: back).")
 
     def action_back(self) -> None:
-        from .tables import table_store
+        from .store import table_store
 
         try:
-            table_store(self.app).end_away(self.user)  # type: ignore[arg-type]
+            table_store(self.app).end_away(self.user)
         except StoreError as exc:
             self._say(str(exc), error=True)
             return
@@ -177,13 +177,13 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         self._say("You are back: your clocks run and you play your seats.")
 
     def action_remove(self) -> None:
-        from .tables import table_store
+        from .store import table_store
 
         n = self._highlighted()
         if n is None:
             return
         try:
-            table_store(self.app).remove_target(self.user, n)  # type: ignore[arg-type]
+            table_store(self.app).remove_target(self.user, n)
         except StoreError as exc:
             self._say(str(exc), error=True)
             return
@@ -192,13 +192,13 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     def action_talk(self) -> None:
         """The highlighted target takes the talk at your tables too, or no longer."""
-        from .tables import table_store
+        from .store import table_store
 
         n = self._highlighted()
         if n is None:
             return
         try:
-            store = table_store(self.app)  # type: ignore[arg-type]
+            store = table_store(self.app)
             now = not next(t.talk for t in store.targets(self.user) if t.n == n)
             store.set_target_talk(self.user, n, now)
         except (StoreError, StopIteration) as exc:
@@ -219,7 +219,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         from engine.tables.notify import send
 
         try:
-            store = open_store(self.app.launch.store, create_file=False)  # type: ignore[attr-defined]
+            store = open_store(self.app.launch.store, create_file=False)
             try:
                 targets = store.targets(self.user)
             finally:

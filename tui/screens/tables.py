@@ -24,7 +24,6 @@ from engine.tables import (
     WAITING,
     StoreError,
     TableInfo,
-    TableStore,
     listed,
     open_store,
     parse_seats,
@@ -37,6 +36,7 @@ from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen
 from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
 from .game import GameScreen
+from .store import table_store
 from .when import short_date
 
 if TYPE_CHECKING:
@@ -45,15 +45,6 @@ if TYPE_CHECKING:
 SETTLE_SECONDS = 5.0  # how often the Tables screen settles turns whose time ran out
 POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (microseconds each)
 SPECTATOR = PUBLIC  # the log's reader for a spectator: every private line reads as its public text
-
-
-def table_store(app: BoardgamesApp) -> TableStore:
-    """The app's store, opened on first use (StoreError if it cannot be)."""
-    store = getattr(app, "_table_store", None)
-    if store is None:
-        store = open_store(app.launch.store)
-        app._table_store = store  # type: ignore[attr-defined]
-    return store
 
 
 def open_table(app: BoardgamesApp, table_id: str, join: bool = True) -> None:
@@ -86,6 +77,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         Binding("L", "leave", "Leave", show=False),
         Binding("r", "reclaim", "Take back seat", show=False),
         Binding("x", "cancel", "Cancel table", show=False),
+        Binding("a", "agree", "Agree", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("escape,q", "close", "Back"),
     ]
@@ -197,7 +189,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
                 continue
             ol.add_option(Option(Text(heads[key], style="bold"), disabled=True))
             for i in rows:
-                ol.add_option(Option(self._row(i, user), id=i.id))
+                made = store.proposal(i.id) if key == "yours" else None
+                ol.add_option(Option(self._row(i, user, made), id=i.id))
         if not self.infos:
             ol.add_option(
                 Option(Text("No tables yet: n creates one.", style="italic"), disabled=True)
@@ -214,12 +207,13 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         where = "the room's tables" if self.app.launch.confine else f"store: {store.path}"
         note.update(
             Text(
-                f"{where} · o: away & notifications · L leave · r take back · x cancel", style="dim"
+                f"{where} · o notices/away · L leave · r take back · x cancel · a agree",
+                style="dim",
             )
         )
 
     @staticmethod
-    def _row(i: TableInfo, user: str) -> Text:
+    def _row(i: TableInfo, user: str, proposal: Any = None) -> Text:
         t = Text()
         t.append(f" {i.id} ", style="bold reverse")
         if i.damage is not None:
@@ -246,6 +240,10 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         clock = clock_text(i) if i.status != FINISHED else ""
         if clock:
             t.append(f" · ⏱ {clock}", style="dim")
+        if proposal is not None:
+            t.append(f" · proposed: {one_line(proposal.text)}", style="bold")
+            if user in proposal.waiting_for:
+                t.append(" (a agrees)", style="bold")
         return t
 
     @on(OptionList.OptionSelected, "#tables-list")
@@ -334,6 +332,23 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             ConfirmScreen(f"Leave table {tid} for good? The computer plays your seat from now on."),
             answered,
         )
+
+    def action_agree(self) -> None:
+        """Agree to the change proposed at the highlighted table (`table agree`)."""
+        tid = self._chosen()
+        if tid is None:
+            return
+        try:
+            made, done = table_store(self.app).agree(tid, self.app.launch.table_user())
+        except StoreError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return
+        waiting = ", ".join(made.waiting_for)
+        self.app.notify(
+            f"{'Done' if done else 'Agreed'}: {made.text}"
+            + ("" if done else f" (waiting for {waiting})")
+        )
+        self.refill()
 
     def action_reclaim(self) -> None:
         tid = self._chosen()
