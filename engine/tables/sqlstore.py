@@ -48,6 +48,7 @@ from .store import (
     ID_RE,
     LEASE_SECONDS,
     PLAYING,
+    PRESENT_SECONDS,
     WAITING,
     Damaged,
     MoveRow,
@@ -111,6 +112,7 @@ _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VA
 # what a cancelled table leaves nowhere (its messages owed stay: they tell its players)
 CANCELLED = (
     "bg_proposals",
+    "bg_looked",
     "bg_seats",
     "bg_moves",
     "bg_offers",
@@ -605,6 +607,42 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             q("DELETE FROM bg_tables WHERE id = ?", (info.id,))
             self._cache.pop(info.id, None)
             return info
+
+    def here(self, user: str) -> None:
+        with self._tx() as q:
+            q(
+                'INSERT INTO bg_presence ("user", seen) VALUES (?,?) ON CONFLICT ("user") '
+                "DO UPDATE SET seen = excluded.seen",
+                (user, self._now(q)),
+            )
+
+    def gone(self, user: str) -> None:
+        with self._tx() as q:
+            q('DELETE FROM bg_presence WHERE "user" = ?', (user,))
+
+    def present(self) -> set[str]:
+        with self._tx(write=False) as q:
+            since = self._now(q) - PRESENT_SECONDS
+            return {
+                str(u) for (u,) in q('SELECT "user" FROM bg_presence WHERE seen >= ?', (since,))
+            }
+
+    def looked(self, table_id: str, user: str) -> tuple[int, int] | None:
+        with self._tx(write=False) as q:
+            row = q.one(
+                'SELECT moves, talk FROM bg_looked WHERE table_id = ? AND "user" = ?',
+                (normalize_id(table_id), user),
+            )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def look(self, table_id: str, user: str, moves: int, talk: int) -> None:
+        with self._tx() as q:
+            q(
+                'INSERT INTO bg_looked (table_id, "user", moves, talk) VALUES (?,?,?,?) '
+                'ON CONFLICT (table_id, "user") DO UPDATE SET moves = excluded.moves, '
+                "talk = excluded.talk",
+                (normalize_id(table_id), user, moves, talk),
+            )
 
     def events(self, table_id: str) -> list[TableEvent]:
         with self._tx(write=False) as q:

@@ -532,6 +532,8 @@ NOTICE_HOLD = 30.0  # a claimed notice is another process's to send after this (
 RETRY_SECONDS = 60.0  # a failed send is tried again after this, doubled each time
 MAX_TRIES = 8
 NOTICE_MOVES = 8  # at most this many of the others' moves in one message
+HEARTBEAT = 20.0  # a session says it is here this often
+PRESENT_SECONDS = 50.0  # and counts as here this long after it last did
 
 
 @dataclass(frozen=True, slots=True)
@@ -899,6 +901,27 @@ class TableStore(ABC):
         """The change proposed at the table, waiting for agreement (`agree.Proposal`), or None."""
         return None
 
+    # ---- who is here, and what each person has seen ---------------------------------------
+    def here(self, user: str) -> None:
+        """`user` has a session open now (called every HEARTBEAT seconds while it is)."""
+        return None  # a store that keeps no presence
+
+    def gone(self, user: str) -> None:
+        """`user`'s session closed."""
+        return None  # a store that keeps no presence
+
+    def present(self) -> set[str]:
+        """The users with a session open now (a heartbeat within PRESENT_SECONDS)."""
+        return set()
+
+    def looked(self, table_id: str, user: str) -> tuple[int, int] | None:
+        """(moves, messages) of the table when `user` last looked at it, if ever."""
+        return None
+
+    def look(self, table_id: str, user: str, moves: int, talk: int) -> None:
+        """`user` has seen the table up to `moves` moves and `talk` messages."""
+        return None  # a store that keeps no presence
+
     def cancel(self, table_id: str, user: str) -> TableInfo:
         """The creator takes back a table no game has begun at (open seats, no move): it is
         gone, and the people seated there are told; the table as it was."""
@@ -1051,6 +1074,11 @@ TALK_TARGETS = (
     "ALTER TABLE bg_targets ADD COLUMN talk INTEGER NOT NULL DEFAULT 0",
     "CREATE TABLE bg_proposals (table_id TEXT PRIMARY KEY, kind TEXT NOT NULL, "
     "value TEXT NOT NULL, made_by TEXT NOT NULL, made TEXT NOT NULL, agreed TEXT NOT NULL)",
+    # who is connected now (a session's heartbeat, store clock), and how far each person had
+    # seen each table when they last looked (what happened since, on reopening)
+    'CREATE TABLE bg_presence ("user" TEXT PRIMARY KEY, seen DOUBLE PRECISION NOT NULL)',
+    'CREATE TABLE bg_looked (table_id TEXT NOT NULL, "user" TEXT NOT NULL, '
+    'moves INTEGER NOT NULL, talk INTEGER NOT NULL, PRIMARY KEY (table_id, "user"))',
 )
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first

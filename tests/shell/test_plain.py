@@ -555,3 +555,21 @@ def test_shared_tables_in_the_line_mode_menu_with_talk_and_the_clock(tmp_path: P
     )
     assert len(other.tables()) == 2
     other.close()
+
+
+def test_the_line_mode_says_what_happened_since_you_last_looked(tmp_path: Path) -> None:
+    from engine.tables import SQLiteStore, parse_seats
+    from tui.plain import join_table
+    from tui.plain.lines import script_reader
+
+    path = tmp_path / "tables.sqlite"
+    store = SQLiteStore(path)
+    info = store.create("notre-dame", parse_seats("ann,bob", "ann"), {}, 3, "ann", {})
+    assert join_table(store, info.id, "bob", read=script_reader(["quit"]), say=Output()) == 0
+    _, match = store.load(info.id)
+    store.append(info.id, "ann", match.prompt.moves[0].id, 0)
+    out = Output()
+    assert join_table(store, info.id, "bob", read=script_reader(["quit"]), say=out) == 0
+    assert "Since you last looked: 1 move(s)." in out.lines
+    assert "ann keeps a card and passes two to bob" in out.lines
+    store.close()

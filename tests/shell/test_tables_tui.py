@@ -418,3 +418,28 @@ async def test_the_new_table_form_starts_at_the_game_and_enter_creates_nothing(
         await pilot.press("ctrl+s")
         await until(pilot, lambda: at_table(app))
         assert len(SQLiteStore(path).tables()) == 1
+
+
+def test_who_is_here_and_what_happened_since_you_last_looked(tmp_path: Path) -> None:
+    """bob's table screen says alice is here once her session says so; alice, opening the
+    table again after bob moved and talked, is told what happened since she last looked."""
+    path, tid = make(tmp_path)
+    store = SQLiteStore(path)
+    alice = TableSource(store, tid, "alice")
+    assert alice.news() == []  # the first look: nothing to catch up on
+    alice.play(alice.match.prompt.moves[0].id)  # her own move: she has seen it
+    alice.close()
+    store.here("alice")
+    bob = TableSource(SQLiteStore(path), tid, "bob")
+    assert bob.here == {"alice"} and "here: alice" in bob.heading
+    _, match = store.load(tid)
+    store.append(tid, "bob", match.prompt.moves[0].id, 1)
+    store.say(tid, "bob", "your move", now=1000.0)
+    store.gone("alice")
+    again = TableSource(store, tid, "alice")
+    [news] = again.news()
+    assert news.startswith("Since you last looked: 1 move(s), 1 message(s):")
+    assert "bob keeps a card" in news
+    assert TableSource(store, tid, "alice").news() == []  # said once
+    assert "alice" not in bob.store.present()
+    store.close()

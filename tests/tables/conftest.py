@@ -56,6 +56,8 @@ class Backend:
         if self.pg:  # the view of the targets' numbers as format 3 had it
             self.sql("DROP VIEW IF EXISTS bg_target_numbers")
         self.sql("ALTER TABLE bg_targets DROP COLUMN talk")  # (format 9)
+        for table in ("bg_proposals", "bg_presence", "bg_looked"):
+            self.sql(f"DROP TABLE {table}")
         if self.pg:
             self.sql('CREATE VIEW bg_target_numbers AS SELECT "user", n FROM bg_targets')
             self.sql("GRANT SELECT ON bg_target_numbers TO PUBLIC")

@@ -237,6 +237,12 @@ class PlainSession:
         if m.cursor == 0:
             for line in m.opening(self.viewer):
                 self.say(line)
+        elif self.src.table and self.src.last_look is not None and self.src.last_look < m.cursor:
+            seen = self.src.last_look
+            since = [line for n, line in m.events(self.viewer) if n > seen]
+            self.say(f"Since you last looked: {m.cursor - seen} move(s).")
+            for line in since[-RECAP:]:
+                self.say(line)
         else:
             self.say(f"Continuing at move {m.cursor}. The last lines of the log:")
             for _, line in m.events(self.viewer)[-5:]:

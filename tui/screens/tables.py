@@ -157,6 +157,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         try:
             store = table_store(self.app)
             infos = store.tables()
+            present = store.present()  # who is connected now
             self._version = store.version()
         except StoreError as exc:
             ol.clear_options()
@@ -190,7 +191,11 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             ol.add_option(Option(Text(heads[key], style="bold"), disabled=True))
             for i in rows:
                 made = store.proposal(i.id) if key == "yours" else None
-                ol.add_option(Option(self._row(i, user, made), id=i.id))
+                row = self._row(i, user, made)
+                here = sorted({s.user for s in i.seats if s.user and s.user != user} & present)
+                if here and not i.finished:
+                    row.append(f" · here: {', '.join(here)}", style="italic")
+                ol.add_option(Option(row, id=i.id))
         if not self.infos:
             ol.add_option(
                 Option(Text("No tables yet: n creates one.", style="italic"), disabled=True)
