@@ -516,6 +516,8 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         info = next(i for i in infos if i.id == r["id"])
         if r["status"] != FINISHED and clock_text(info):
             state += f" · {clock_text(info)}"
+        elif r["status"] == WAITING and info.rules.turn_limit is not None:
+            state += f" · {limit_text(info.rules.turn_limit)} a turn"  # before anyone joins
         title = get_game(r["game"]).title
         if r["private"]:
             state += " (private)"

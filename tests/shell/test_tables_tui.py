@@ -308,6 +308,10 @@ async def check_fit(path: Path, tid: str, user: str, game: str) -> None:
             keys = footer_keys(app.screen, width)
             if user == "bob":
                 assert {"q Menu", "b Bell", "h Hint", "u Undo"} <= set(keys)
+                assert ("c Say" in keys) == (width == 120)  # talk, where the footer has room
+                await pilot.press("c")  # the key works at both sizes
+                assert type(app.screen).__name__ == "TalkScreen"
+                await pilot.press("escape")
                 assert "you: bob" in line
                 continue
             assert "q Menu" in keys and "watching" in line

@@ -566,3 +566,14 @@ def test_players_agree_to_a_new_limit_a_pause_and_a_seat_handed_over(
     said = [e.text for e in store.events(t.id)]
     assert "agreed by alice, bob, dan: seat 3 goes to dan" in said
     store.close()
+
+
+def test_an_open_table_shows_its_clock_before_you_join(
+    store: TableStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = store.create(
+        "notre-dame", parse_seats("alice,open", "alice"), {}, 3, "alice", rules=ClockRules(600.0)
+    )
+    _rc, out, _ = run(capsys, "--user", "bob", "--store", store.path, "table", "list")
+    row = next(line for line in out.splitlines() if t.id in line)
+    assert "waiting for players · 10m a turn" in row

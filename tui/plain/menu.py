@@ -146,7 +146,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
     """(id, a line) per table `user` may see, grouped as the Tables screen groups them."""
     from engine.core import get_game
     from engine.tables import listed as grouped
-    from engine.tables.clock import clock_text
+    from engine.tables.clock import clock_text, limit_text
     from engine.tables.computer import settle
 
     settle(store)  # a turn whose time ran out is the computer's before it is listed
@@ -169,6 +169,8 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
         else:
             state = f"{i.to_move} to move"
         clock = "" if i.finished else clock_text(i)
+        if not clock and i.status == "waiting" and i.rules.turn_limit is not None:
+            clock = f"{limit_text(i.rules.turn_limit)} a turn"
         seats = ", ".join(s.label for s in i.seats)
         text = f"{i.id}, {get_game(i.game).title}, {seats}: {state}"
         out.append((i.id, f"{text}{f', {clock}' if clock else ''} ({heads[group]})"))

@@ -28,7 +28,7 @@ from engine.tables import (
     open_store,
     parse_seats,
 )
-from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
+from engine.tables.clock import ClockError, ClockRules, clock_text, limit_text, parse_duration
 
 from ..text import one_line
 from ..turns import turn_text
@@ -243,6 +243,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         else:
             t.append(f"move {i.moves} · {i.to_move} to move", style="dim")
         clock = clock_text(i) if i.status != FINISHED else ""
+        if not clock and i.status == WAITING and i.rules.turn_limit is not None:
+            clock = f"{limit_text(i.rules.turn_limit)} a turn"  # the clock, before you join
         if clock:
             t.append(f" · ⏱ {clock}", style="dim")
         if proposal is not None:
