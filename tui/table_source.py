@@ -118,8 +118,13 @@ class TableSource:
             said = len([t for t in self.talk if t.n > talk])
             notes = [text for n, text in self._notes if n >= moves][-3:]
             if lines or said or notes:
-                head = f"Since you last looked: {self.info.moves - moves} move(s)"
-                head += f", {said} message(s)" if said else ""
+                parts = [f"{self.info.moves - moves} move(s)"] if self.info.moves > moves else []
+                parts += [f"{said} message(s)"] if said else []
+                head = (
+                    f"Since you last looked ({', '.join(parts)})"
+                    if parts
+                    else "Since you last looked"
+                )
                 self._news.append(
                     "\n".join([head + ":", *(f"  {x}" for x in [*notes, *lines][-6:])])
                 )

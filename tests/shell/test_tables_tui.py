@@ -442,7 +442,7 @@ def test_who_is_here_and_what_happened_since_you_last_looked(tmp_path: Path) -> 
     store.gone("alice")
     again = TableSource(store, tid, "alice")
     [news] = again.news()
-    assert news.startswith("Since you last looked: 1 move(s), 1 message(s):")
+    assert news.startswith("Since you last looked (1 move(s), 1 message(s)):")
     assert "bob keeps a card" in news
     assert TableSource(store, tid, "alice").news() == []  # said once
     assert "alice" not in bob.store.present()
