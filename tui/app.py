@@ -497,12 +497,17 @@ class BoardgamesApp(App[int]):
             show = getattr(screen, "show_turns", None)
             if show is not None:
                 show(message.ids)
-        if len(message.ids) == len(old or ()) and (old is not None or not message.ids):
-            return
-        self.notify(turn_text(len(message.ids)), title="Shared tables", timeout=6)
-        arrived = set(message.ids) - set(old or ())
+        # the table in front says its own turns: the toast is about the other tables only
         here = getattr(getattr(self.screen, "source", None), "info", None)
-        arrived.discard(getattr(here, "id", None))  # the table screen rings for its own
+        here_id = getattr(here, "id", None)
+        others = [i for i in message.ids if i != here_id]
+        before = None if old is None else [i for i in old if i != here_id]
+        if len(others) == len(before or ()) and (before is not None or not others):
+            return
+        if here_id is None or others:
+            self.notify(turn_text(len(others)), title="Shared tables", timeout=6)
+        arrived = set(message.ids) - set(old or ())
+        arrived.discard(here_id)  # the table screen rings for its own
         if old is not None and arrived and self.launch.bell:
             self.bell()
 

@@ -122,6 +122,10 @@ def add_table_parser(sub: Any, options: Any) -> None:
         default=None,
         help="one reminder after HOURS waiting on your turn (default 24; 0: none)",
     )
+    na.add_argument("--talk", action="store_true", help="the talk at your tables goes to URL too")
+    nt = nos.add_parser("talk", help="whether target N takes the talk at your tables too")
+    nt.add_argument("n", type=int)
+    nt.add_argument("state", choices=("on", "off"))
     nos.add_parser("list", help="your targets, numbered, secrets masked")
     nos.add_parser("test", help="send a test message to every target now")
     nr = nos.add_parser("remove", help="stop sending to target N (see list)")
@@ -130,6 +134,20 @@ def add_table_parser(sub: Any, options: Any) -> None:
         "remind", help="one reminder after HOURS waiting on your turn (default 24; 0: none)"
     )
     nrm.add_argument("hours", nargs="?", default=None, help="hours (omit to see the setting)")
+    pr = ts.add_parser(
+        "propose",
+        help="propose a change the players agree to: limit DURATION|none, pause, resume, "
+        "or seat N USER (a seat whose player left, to a new player)",
+    )
+    pr.add_argument("id")
+    pr.add_argument("change", nargs="+")
+    ag = ts.add_parser(
+        "agree", help="agree to the change proposed at the table (--no: turn it down)"
+    )
+    ag.add_argument("id")
+    ag.add_argument("--no", action="store_true")
+    cx = ts.add_parser("cancel", help="take back a table you made, before its game begins")
+    cx.add_argument("id")
     rc = ts.add_parser("reclaim", help="take back your seat the computer plays for you")
     rc.add_argument("id")
     lv = ts.add_parser("leave", help="give your seat to the computer for good; the game goes on")

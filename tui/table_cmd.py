@@ -58,6 +58,7 @@ from engine.tables.clock import (
     seconds_left,
     shown_duration,
 )
+from engine.tables.clock import parse_until as clock_until
 from engine.tables.computer import computer_to_move, lease_owner, play_computers, settle
 
 from .standings import stats_text, title
@@ -75,11 +76,25 @@ def run_table(args: argparse.Namespace, user: str) -> int:
     try:
         return _run(args, user)
     except StoreError as exc:
-        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        print(f"boardgames-tui: {_for_room(str(exc), args)}", file=sys.stderr)
         return EXIT_REFUSED
     except TableUsage as exc:
-        print(f"boardgames-tui: {exc}", file=sys.stderr)
+        print(f"boardgames-tui: {_for_room(str(exc), args)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _for_room(text: str, args: argparse.Namespace) -> str:
+    """A message as a room's player reads it: the host's paths (the store, the saves
+    folder) named, never shown."""
+    if not getattr(args, "confine", False):
+        return text
+    for path, name in (
+        (store_location(args.store), "the room's table store"),
+        (str(getattr(args, "saves", "") or ""), "your saves folder"),
+    ):
+        if path:
+            text = text.replace(path, name)
+    return text
 
 
 def _run(args: argparse.Namespace, user: str) -> int:
@@ -160,6 +175,30 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return _join(store, args, user)
     if action == "wait":
         return _wait(store, user, args.id, args.timeout)
+    if action == "propose":
+        made, done = store.propose(args.id, user, list(args.change))
+        tid = store.info(args.id).id
+        if done:
+            print(f"done at table {tid}: {made.text}")
+        else:
+            print(
+                f"proposed at table {tid}: {made.text}; waiting for {', '.join(made.waiting_for)}"
+            )
+        return 0
+    if action == "agree":
+        made, done = store.agree(args.id, user, not args.no)
+        tid = store.info(args.id).id
+        if args.no:
+            print(f"turned down at table {tid}: {made.text}")
+        elif done:
+            print(f"agreed and done at table {tid}: {made.text}")
+        else:
+            print(f"agreed at table {tid}: {made.text}; waiting for {', '.join(made.waiting_for)}")
+        return 0
+    if action == "cancel":
+        info = store.cancel(args.id, user)
+        print(f"table {info.id} is cancelled: it is gone, and its players are told")
+        return 0
     if action == "reclaim":
         info = store.reclaim(args.id, user)
         seat = info.seat_of(user)
@@ -228,7 +267,7 @@ def _set_remind(store: TableStore, user: str, text: str) -> None:
 
 
 def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
-    from engine.tables.notify import check_target, send, shown_url
+    from engine.tables.notify import check_room_target, check_target, send, shown_url
 
     what = args.notify_action
     if what == "remind":
@@ -241,6 +280,8 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return 0
     if what == "add":
         try:
+            if getattr(args, "confine", False):  # the room's host sends it: the network only
+                check_room_target(args.url.strip())
             url = check_target(args.url)
         except StoreError as exc:
             raise TableUsage(str(exc)) from None
@@ -248,10 +289,21 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
             _remind_hours(args.remind)
         n = store.add_target(user, url)
         print(f"target {n} for {user}: {shown_url(url)}")
+        if getattr(args, "talk", False):
+            store.set_target_talk(user, n, True)
+            print(f"target {n} takes the talk at your tables too")
         if args.remind is not None:
             _set_remind(store, user, args.remind)
         return 0
     targets = store.targets(user)
+    if what == "talk":
+        if not store.set_target_talk(user, args.n, args.state == "on"):
+            raise StoreError(
+                f"{user} has no notification target {args.n} (see `table notify list`)"
+            )
+        said = "takes" if args.state == "on" else "no longer takes"
+        print(f"target {args.n} {said} the talk at your tables")
+        return 0
     if what == "remove":
         if not store.remove_target(user, args.n):
             raise StoreError(
@@ -267,7 +319,8 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
     if what == "list":
         for t in targets:
             state = f"  (failing: {t.error})" if t.error else ""
-            print(f"  {t.n}  {shown_url(t.url)}{state}")
+            talk = "  (and talk)" if t.talk else ""
+            print(f"  {t.n}  {shown_url(t.url)}{talk}{state}")
         return 0
     bad = 0
     for t in targets:
@@ -296,7 +349,8 @@ def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | N
         now = time.monotonic()
         if now >= settle_at:  # a turn may run out with nothing else changing
             settle_at = now + WAIT_SETTLE
-            settle(store)
+            if settle(store):  # moves this process played: its own store's version
+                seen = None  # may not show them (SQLite's data_version counts the others')
         version = store.version()
         if version != seen:
             seen = version
@@ -395,24 +449,11 @@ def _rules(args: argparse.Namespace) -> ClockRules:
 
 
 def parse_until(text: str, now: float) -> float:
-    """`--until`: a date or date and time (local), or a duration from now; TableUsage for
-    anything else or a time that has passed."""
-    from datetime import datetime
-
+    """`--until` (see `clock.parse_until`); TableUsage, one line, for anything else."""
     try:
-        return now + parse_duration(text, "--until")
-    except ClockError:
-        pass
-    try:
-        when = datetime.fromisoformat(text.strip()).astimezone().timestamp()
-    except ValueError:
-        raise TableUsage(
-            f"--until {text!r}: give a date (2026-12-24), a date and time "
-            "('2026-12-24 18:00') or a duration (3d, 12h)"
-        ) from None
-    if when <= now:
-        raise TableUsage(f"--until {text!r}: that time has passed already")
-    return when
+        return clock_until(text, now)
+    except ClockError as exc:
+        raise TableUsage(str(exc)) from None
 
 
 def _away(store: TableStore, args: argparse.Namespace, user: str) -> int:
@@ -521,6 +562,8 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         info = next(i for i in infos if i.id == r["id"])
         if r["status"] != FINISHED and clock_text(info):
             state += f" · {clock_text(info)}"
+        elif r["status"] == WAITING and info.rules.turn_limit is not None:
+            state += f" · {limit_text(info.rules.turn_limit)} a turn"  # before anyone joins
         title = get_game(r["game"]).title
         if r["private"]:
             state += " (private)"
@@ -586,6 +629,7 @@ def table_document(store: TableStore, table_id: str, user: str) -> dict[str, Any
         **seed_fields(info),
         "rematch": store.rematch_of(info.id) if info.finished else None,
         **counts_fields(info, match),
+        "proposal": _proposal_doc(store, info.id),
     }
     if info.abandoned:
         doc["result"] = {"summary": "abandoned: no move for 30 days", "winners": []}
@@ -673,6 +717,20 @@ def counts_line(doc: Mapping[str, Any]) -> str:
     return f"Not rated: {doc['unrated_because']}"
 
 
+def _proposal_doc(store: TableStore, table_id: str) -> dict[str, Any] | None:
+    """The change proposed at the table and who it waits for, or None."""
+    made = store.proposal(table_id)
+    if made is None:
+        return None
+    return {
+        "kind": made.kind,
+        "text": made.text,
+        "by": made.made_by,
+        "agreed": list(made.agreed),
+        "waiting_for": list(made.waiting_for),
+    }
+
+
 def table_log(store: TableStore, info: TableInfo, match: Any, seat: int | None) -> list[str]:
     """The table's log as `seat` reads it (PUBLIC: a spectator; None: everything, for a
     test's record): the moves' lines, "(autopilot)" after a move the
@@ -723,6 +781,12 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
     print(counts_line(doc))
     if doc["rematch"]:
         print(f"Rematch: table {doc['rematch']} (boardgames-tui table join {doc['rematch']})")
+    if doc["proposal"]:
+        p = doc["proposal"]
+        print(
+            f"Proposed by {p['by']}: {p['text']}; waiting for {', '.join(p['waiting_for'])} "
+            f"(table agree {doc['id']}, or --no)"
+        )
     if doc["finished"]:
         print(f"Game over: {doc['result']['summary']}")
     elif doc["status"] == WAITING:

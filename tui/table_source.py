@@ -30,6 +30,7 @@ from engine.tables.computer import choose, computer_to_move, lease_owner
 from .source import SPECTATOR, ComputerTurn, Refused
 
 CLOCK_CHECK_SECONDS = 1.0
+HERE_CHECK_SECONDS = 5.0  # who is connected now is read this often
 
 
 class _Frozen:
@@ -68,6 +69,10 @@ class TableSource:
         self._ring = False
         self._news: list[str] = []  # moves taken back at other terminals, not said yet
         self._seated()
+        self.here: set[str] = set()  # the others seated here with a session open now
+        self._here_at = 0.0
+        self._read_here()
+        self._since_last_look()
 
     def _seated(self) -> None:
         self.seat = self.info.seat_of(self.user)
@@ -105,6 +110,48 @@ class TableSource:
             return False
         mine = self.info.seats[self.seat]
         return mine.pilot is not None or is_away(mine, self.info.now)
+
+    def _read_here(self) -> bool:
+        """Who of the others seated here is connected now (at most every few seconds);
+        whether that changed."""
+        self._here_at = time.monotonic()
+        try:
+            now = self.store.present()
+        except StoreError:
+            return False
+        here = {s.user for s in self.info.seats if s.user and s.user != self.user} & now
+        changed, self.here = here != self.here, here
+        return changed
+
+    def _since_last_look(self) -> None:
+        """On opening the table: what happened since this user last looked (once), then
+        this look recorded."""
+        try:
+            seen = self.store.looked(self.info.id, self.user)
+        except StoreError:
+            return
+        if seen is not None:
+            moves, talk = seen
+            lines = [line for n, line in self._match.events(self.reader) if n > moves]
+            said = len([t for t in self.talk if t.n > talk])
+            notes = [text for n, text in self._notes if n >= moves][-3:]
+            if lines or said or notes:
+                parts = [f"{self.info.moves - moves} move(s)"] if self.info.moves > moves else []
+                parts += [f"{said} message(s)"] if said else []
+                head = (
+                    f"Since you last looked ({', '.join(parts)})"
+                    if parts
+                    else "Since you last looked"
+                )
+                self._news.append(
+                    "\n".join([head + ":", *(f"  {x}" for x in [*notes, *lines][-6:])])
+                )
+        self._record_look()
+
+    def _record_look(self) -> None:
+        last_talk = max((t.n for t in self.talk), default=0)
+        with contextlib.suppress(StoreError):
+            self.store.look(self.info.id, self.user, self.info.moves, last_talk)
 
     def _read_notes(self) -> list[tuple[int, str]]:
         try:
@@ -145,7 +192,8 @@ class TableSource:
         """The heading where room is short: the table's id goes; abandoned and a lost store
         stay."""
         gone = " · abandoned" if self.info.abandoned else ""
-        return gone + (" · reconnecting…" if self.offline else "")
+        here = f" · here: {', '.join(sorted(self.here))}" if self.here else ""
+        return gone + here + (" · reconnecting…" if self.offline else "")
 
     @property
     def match(self) -> Match:
@@ -171,6 +219,7 @@ class TableSource:
         self._read_at = time.monotonic()
         self._notes = self._read_notes()
         self._seated()
+        self._record_look()
         if tell:
             self._news += taken_back(shown, self._match, self.reader, self.seat)
 
@@ -310,6 +359,8 @@ class TableSource:
                 self._version = v
                 self.reload(by_others=True)
                 return True
+            if time.monotonic() - self._here_at >= HERE_CHECK_SECONDS and self._read_here():
+                return True  # someone came or went: the status line says who is here
             if v == self._version and not self._busy:
                 return self._clock_due()
             self._version = v

@@ -9,6 +9,7 @@ at once (`send`), else when something changed or every `RESEND_SECONDS` (retries
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from textual.message import Message
 
 from engine.tables import StoreError, TableStore, is_server_url, open_store, store_location
+from engine.tables.store import HEARTBEAT
 
 POLL_SECONDS = 2.0
 RESEND_SECONDS = 60.0
@@ -49,6 +51,7 @@ class TurnWatch:
         self._version: int | None = None
         self._sent = 0.0
         self._abandon = 0.0
+        self._here = 0.0  # when this session last said it is here (presence)
 
     def available(self) -> bool:
         """A store to watch: a server, or a file that exists (never made just to watch)."""
@@ -67,6 +70,9 @@ class TurnWatch:
                     self.store = open_store(self.location, create_file=False)
                 store = self.store
                 now = time.monotonic()
+                if now - self._here >= HEARTBEAT:  # the others see who is here now
+                    self._here = now
+                    store.here(self.user)
                 if now - self._abandon >= ABANDON_SECONDS:
                     self._abandon = now
                     store.end_abandoned()
@@ -88,5 +94,7 @@ class TurnWatch:
     def close(self) -> None:
         with self.lock:
             if self.store is not None:
+                with contextlib.suppress(StoreError):
+                    self.store.gone(self.user)
                 self.store.close()
                 self.store = None

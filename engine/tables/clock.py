@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ..core import BOT_LEVELS
 
 if TYPE_CHECKING:
+    from ..core.protocol import Prompt
     from .store import SeatInfo, TableInfo
 
 COMPUTER, WAIT = "computer", "wait"
@@ -58,6 +59,27 @@ def parse_duration(text: str, what: str = "--turn-limit") -> float:
     return seconds
 
 
+def parse_until(text: str, now: float) -> float:
+    """An end of being away: a date or date and time (local), or a duration from `now`;
+    ClockError for anything else or a time that has passed."""
+    from datetime import datetime
+
+    try:
+        return now + parse_duration(text, "--until")
+    except ClockError:
+        pass
+    try:
+        when = datetime.fromisoformat(text.strip()).astimezone().timestamp()
+    except ValueError:
+        raise ClockError(
+            f"--until {text!r}: give a date (2026-12-24), a date and time "
+            "('2026-12-24 18:00') or a duration (3d, 12h)"
+        ) from None
+    if when <= now:
+        raise ClockError(f"--until {text!r}: that time has passed already")
+    return when
+
+
 def shown_duration(seconds: float) -> str:
     """A duration as a person reads it: `1:05` (minutes), `3h 20m`, `2d 4h`."""
     s = max(0, int(seconds + 0.999))  # a second that has begun counts
@@ -66,6 +88,21 @@ def shown_duration(seconds: float) -> str:
     if s < DAY:
         return f"{s // 3600}h {s % 3600 // 60:02d}m"
     return f"{s // 86400}d {s % 86400 // 3600}h"
+
+
+def spoken_duration(seconds: float) -> str:
+    """A duration in a message, with its units: `20 s`, `5 min`, `3 h`, `2 h 30 min`, `2 d 4 h`
+    (a clock's `0:20` reads as twenty minutes as easily as twenty seconds)."""
+    s = max(0, int(seconds + 0.5))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min" + (f" {s % 60} s" if s % 60 and s < 600 else "")
+    if s < DAY:
+        h, m = s // 3600, s % 3600 // 60
+        return f"{h} h" + (f" {m} min" if m else "")
+    d, h = s // 86400, s % 86400 // 3600
+    return f"{d} d" + (f" {h} h" if h else "")
 
 
 def limit_text(seconds: float) -> str:
@@ -97,6 +134,16 @@ class ClockRules:
         if self.turn_limit is not None and self.turn_limit <= 0:
             raise ClockError("--turn-limit: a turn needs some time (more than 0)")
         return self
+
+
+def turn_begins(before: Prompt | None, after: Prompt | None) -> bool:
+    """A move that led from decision `before` to `after` ended a turn: another seat decides,
+    the game is over, or the same seat begins a new phase (the next round's first decision
+    after its last one of this round). Steps of one multi-part decision, and decisions in the
+    same phase, are one turn: one clock, one timeout."""
+    if before is None or after is None or after.seat != before.seat:
+        return True
+    return after.step == 0 and after.phase != before.phase
 
 
 def away_credit(info: TableInfo, seat: SeatInfo) -> float:

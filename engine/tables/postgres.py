@@ -33,6 +33,7 @@ from .store import (
     FORMAT,
     NOTICE_TABLES,
     SOCIAL_TABLES,
+    TALK_TARGETS,
     Disconnected,
     NoStore,
     Refused,
@@ -107,7 +108,16 @@ HOSTS_ONLY = (
     ),
 )
 # this backend's own steps after the shared ones of the same number (store.UPGRADES)
-PG_UPGRADES = {3: ("DROP POLICY IF EXISTS bg_play ON bg_moves", *PLAY_POLICY), 5: HOSTS_ONLY}
+PG_UPGRADES = {
+    3: ("DROP POLICY IF EXISTS bg_play ON bg_moves", *PLAY_POLICY),
+    5: HOSTS_ONLY,
+    # the view of the targets' numbers shows which take the talk
+    8: (
+        "DO $$ BEGIN IF to_regclass('bg_target_numbers') IS NOT NULL THEN "
+        'CREATE OR REPLACE VIEW bg_target_numbers AS SELECT "user", n, talk FROM bg_targets; '
+        "END IF; END $$",
+    ),
+}
 SCHEMA_FORMAT = 5  # the format SCHEMA writes: a new store is then upgraded like an old one
 
 

@@ -34,6 +34,7 @@ from .store import (
     new_table_probe,
     normalize_id,
     owe_notice,
+    talk_notice,
 )
 
 if TYPE_CHECKING:
@@ -380,6 +381,12 @@ class SocialSQL(ABC):
                 (info.id, n, user, int(spectator), at, info.moves, body),
             )
             q("UPDATE bg_tables SET rev = rev + 1 WHERE id = ?", (info.id,))
+            if not spectator or info.finished:  # (players do not hear the gallery mid-game)
+                title = get_game(info.game).title
+                for s in info.seats:
+                    if s.user is not None and s.user != user:
+                        said = talk_notice(info, title, user, body, s.user)
+                        owe_notice(q, self.TARGET_NUMBERS, info.id, -n, s.user, *said, "talk")
         return Talk(n, user, spectator, at, info.moves, body)
 
     def talk(self, table_id: str, user: str) -> list[Talk]:

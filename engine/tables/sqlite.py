@@ -26,6 +26,7 @@ from .store import (
     SEED_TABLES,
     SOCIAL_TABLES,
     NoStore,
+    TALK_TARGETS,
     StoreUnavailable,
     upgrade_steps,
 )
@@ -71,7 +72,9 @@ CREATE TABLE bg_moves (
     PRIMARY KEY (table_id, n)
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *SEED_TABLES, *RESULT_TABLES))
+""" + ";\n".join(
+    (*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *SEED_TABLES, *RESULT_TABLES, *TALK_TARGETS)
+)
 
 
 class SQLiteStore(SQLStore):

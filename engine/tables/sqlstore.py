@@ -25,6 +25,7 @@ from ..core.match import now_iso
 from ..core.protocol import SetupError
 from ..core.registry import UnknownGame, get_game
 from . import results
+from .agree import AgreeSQL
 from .clock import (
     AUTOPILOT,
     COMPUTER,
@@ -37,7 +38,8 @@ from .clock import (
     away_credit,
     pilot_reason,
     seconds_left,
-    shown_duration,
+    spoken_duration,
+    turn_begins,
 )
 from .social import SocialSQL
 from .store import (
@@ -50,6 +52,7 @@ from .store import (
     SEED_CHOSEN,
     SEED_SECRET,
     SEED_SHOWN,
+    PRESENT_SECONDS,
     WAITING,
     Damaged,
     MoveRow,
@@ -71,6 +74,7 @@ from .store import (
     new_table_probe,
     normalize_id,
     owe_notice,
+    play_line,
     printable,
     queue_turn_notice,
     quoted,
@@ -112,6 +116,20 @@ _INSERT_OFFER = 'INSERT INTO bg_offers (table_id, seat, "user") VALUES (?,?,?)'
 _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
 
 
+# what a cancelled table leaves nowhere (its messages owed stay: they tell its players)
+CANCELLED = (
+    "bg_proposals",
+    "bg_looked",
+    "bg_seats",
+    "bg_moves",
+    "bg_offers",
+    "bg_invites",
+    "bg_talk",
+    "bg_events",
+    "bg_clocks",
+)
+
+
 class Conflict(StoreUnavailable):
     """Two sessions wrote the same row at once (a unique or serialization failure)."""
 
@@ -137,7 +155,7 @@ class Sql:
         return rows[0] if rows else None
 
 
-class SQLStore(SocialSQL, TableStore):
+class SQLStore(AgreeSQL, SocialSQL, TableStore):
     """A table store in SQL tables (`bg_tables`, `bg_seats`, `bg_moves`): everything but the
     connection, the schema and live updates."""
 
@@ -336,6 +354,7 @@ class SQLStore(SocialSQL, TableStore):
                 seat = check_append(info, match, user, move_id, lease_ok)
                 sat = info.seats[seat]
                 reason = pilot_reason(info) if user is None and not sat.is_bot else None
+                before = match.prompt
                 try:
                     match.play(move_id)
                     prompt = match.prompt
@@ -346,7 +365,7 @@ class SQLStore(SocialSQL, TableStore):
                     q(_INSERT_MOVE, (info.id, expected + 1, move_id, seat, who, stamp))
                     if reason:
                         match.autopilot.add(expected + 1)
-                    new_turn = to_move != info.to_move_seat
+                    new_turn = turn_begins(before, prompt)
                     timed_out = (info.timed_out or reason == TIMEOUT) and not new_turn
                     since = info.now if new_turn else info.turn_since
                     q(
@@ -575,6 +594,66 @@ class SQLStore(SocialSQL, TableStore):
             self._event(q, info, f"{user} took back seat {seat + 1}")
             return self._info(q, info.id)
 
+    def cancel(self, table_id: str, user: str) -> TableInfo:
+        self._as(user)
+        with self._tx() as q:
+            info = self._info(q, table_id, lock=True)
+            if info.creator != user:
+                raise Refused(f"only {info.creator}, who made table {info.id}, can cancel it")
+            if info.status != WAITING or info.moves:
+                raise Refused(
+                    f"table {info.id} has begun: a game under way is not cancelled (`table "
+                    f"leave {info.id}` gives your seat to the computer)"
+                )
+            title = f"Table {info.id} was cancelled"
+            body = (
+                f"{user} cancelled table {info.id} ({get_game(info.game).title}) before it began."
+            )
+            for s in info.seats:
+                if s.user is not None and s.user != user:
+                    owe_notice(q, self.TARGET_NUMBERS, info.id, -1, s.user, title, body, "cancel")
+            for table in CANCELLED:
+                q(f"DELETE FROM {table} WHERE table_id = ?", (info.id,))
+            q("DELETE FROM bg_tables WHERE id = ?", (info.id,))
+            self._cache.pop(info.id, None)
+            return info
+
+    def here(self, user: str) -> None:
+        with self._tx() as q:
+            q(
+                'INSERT INTO bg_presence ("user", seen) VALUES (?,?) ON CONFLICT ("user") '
+                "DO UPDATE SET seen = excluded.seen",
+                (user, self._now(q)),
+            )
+
+    def gone(self, user: str) -> None:
+        with self._tx() as q:
+            q('DELETE FROM bg_presence WHERE "user" = ?', (user,))
+
+    def present(self) -> set[str]:
+        with self._tx(write=False) as q:
+            since = self._now(q) - PRESENT_SECONDS
+            return {
+                str(u) for (u,) in q('SELECT "user" FROM bg_presence WHERE seen >= ?', (since,))
+            }
+
+    def looked(self, table_id: str, user: str) -> tuple[int, int] | None:
+        with self._tx(write=False) as q:
+            row = q.one(
+                'SELECT moves, talk FROM bg_looked WHERE table_id = ? AND "user" = ?',
+                (normalize_id(table_id), user),
+            )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def look(self, table_id: str, user: str, moves: int, talk: int) -> None:
+        with self._tx() as q:
+            q(
+                'INSERT INTO bg_looked (table_id, "user", moves, talk) VALUES (?,?,?,?) '
+                'ON CONFLICT (table_id, "user") DO UPDATE SET moves = excluded.moves, '
+                "talk = excluded.talk",
+                (normalize_id(table_id), user, moves, talk),
+            )
+
     def events(self, table_id: str) -> list[TableEvent]:
         with self._tx(write=False) as q:
             rows = q(
@@ -726,11 +805,11 @@ def reminder_text(info: TableInfo, user: str, waited: float) -> tuple[str, str]:
     from ..core import get_game
 
     title = f"Reminder: your turn at table {info.id} ({get_game(info.game).title})"
-    lines = [f"It has been your turn ({user}) at table {info.id} for {shown_duration(waited)}."]
+    lines = [f"It has been your turn ({user}) at table {info.id} for {spoken_duration(waited)}."]
     left = seconds_left(info)
     if left is not None and left > 0:
-        lines.append(f"Time left for this turn: {shown_duration(left)}.")
-    lines.append(f"Play: boardgames-tui table show {info.id}")
+        lines.append(f"Time left for this turn: {spoken_duration(left)}.")
+    lines.append(play_line(info.id, user))
     return title, "\n".join(lines)
 
 

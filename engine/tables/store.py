@@ -588,6 +588,8 @@ NOTICE_HOLD = 30.0  # a claimed notice is another process's to send after this (
 RETRY_SECONDS = 60.0  # a failed send is tried again after this, doubled each time
 MAX_TRIES = 8
 NOTICE_MOVES = 8  # at most this many lines of the others' moves in one message
+HEARTBEAT = 20.0  # a session says it is here this often
+PRESENT_SECONDS = 50.0  # and counts as here this long after it last did
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,6 +609,7 @@ class Target:
     url: str
     added: str
     error: str | None = None  # the last failure, until a send succeeds
+    talk: bool = False  # the table talk of the user's tables goes here too
 
 
 @dataclass(frozen=True, slots=True)
@@ -656,7 +659,7 @@ def turn_notice(info: TableInfo, match: Match, actor: str | None) -> tuple[str, 
         if more > 0:
             lines.append(f"  … {more} earlier line(s)")
         lines += [f"  {d}" for d in done[-NOTICE_MOVES:]]
-    lines.append(f"Play: boardgames-tui table show {tid}")
+    lines.append(play_line(tid, seat.user))
     return seat.user, title, "\n".join(lines)
 
 
@@ -680,6 +683,32 @@ def moves_for(match: Match, reader: int, since: int = 0) -> list[str]:
     return out
 
 
+def play_line(table_id: str, user: str) -> str:
+    """A message's last line: how `user` reaches the table. In a room (its sessions carry
+    $BOARDGAMES_ROOM_PLAY, `ssh -p PORT {user}@HOST`) by ssh, never a host's command or path."""
+    room = os.environ.get("BOARDGAMES_ROOM_PLAY", "")
+    if room and "{user}" in room:
+        login = printable(room.replace("{user}", user), 120)
+        return f"Play: {login} (table {shown_id(table_id)} is in the menu)"
+    return f"Play: boardgames-tui table show {shown_id(table_id)}"
+
+
+def over_notice(info: TableInfo, match: Match, user: str) -> tuple[str, str] | None:
+    """(title, body) of the one message each person seated (`user`) gets when the change
+    just committed ended the game: the result as everyone reads it (public texts only)."""
+    if info.status != FINISHED or match.prompt is not None:
+        return None
+    result = match.game.result(match.state)
+    names = [printable(n, 40) for n in seat_names(info.seats)]
+    tid, game = shown_id(info.id), printable(match.game.title)
+    lines = [f"The game at table {tid} ({game}) is over after {info.moves} moves."]
+    lines.append(printable(result.summary))
+    for line in sorted(result.lines, key=lambda x: (x.rank, x.seat)):
+        lines.append(f"  {line.rank or '-'}. {names[line.seat]}: {line.score:g}")
+    lines.append(play_line(tid, user))
+    return f"Game over: {game} at table {tid}", "\n".join(lines)
+
+
 def queue_turn_notice(
     run: Run, info: TableInfo, match: Match, actor: str | None, targets: str = "bg_targets"
 ) -> None:
@@ -687,11 +716,26 @@ def queue_turn_notice(
     the person whose turn it now is (recorded once: keyed by table, move count, user).
     `targets`: where the targets' numbers are read (on PostgreSQL a view: a role may not
     read another's URLs)."""
+    for s in info.seats:  # the end: one message to every person seated
+        over = over_notice(info, match, s.user) if s.user is not None else None
+        if s.user is not None and over is not None:
+            owe_notice(run, targets, info.id, info.moves, s.user, *over, "over")
     owed = turn_notice(info, match, actor)
     if owed is None:
         return
     user, title, body = owed
     owe_notice(run, targets, info.id, info.moves, user, title, body)
+
+
+def talk_notice(info: TableInfo, title: str, speaker: str, text: str, user: str) -> tuple[str, str]:
+    """(title, body) of the message to `user`'s talk targets when `speaker` said `text` at
+    the table (`title`: the game's): the words as data, on one line."""
+    tid = shown_id(info.id)
+    who, said = printable(speaker, 40), printable(text, 220)
+    return (
+        f"{who} at table {tid}: {said[:60]}",
+        f"{who} said at table {tid} ({printable(title)}): {said}\n{play_line(tid, user)}",
+    )
 
 
 def owe_notice(
@@ -707,7 +751,8 @@ def owe_notice(
     """Record a message owed to `user`, one per target of theirs, once: keyed by table, `n`
     (a move count; below 0, news about the table), user, target and kind. `targets`: where
     the targets' numbers are read (on PostgreSQL a view: a role may not read others' URLs)."""
-    for (target,) in run(f'SELECT n FROM {targets} WHERE "user" = ?', (user,)):
+    only = " AND talk = 1" if kind == "talk" else ""  # talk: the targets that opted in
+    for (target,) in run(f'SELECT n FROM {targets} WHERE "user" = ?{only}', (user,)):
         run(
             'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
             "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
@@ -739,9 +784,19 @@ class TableStore(ABC):
     def targets(self, user: str) -> list[Target]:
         with self._session() as q:
             rows = q(
-                'SELECT n, url, added, error FROM bg_targets WHERE "user" = ? ORDER BY n', (user,)
+                'SELECT n, url, added, error, talk FROM bg_targets WHERE "user" = ? ORDER BY n',
+                (user,),
             )
-        return [Target(int(n), str(u), str(a), e) for n, u, a, e in rows]
+        return [Target(int(n), str(u), str(a), e, bool(t)) for n, u, a, e, t in rows]
+
+    def set_target_talk(self, user: str, n: int, on: bool) -> bool:
+        """Whether target `n` of `user` takes the table talk too; False if there is none."""
+        with self._session() as q:
+            done = q(
+                'UPDATE bg_targets SET talk = ? WHERE "user" = ? AND n = ? RETURNING n',
+                (int(on), user, n),
+            )
+        return bool(done)
 
     def remove_target(self, user: str, n: int) -> bool:
         """Forget target `n` of `user` and what it was still owed; False if there is none."""
@@ -762,6 +817,16 @@ class TableStore(ABC):
                 "(SELECT 1 FROM bg_tables t WHERE t.id = bg_notices.table_id "
                 "AND t.moves = bg_notices.n)",
                 (),
+            )
+            q(  # nor a turn that is no longer this person's to play: the game is over, they
+                # left, or the computer plays their seat now
+                "UPDATE bg_notices SET state = 'stale' WHERE state = 'due' AND n >= 0 "
+                "AND kind IN ('turn', 'remind') AND NOT EXISTS (SELECT 1 FROM bg_tables t "
+                "JOIN bg_seats s ON s.table_id = t.id AND s.seat = t.to_move_seat "
+                "LEFT JOIN bg_clocks c ON c.table_id = t.id AND c.seat = s.seat "
+                "WHERE t.id = bg_notices.table_id AND t.status = ? "
+                'AND s."user" = bg_notices."user" AND c.pilot IS NULL)',
+                (PLAYING,),
             )
             rows = q(  # only messages whose target this caller may read (its own, on
                 # PostgreSQL with players as roles; the service role's: everyone's)
@@ -904,6 +969,44 @@ class TableStore(ABC):
         """`user` takes back the seat the computer played for them (ending their away)."""
         raise self._no_clocks()
 
+    def propose(self, table_id: str, user: str, words: list[str]) -> tuple[Any, bool]:
+        """`user` proposes a change the players agree to (`agree.py`); whether it took effect."""
+        raise self._no_clocks()
+
+    def agree(self, table_id: str, user: str, yes: bool = True) -> tuple[Any, bool]:
+        """`user` agrees to (or turns down) the change proposed at the table."""
+        raise self._no_clocks()
+
+    def proposal(self, table_id: str) -> Any:
+        """The change proposed at the table, waiting for agreement (`agree.Proposal`), or None."""
+        return None
+
+    # ---- who is here, and what each person has seen ---------------------------------------
+    def here(self, user: str) -> None:
+        """`user` has a session open now (called every HEARTBEAT seconds while it is)."""
+        return None  # a store that keeps no presence
+
+    def gone(self, user: str) -> None:
+        """`user`'s session closed."""
+        return None  # a store that keeps no presence
+
+    def present(self) -> set[str]:
+        """The users with a session open now (a heartbeat within PRESENT_SECONDS)."""
+        return set()
+
+    def looked(self, table_id: str, user: str) -> tuple[int, int] | None:
+        """(moves, messages) of the table when `user` last looked at it, if ever."""
+        return None
+
+    def look(self, table_id: str, user: str, moves: int, talk: int) -> None:
+        """`user` has seen the table up to `moves` moves and `talk` messages."""
+        return None  # a store that keeps no presence
+
+    def cancel(self, table_id: str, user: str) -> TableInfo:
+        """The creator takes back a table no game has begun at (open seats, no move): it is
+        gone, and the people seated there are told; the table as it was."""
+        raise self._no_clocks()
+
     def set_away(self, user: str, until: float | None) -> list[TableInfo]:
         """`user` is away from now until `until` (store clock; None: until `end_away`);
         their unfinished tables."""
@@ -997,7 +1100,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 8
+FORMAT = 9
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -1058,6 +1161,18 @@ SOCIAL_TABLES = (
 # 5 -> 6: secret seeds: where each table's seed came from (`SEED_SECRET`…); a table made
 # before was told its (24-bit) seed when it was made: marked as shown
 SEED_TABLES = ("ALTER TABLE bg_tables ADD COLUMN seed_kind TEXT NOT NULL DEFAULT 'shown'",)
+# 8 -> 9: a notification target may also take the table talk (opt-in, per target); a change
+# the players of a table agree to (agree.py: a turn limit, a pause, a seat handed over)
+TALK_TARGETS = (
+    "ALTER TABLE bg_targets ADD COLUMN talk INTEGER NOT NULL DEFAULT 0",
+    "CREATE TABLE bg_proposals (table_id TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+    "value TEXT NOT NULL, made_by TEXT NOT NULL, made TEXT NOT NULL, agreed TEXT NOT NULL)",
+    # who is connected now (a session's heartbeat, store clock), and how far each person had
+    # seen each table when they last looked (what happened since, on reopening)
+    'CREATE TABLE bg_presence ("user" TEXT PRIMARY KEY, seen DOUBLE PRECISION NOT NULL)',
+    'CREATE TABLE bg_looked (table_id TEXT NOT NULL, "user" TEXT NOT NULL, '
+    'moves INTEGER NOT NULL, talk INTEGER NOT NULL, PRIMARY KEY (table_id, "user"))',
+)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
@@ -1069,6 +1184,7 @@ UPGRADES: dict[int, tuple[str, ...]] = {
     # 7 -> 8: finished tables' results (results.py); the tables that finished before are
     # replayed into them by the backend's upgrade (`SQLStore._after_upgrade`)
     7: RESULT_TABLES,
+    8: TALK_TARGETS,
 }
 
 
@@ -1087,7 +1203,8 @@ def upgrade_steps(
             "boardgames-tui"
         )
     extra = extra or {}
-    return [stmt for k in range(n, FORMAT) for stmt in (*UPGRADES[k], *extra.get(k, ()))]
+    # (a number without steps of its own changed nothing both backends share)
+    return [stmt for k in range(n, FORMAT) for stmt in (*UPGRADES.get(k, ()), *extra.get(k, ()))]
 
 
 # ---- what every backend does alike -----------------------------------------------------------

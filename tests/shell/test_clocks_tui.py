@@ -62,10 +62,10 @@ async def test_a_new_table_with_a_turn_limit_from_the_menu(tmp_path: Path) -> No
         app.screen.query_one("#table-seats").value = "me,bob"  # type: ignore[attr-defined]
         limit = app.screen.query_one("#table-limit")
         limit.value = "0s"  # type: ignore[attr-defined]
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         assert "more than 0" in str(app.screen.query_one("#table-error").render())
         limit.value = "90s"  # type: ignore[attr-defined]
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: at_table(app))
         assert "⏱ 1:" in status_text(app) or "⏱ 0:" in status_text(app)
         await pilot.press("q")

@@ -359,7 +359,7 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     pick = str([g.id for g in all_games()].index("notre-dame") + 1)
     out = Output()
     answers = ["1", pick, "Ann,Ann", "Ann,Bob", "9=strong", "2=random", "1", "quit"]
-    answers += ["2", "status", "quit", "7", "quit"]
+    answers += ["2", "status", "quit", "7", "quit"]  # (6: Quit)
     args = Namespace(saves=str(tmp_path), think=None)
     assert menu(args, script_reader(answers), out) == 0
     text = out.lines
@@ -369,7 +369,7 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     assert "Ann to decide: Draft: keep 1 of your 3 cards, pass the other 2 to Bob" in text
     assert "Continuing at move 2. The last lines of the log:" in text
     assert any(line.startswith("Ann to move, move 3.") for line in text)
-    assert "No choice '7': type a number from 1 to 5." in text
+    assert "No choice '7': type a number from 1 to 6." in text
 
 
 def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
@@ -542,3 +542,70 @@ def test_the_generic_board_reads_a_hand_of_cards_as_records() -> None:
     cards = "(name Princess, value 8), (name Guard, value 1)"
     assert sections["hand"] == [f"Your hand: {cards}"]
     assert sections["board"] == ["round: 2", f"my hand: {cards}", "discards: (1, 2), ()"]
+
+
+def test_shared_tables_in_the_line_mode_menu_with_talk_and_the_clock(tmp_path: Path) -> None:
+    """The line mode's menu: Shared tables lists alice's table (her turn, its clock); a new
+    table asked step by step; at the table `say` talks, bob's words and the table's own line
+    (bob left) arrive while she decides, `clock` and `help` answer."""
+    from argparse import Namespace
+
+    from engine.tables import SQLiteStore, parse_seats
+    from engine.tables.clock import ClockRules
+    from tui.plain.lines import TIMEOUT
+    from tui.plain.menu import menu
+
+    path = tmp_path / "tables.sqlite"
+    other = SQLiteStore(path)
+    t = other.create(
+        "notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice", rules=ClockRules(600.0)
+    )
+    answers = iter(["4", "2", "help", "clock", "say hello bob", "wait", "wait", "quit"])
+    answers_after = ["1", "1", "", "10m", "quit", "4", "6"]  # a new table, then back, quit
+    out = Output()
+
+    def read(timeout: float | None = None) -> str | None:
+        line = next(answers, None)
+        if line == "wait":  # bob talks and leaves while she decides
+            if not any("» bob" in x for x in out.lines):
+                other.say(t.id, "bob", "hi alice")
+            else:
+                other.leave(t.id, "bob")
+            return TIMEOUT
+        if line is None:
+            return answers_after.pop(0) if answers_after else None
+        return line
+
+    args = Namespace(saves=str(tmp_path), think=None, store=str(path), user="alice")
+    assert menu(args, read, out) == 0
+    text = out.lines
+    listed_row = next(x for x in text if x.startswith(f"2 {t.id}, Notre Dame"))
+    assert "YOUR TURN, 10:00 left" in listed_row or "YOUR TURN, 9:59 left" in listed_row
+    assert any(x.startswith("say: at a shared table") for x in text)  # help tells talk
+    assert any(x.startswith("Clock: 9:5") or x == "Clock: 10:00 left." for x in text)
+    assert "» you: hello bob" in text and "» bob: hi alice" in text
+    assert any(x.startswith("Table: bob left the table") for x in text)
+    assert any(
+        x.startswith("Table ") and x.endswith("is set: the others find it under Shared tables.")
+        for x in text
+    )
+    assert len(other.tables()) == 2
+    other.close()
+
+
+def test_the_line_mode_says_what_happened_since_you_last_looked(tmp_path: Path) -> None:
+    from engine.tables import SQLiteStore, parse_seats
+    from tui.plain import join_table
+    from tui.plain.lines import script_reader
+
+    path = tmp_path / "tables.sqlite"
+    store = SQLiteStore(path)
+    info = store.create("notre-dame", parse_seats("ann,bob", "ann"), {}, 3, "ann", {})
+    assert join_table(store, info.id, "bob", read=script_reader(["quit"]), say=Output()) == 0
+    _, match = store.load(info.id)
+    store.append(info.id, "ann", match.prompt.moves[0].id, 0)
+    out = Output()
+    assert join_table(store, info.id, "bob", read=script_reader(["quit"]), say=out) == 0
+    assert "Since you last looked: 1 move(s)." in out.lines
+    assert "ann keeps a card and passes two to bob" in out.lines
+    store.close()

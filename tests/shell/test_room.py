@@ -481,3 +481,92 @@ def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
     assert "The key is now alice's" in right and "welcome, alice" in right
     assert len(json.loads((room.dir / "players.json").read_text())["alice"]["keys"]) == 2
     assert room.run("laptop", "alice", "table", "list").returncode == 0
+
+
+def test_over_days_commands_by_exec_for_the_keys_own_user(room: Room) -> None:
+    """A room's player sets up notifications, reminders, away, leave, reclaim and cancel by
+    exec, as the key's own user; a turn's message says how to reach the table by ssh; a
+    target on the host's own machine, an injected option and a host path are refused or
+    never shown."""
+    from tests.tables.test_notify import Hook, wait_for
+
+    hook = Hook()
+    try:
+        room.run("alice", "alice", "table", "list")  # registers alice (and the store)
+        room.run("bob", "bob", "table", "list")
+        store = room.store()
+        tid = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+        add = room.run("bob", "bob", "table", "notify", "add", hook.url("bob"), "--remind", "3")
+        assert add.returncode == 0 and "target 1 for bob" in add.stdout, add.stderr
+        listed = room.run("bob", "bob", "table", "notify", "list")
+        assert listed.returncode == 0 and f"127.0.0.1:{hook.port}" in listed.stdout
+        assert room.run("alice", "alice", "table", "notify", "list").stdout.startswith(
+            "No notification targets for alice"
+        )  # each key its own user
+        remind = room.run("bob", "bob", "table", "notify", "remind")
+        assert "after 3 hours" in remind.stdout
+        local = room.run("bob", "bob", "table", "notify", "add", "syslog://")
+        assert local.returncode == 2 and "not to the room's own machine" in local.stderr
+        for sneaky in (
+            ["table", "say", tid, "--store", "/tmp/x", "hi"],
+            ["table", "notify", "add", "--store=/tmp/x"],
+            ["table", "away", "--user", "bob"],
+            ["table", "leave", tid, "--user", "bob"],
+        ):
+            no = room.run("bob", "bob", *sneaky)
+            assert no.returncode == 1 and "only these commands run here" in no.stderr, sneaky
+        away = room.run("bob", "bob", "table", "away", "--until", "3d")
+        assert away.returncode == 0 and "bob is away until" in away.stdout, away.stderr
+        assert room.run("bob", "bob", "table", "away", "--off").returncode == 0
+        _, match = store.load(tid)
+        assert match.prompt is not None
+        played = room.run("alice", "alice", "table", "play", tid, match.prompt.moves[0].id)
+        assert played.returncode == 0, played.stderr  # bob's turn: a message, sent at once
+        assert wait_for(lambda: len(hook.posts) == 1)
+        body = hook.posts[0][2]
+        assert f"Play: ssh -p {room.port} bob@127.0.0.1" in body, body
+        assert "boardgames-tui table" not in body and str(room.dir) not in body
+        prop = room.run("alice", "alice", "table", "propose", tid, "limit", "24h")
+        assert prop.returncode == 0 and "waiting for bob" in prop.stdout, prop.stderr
+        agree = room.run("bob", "bob", "table", "agree", tid)
+        assert agree.returncode == 0 and "agreed and done" in agree.stdout
+        assert store.info(tid).rules.turn_limit == 24 * 3600
+        leave = room.run("bob", "bob", "table", "leave", tid)
+        assert leave.returncode == 0 and "you left table" in leave.stdout
+        assert store.info(tid).seats[1].pilot == "left"
+        back = room.run("bob", "bob", "table", "reclaim", tid)
+        assert back.returncode == 0 and "play seat 2" in back.stdout, back.stderr
+        said = room.run("bob", "bob", "table", "say", tid, "good", "game")
+        assert said.returncode == 0 and "said at table" in said.stdout
+        waiting = store.create("notre-dame", parse_seats("alice,open", "alice"), {}, 5, "alice")
+        no = room.run("bob", "bob", "table", "cancel", waiting.id)
+        assert no.returncode == 1 and "only alice" in no.stderr
+        gone = room.run("alice", "alice", "table", "cancel", waiting.id)
+        assert gone.returncode == 0 and "cancelled" in gone.stdout
+        unknown = room.run("alice", "alice", "table", "show", waiting.id)
+        assert unknown.returncode == 1 and str(room.dir) not in unknown.stderr
+        store.close()
+    finally:
+        hook.close()
+
+
+def test_the_line_mode_joins_a_table_by_exec_and_talks(room: Room) -> None:
+    """`ssh -t … plain table join ID`: the line mode straight at a shared table, where
+    `say` talks (kept with the table) and `quit` leaves; a bad id is not run."""
+    room.run("alice", "alice", "table", "list")
+    store = room.store()
+    tid = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    s = SshPty([*room.ssh_args("alice", "alice"), "plain", "table", "join", tid], size=(80, 24))
+    s.wait_for(f"Table {tid}: Notre Dame")
+    s.wait_for("alice to decide")
+    mark = len(s.output)
+    s.send(b"say hello from the line mode\r", quiet=0.3)
+    s.wait_for("» you: hello from the line mode", mark)
+    assert [t.text for t in store.talk(tid, "bob")] == ["hello from the line mode"]
+    mark = len(s.output)
+    s.send(b"quit\r", quiet=0.3)
+    s.wait_for(f"Left table {tid}", mark)
+    s.close()
+    bad = room.run("alice", "alice", "plain", "table", "join", "--store=/tmp/x")
+    assert bad.returncode == 1 and "only these commands run here" in bad.stderr
+    store.close()

@@ -147,3 +147,29 @@ async def test_a_table_without_spectators_cannot_be_watched(tmp_path: Path) -> N
         await pilot.press("enter")
         assert isinstance(app.screen, TablesScreen) and tid not in app.screen.infos
     other.close()
+
+
+async def test_no_shared_tables_toast_for_the_table_in_front(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the table bob sits at, his turns coming and going say nothing in a toast (the
+    table screen says its own turn); a turn at another table still does."""
+    monkeypatch.setattr("tui.turns.POLL_SECONDS", 0.2)
+    path = tmp_path / "tables.sqlite"
+    other = SQLiteStore(path)
+    one = other.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    two = other.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 6, "alice").id
+    app = app_for(path, one, "bob")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: at_table(app) and app.your_turns == ())
+            first_move(other, one)  # bob's turn here
+            await until(pilot, lambda: app.your_turns == (one,) and my_turn(app.screen))
+            await pilot.press("1")  # and played
+            await until(pilot, lambda: app.your_turns == ())
+            assert not any("your turn at" in t or "no table waits" in t for t in toasts(app))
+            first_move(other, two)  # another table
+            await until(pilot, lambda: app.your_turns == (two,))
+            assert any("your turn at 1 table" in t for t in toasts(app))
+    finally:
+        other.close()

@@ -153,10 +153,10 @@ async def test_tables_menu_creates_and_lists_tables(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewTableScreen)
         seats = app.screen.query_one("#table-seats")
         seats.value = "me,bob,alice"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         assert "only once" in str(app.screen.query_one("#table-error").render())
         seats.value = "me,open,greedy"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         await until(pilot, lambda: at_table(app))
         assert "Waiting for players" in app.export_screenshot().replace("&#160;", " ")
         await pilot.press("q")
@@ -311,6 +311,10 @@ async def check_fit(path: Path, tid: str, user: str, game: str) -> None:
             keys = footer_keys(app.screen, width)
             if user == "bob":
                 assert {"q Menu", "b Bell", "h Hint", "u Undo"} <= set(keys)
+                assert ("c Say" in keys) == (width == 120)  # talk, where the footer has room
+                await pilot.press("c")  # the key works at both sizes
+                assert type(app.screen).__name__ == "TalkScreen"
+                await pilot.press("escape")
                 assert "you: bob" in line
                 continue
             assert "q Menu" in keys and "watching" in line
@@ -333,7 +337,7 @@ async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
         assert isinstance(app.screen, NewTableScreen)
         app.screen.query_one("#table-game", Select).value = "rattus-cartus"
         app.screen.query_one("#table-seats").value = "me,bob,bob"
-        await pilot.press("enter")
+        await pilot.press("ctrl+s")
         await until(
             pilot, lambda: "only once" in str(app.screen.query_one("#table-error").render())
         )
@@ -417,3 +421,110 @@ async def test_the_end_of_a_table_says_whether_it_counted(tmp_path: Path) -> Non
             await until(pilot, lambda: isinstance(app.screen, EndScreen))  # noqa: B023
             note = str(app.screen.query_one("#end-note", Static).render())
             assert note.startswith(said), note
+
+
+async def test_away_notifications_leave_and_take_back_in_the_app(tmp_path: Path) -> None:
+    """The Tables screen's o: targets added (a bad one refused in one line), the reminder set,
+    away and back; L leaves the highlighted table (after a yes), r takes the seat back; a
+    room's player is shown no host path."""
+    from tests.tables.test_notify import Hook, wait_for
+    from tui.screens.days import OverDaysScreen
+
+    path, tid = make(tmp_path)
+    hook = Hook()
+    app = app_for(path, None, "bob")
+    app.launch.confine = True
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("t")
+            assert isinstance(app.screen, TablesScreen)
+            import html
+            import re
+
+            svg = app.export_screenshot()
+            shown = html.unescape("".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
+            assert str(tmp_path) not in shown and "the room's tables" in shown
+            await pilot.press("o")
+            assert isinstance(app.screen, OverDaysScreen)
+            url = app.screen.query_one("#days-url")
+            for bad, said in (("nonsense", "not a notification URL"), ("syslog://", "network")):
+                url.focus()
+                url.value = bad
+                await pilot.press("enter")
+                assert said in str(app.screen.query_one("#days-said").render())
+            url.value = hook.url("bob")
+            await pilot.press("enter")
+            remind = app.screen.query_one("#days-remind")
+            remind.focus()
+            remind.value = "0.5"
+            await pilot.press("enter")
+            away = app.screen.query_one("#days-away")
+            away.focus()
+            away.value = "3d"
+            await pilot.press("enter")
+            store = SQLiteStore(path)
+            assert [t.url for t in store.targets("bob")] == [hook.url("bob")]
+            assert store.remind_hours("bob") == 0.5 and store.away("bob") is not None
+            app.screen.query_one("#days-targets").focus()
+            await pilot.press("b")
+            assert store.away("bob") is None
+            await pilot.press("s")  # a test message to the target
+            assert wait_for(lambda: len(hook.posts) == 1)
+            await pilot.press("escape")
+            assert isinstance(app.screen, TablesScreen)
+            await pilot.press("L")
+            await pilot.press("y")
+            await until(pilot, lambda: store.info(tid).seats[1].pilot == "left")
+            await pilot.press("r")
+            await until(pilot, lambda: store.info(tid).seats[1].pilot is None)
+            store.close()
+    finally:
+        hook.close()
+
+
+async def test_the_new_table_form_starts_at_the_game_and_enter_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    """The form opens in its first field (the game); Enter in a field goes on to the next
+    one and creates nothing; Ctrl+S creates the table."""
+    from textual.widgets import Select
+
+    path = tmp_path / "tables.sqlite"
+    app = app_for(path, None, "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t", "n")
+        assert isinstance(app.screen, NewTableScreen)
+        assert isinstance(app.focused, Select) and app.focused.id == "table-game"
+        seats = app.screen.query_one("#table-seats")
+        seats.focus()
+        await pilot.press("enter")
+        assert isinstance(app.screen, NewTableScreen) and app.focused is not seats
+        assert SQLiteStore(path).tables() == []
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: at_table(app))
+        assert len(SQLiteStore(path).tables()) == 1
+
+
+def test_who_is_here_and_what_happened_since_you_last_looked(tmp_path: Path) -> None:
+    """bob's table screen says alice is here once her session says so; alice, opening the
+    table again after bob moved and talked, is told what happened since she last looked."""
+    path, tid = make(tmp_path)
+    store = SQLiteStore(path)
+    alice = TableSource(store, tid, "alice")
+    assert alice.news() == []  # the first look: nothing to catch up on
+    alice.play(alice.match.prompt.moves[0].id)  # her own move: she has seen it
+    alice.close()
+    store.here("alice")
+    bob = TableSource(SQLiteStore(path), tid, "bob")
+    assert bob.here == {"alice"} and "here: alice" in bob.heading
+    _, match = store.load(tid)
+    store.append(tid, "bob", match.prompt.moves[0].id, 1)
+    store.say(tid, "bob", "your move", now=1000.0)
+    store.gone("alice")
+    again = TableSource(store, tid, "alice")
+    [news] = again.news()
+    assert news.startswith("Since you last looked (1 move(s), 1 message(s)):")
+    assert "bob keeps a card" in news
+    assert TableSource(store, tid, "alice").news() == []  # said once
+    assert "alice" not in bob.store.present()
+    store.close()

@@ -54,6 +54,14 @@ class Backend:
         self.sql("ALTER TABLE bg_tables DROP COLUMN timed_out")
         self.sql("ALTER TABLE bg_tables DROP COLUMN seed_kind")
         self.sql("ALTER TABLE bg_tables DROP COLUMN reminded")
+        if self.pg:  # the view of the targets' numbers as format 3 had it
+            self.sql("DROP VIEW IF EXISTS bg_target_numbers")
+        self.sql("ALTER TABLE bg_targets DROP COLUMN talk")  # (format 9)
+        for table in ("bg_proposals", "bg_presence", "bg_looked"):
+            self.sql(f"DROP TABLE {table}")
+        if self.pg:
+            self.sql('CREATE VIEW bg_target_numbers AS SELECT "user", n FROM bg_targets')
+            self.sql("GRANT SELECT ON bg_target_numbers TO PUBLIC")
         for table in ("bg_clocks", "bg_away", "bg_prefs", "bg_events"):
             self.sql(f"DROP TABLE {table}")
         for table in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):

@@ -368,7 +368,7 @@ def test_one_reminder_after_the_hours_set(
         deliver(store)
     titles = [title for _, title, _ in hook.posts]
     assert titles == [f"Reminder: your turn at table {tid} (Notre Dame)"], titles
-    assert "for 2h 30m" in hook.posts[0][2]
+    assert "for 2 h 30 min" in hook.posts[0][2]  # units spelt out, never "2:30"
     rows = backend.sql("SELECT kind, state FROM bg_notices")
     assert rows == [("remind", "sent")]
     run(capsys, *base, "notify", "remind", "0")
@@ -425,7 +425,153 @@ def test_a_format_3_store_is_upgraded_with_its_tables_and_notices(backend: Backe
     assert settle(s) == 0  # no clock: nothing due
     s.leave(t.id, "bob")  # the new tables work
     assert s.info(t.id).seats[1].pilot == LEFT
+    n = s.add_target("bob", "json://127.0.0.1:9/bob")  # and format 9's talk targets
+    assert s.set_target_talk("bob", n, True) and s.targets("bob")[-1].talk
+    s.say(t.id, "alice", "hello")
+    assert ("bob", "talk") in backend.sql('SELECT "user", kind FROM bg_notices')
     s.close()
     s2 = open_store(backend.location)  # opened again: nothing more to do
     assert s2.info(t.id).seats[1].pilot == LEFT
     s2.close()
+
+
+def test_a_timeout_plays_only_the_turn_that_ran_out(
+    backend: Backend, clock: list[float], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rattus Cartus: alice's last decision of a round is followed by her first of the next
+    (a new phase, her next turn). Her time runs out on the first: the computer plays that
+    decision only, and her next turn starts with a fresh clock, hers to play."""
+    from engine.tables.store import build_match
+
+    store = backend.open()
+    t = store.create(
+        "rattus-cartus", parse_seats("alice,bob", "alice"), {}, 3, "alice",
+        rules=ClockRules(60.0),
+    )  # fmt: skip
+    shadow = build_match(store.info(t.id), [])  # looks one move ahead
+    while True:
+        info, match = store.load(t.id)
+        prompt = match.prompt
+        assert prompt is not None and shadow.prompt == prompt
+        shadow.play(prompt.moves[0].id)
+        after = shadow.prompt
+        if (
+            info.to_move == "alice"
+            and after is not None
+            and (after.seat, after.step) == (prompt.seat, 0)
+            and after.phase != prompt.phase
+        ):
+            break  # her last decision of this turn: the next one is a turn of its own
+        store.append(t.id, info.to_move, prompt.moves[0].id, info.moves)
+    before = info.moves
+    advance(clock, 61)
+    assert settle(store) == 1
+    info = store.info(t.id)
+    assert info.moves == before + 1 and autopilot_moves(backend, t.id) == [(before + 1, 0)]
+    assert info.to_move == "alice" and info.your_turn("alice") and pilot_reason(info) is None
+    assert seconds_left(info) == pytest.approx(60, abs=5)
+    assert info.seats[0].strikes == 1
+    assert settle(store) == 0  # nothing more is due: her new turn is hers
+    said = [e.text for e in store.events(t.id)]
+    assert said == [
+        "alice ran out of time: the computer (greedy) plays this turn (1 of 3 in a row)"
+    ]
+    play_turn(store, t.id, "alice")  # her own moves: the run of timeouts ends
+    assert store.info(t.id).seats[0].strikes == 0
+    store.close()
+
+
+def test_durations_in_messages_have_units() -> None:
+    from engine.tables.clock import spoken_duration
+
+    said = [spoken_duration(s) for s in (20, 60, 95, 20 * 60, 3 * HOUR, 2.5 * HOUR, 50 * HOUR)]
+    assert said == ["20 s", "1 min", "1 min 35 s", "20 min", "3 h", "2 h 30 min", "2 d 2 h"]
+
+
+def test_the_creator_cancels_a_table_before_its_game_begins(
+    backend: Backend, hook: Hook, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = backend.open()
+    store.add_target("bob", hook.url("bob"))
+    t = store.create("notre-dame", parse_seats("alice,bob,open", "alice"), {}, 3, "alice")
+    with pytest.raises(Refused, match="only alice"):
+        store.cancel(t.id, "bob")
+    rc, out, _ = run(
+        capsys, "--user", "alice", "--store", backend.location, "table", "cancel", t.id
+    )
+    assert rc == 0 and "cancelled" in out
+    assert t.id not in {i.id for i in store.tables()}
+    assert backend.sql("SELECT count(*) FROM bg_seats WHERE table_id = ?", (t.id,)) == [(0,)]
+    assert wait_for(lambda: len(hook.posts) == 1)
+    assert hook.posts[0][1] == f"Table {t.id} was cancelled"
+    begun = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
+    with pytest.raises(Refused, match="has begun"):
+        store.cancel(begun.id, "alice")
+    store.close()
+
+
+def test_players_agree_to_a_new_limit_a_pause_and_a_seat_handed_over(
+    backend: Backend, capsys: pytest.CaptureFixture[str], clock: list[float]
+) -> None:
+    """Three players: a new turn limit takes effect when the last of them agrees; a pause
+    stops the clock (no timeout however long), a resume starts the turn afresh; carol left
+    for good, and her seat goes to dan once alice, bob and dan agree (carol is not asked)."""
+
+    def cli(user: str, *argv: str) -> tuple[int, str, str]:
+        return run(capsys, "--user", user, "--store", backend.location, "table", *argv)
+
+    store = backend.open()
+    t = store.create(
+        "notre-dame", parse_seats("alice,bob,carol", "alice"), {}, 3, "alice",
+        rules=ClockRules(60.0),
+    )  # fmt: skip
+    rc, out, _ = cli("alice", "propose", t.id, "limit", "2h")
+    assert rc == 0 and "waiting for bob, carol" in out
+    assert "Proposed by alice: a turn limit of 2h" in cli("bob", "show", t.id)[1]
+    rc, _, err = cli("bob", "propose", t.id, "pause")
+    assert rc == 1 and "a proposal open already" in err
+    rc, _, err = cli("dan", "agree", t.id)
+    assert rc == 1 and "not asked" in err
+    assert cli("bob", "agree", t.id)[0] == 0 and store.info(t.id).rules.turn_limit == 60
+    rc, out, _ = cli("carol", "agree", t.id)
+    assert rc == 0 and "agreed and done" in out
+    assert store.info(t.id).rules.turn_limit == 7200
+    cli("alice", "propose", t.id, "pause")
+    cli("bob", "agree", t.id)
+    cli("carol", "agree", t.id)
+    advance(clock, 5 * HOUR)
+    assert settle(store) == 0 and store.info(t.id).moves == 0  # paused: nothing runs out
+    assert pilot_reason(store.info(t.id)) is None
+    cli("bob", "propose", t.id, "resume")
+    cli("alice", "agree", t.id)
+    rc, out, _ = cli("carol", "agree", t.id, "--no")
+    assert rc == 0 and "turned down" in out and store.info(t.id).rules.turn_limit is None
+    cli("bob", "propose", t.id, "resume")
+    cli("alice", "agree", t.id)
+    cli("carol", "agree", t.id)
+    info = store.info(t.id)
+    assert info.rules.turn_limit == 7200 and seconds_left(info) == pytest.approx(7200, abs=5)
+    rc, _, err = cli("alice", "propose", t.id, "seat", "3", "dan")
+    assert rc == 1 and "has a player" in err
+    store.leave(t.id, "carol")
+    cli("alice", "propose", t.id, "seat", "3", "dan")
+    rc, out, _ = cli("bob", "agree", t.id)
+    assert "waiting for dan" in out
+    rc, out, _ = cli("dan", "agree", t.id)
+    assert rc == 0 and "seat 3 goes to dan" in out
+    info = store.info(t.id)
+    assert info.seats[2].user == "dan" and info.seats[2].pilot is None
+    said = [e.text for e in store.events(t.id)]
+    assert "agreed by alice, bob, dan: seat 3 goes to dan" in said
+    store.close()
+
+
+def test_an_open_table_shows_its_clock_before_you_join(
+    store: TableStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = store.create(
+        "notre-dame", parse_seats("alice,open", "alice"), {}, 3, "alice", rules=ClockRules(600.0)
+    )
+    _rc, out, _ = run(capsys, "--user", "bob", "--store", store.path, "table", "list")
+    row = next(line for line in out.splitlines() if t.id in line)
+    assert "waiting for players · 10m a turn" in row

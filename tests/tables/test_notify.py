@@ -171,19 +171,25 @@ def test_one_message_per_turn_over_a_whole_game_with_two_watchers(
                 if len(expected) % 2:
                     deliver(store)  # the mover's own process
                 assert wait_for(lambda: len(hook.posts) + len(mail) >= len(expected), 30), expected
+        deliver(store)  # and the end: a game-over message to each of them
+        assert wait_for(lambda: len(hook.posts) + len(mail) >= len(expected) + 2, 30)
         time.sleep(0.3)  # anything sent twice would have arrived by now
         assert all(p.poll() is None for p in procs)  # carol never had a turn
     assert len(expected) < steps - 5  # the multi-part turns did not each notify
-    got = [p[0].strip("/") for p in hook.posts]
-    assert got == [u for u, _ in expected if u == "alice"]
-    assert [rcpt for rcpt, _ in mail] == [["bob@example.com"]] * sum(
-        u == "bob" for u, _ in expected
+    # each turn once, and at the end one game-over message each
+    turns = [p for p in hook.posts if p[1].startswith("Your turn")]
+    assert [p[0].strip("/") for p in turns] == [u for u, _ in expected if u == "alice"]
+    assert [p[1] for p in hook.posts if p not in turns] == [
+        f"Game over: {match.game.title} at table {t.id}"
+    ]
+    assert [rcpt for rcpt, _ in mail] == [["bob@example.com"]] * (
+        sum(u == "bob" for u, _ in expected) + 1
     )
-    _, title, body = hook.posts[-1]
+    _, title, body = turns[-1]
     assert title == f"Your turn: {match.game.title} at table {t.id}"
     assert "Since your last move:" in body and "\n  bob " in body  # his moves, as alice reads them
     assert f"table {t.id}" in mail[0][1] and "Cathedral" in mail[0][1]
-    rows = backend.sql('SELECT "user", n, state FROM bg_notices ORDER BY n')
+    rows = backend.sql("SELECT \"user\", n, state FROM bg_notices WHERE kind = 'turn' ORDER BY n")
     assert [(u, n) for u, n, _ in rows] == expected and {s for *_, s in rows} == {"sent"}
     store.close()
 
@@ -336,4 +342,101 @@ def test_table_wait_returns_within_a_second_of_the_turn(
     assert waiter.returncode == 0 and out == f"{t.id}\n", err
     assert said < 1.0, said  # the table's id, the moment the turn is committed
     assert took < 2.0, took  # and the process gone (its exit takes ~0.9 s on a busy machine)
+    store.close()
+
+
+def test_table_wait_sees_the_turn_its_own_settling_hands_over(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """alice waits; bob's 2 s run out and the waiting process itself has the computer play
+    his turn: the wait ends then, with alice's turn still hers (it once went on waiting,
+    and settled her turn too)."""
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "--user", "alice", "table", "wait", "--timeout", "8"],
+        cwd=ROOT,
+        env=cli_env(backend, tmp_path),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    store = backend.open()
+    try:
+        assert wait_for(lambda: reading(backend, waiter.pid), 30)
+        from engine.tables.clock import ClockRules
+
+        t = store.create(
+            "notre-dame", parse_seats("bob,alice", "bob"), {}, 3, "bob", rules=ClockRules(2.0)
+        )
+        out, err = waiter.communicate(timeout=20)
+    finally:
+        if waiter.poll() is None:
+            waiter.kill()
+            waiter.communicate()
+    assert waiter.returncode == 0 and out.strip() == t.id, err
+    info = store.info(t.id)
+    assert info.your_turn("alice") and info.seats[1].strikes == 0
+    assert info.seats[0].strikes == 1
+    store.close()
+
+
+def test_one_game_over_message_to_every_seat_and_no_turn_after_leaving(
+    backend: Backend, hook: Hook
+) -> None:
+    """A whole game: at the end alice and bob each get one "Game over" message with the
+    result; a turn message still owed when bob left is never sent, nor one after the end."""
+    store = backend.open()
+    for user in ("alice", "bob"):
+        store.add_target(user, hook.url(user))
+    t = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
+    info, match = store.load(t.id)
+    assert match.prompt is not None
+    store.append(t.id, "alice", match.prompt.moves[0].id, 0)  # bob's turn: a message owed
+    store.leave(t.id, "bob")
+    deliver(store)  # before anyone settled his turn: he left, so it is not sent
+    assert hook.posts == []
+    store.reclaim(t.id, "bob")
+    while True:
+        info, match = store.load(t.id)
+        if info.finished:
+            break
+        assert match.prompt is not None and info.to_move in ("alice", "bob")
+        store.append(t.id, info.to_move, match.prompt.moves[0].id, info.moves)
+    turns = len([p for p in hook.posts if p[1].startswith("Your turn")])
+    deliver(store)
+    assert wait_for(lambda: len([p for p in hook.posts if p[1].startswith("Game over")]) == 2)
+    over = [p for p in hook.posts if p[1].startswith("Game over")]
+    assert sorted(path for path, _, _ in over) == ["/alice", "/bob"]
+    result = match.game.result(match.state).summary
+    assert all(result in body and f"over after {info.moves} moves" in body for _, _, body in over)
+    deliver(store)
+    assert len([p for p in hook.posts if p[1].startswith("Game over")]) == 2  # once each
+    assert len([p for p in hook.posts if p[1].startswith("Your turn")]) == turns
+    store.close()
+
+
+def test_talk_reaches_the_targets_that_opted_in(
+    backend: Backend, hook: Hook, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bob's first target takes the talk (`notify add … --talk`), his second does not;
+    alice's words reach the first only, as data; a spectator's words reach no player
+    while the game runs; `notify talk N off` stops it."""
+    base = ("--user", "bob", "--store", backend.location, "table", "notify")
+    rc, out, _ = run(capsys, *base, "add", hook.url("bob-talk"), "--talk")
+    assert rc == 0 and "takes the talk" in out
+    run(capsys, *base, "add", hook.url("bob-turns"))
+    assert "(and talk)" in run(capsys, *base, "list")[1]
+    store = backend.open()
+    t = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
+    store.say(t.id, "alice", "good luck\x1b[31m bob", now=1000.0)
+    store.say(t.id, "carol", "psst, bob", now=1000.0)  # a spectator: not for the players
+    deliver(store)  # (the hook has each post before it answers: no wait needed)
+    assert [p for p, _, _ in hook.posts] == ["/bob-talk"]
+    _, title, body = hook.posts[0]
+    assert title.startswith(f"alice at table {t.id}: good luck") and "\x1b" not in title + body
+    assert "Play: boardgames-tui table show" in body
+    rc, out, _ = run(capsys, *base, "talk", "1", "off")
+    assert rc == 0 and "no longer takes" in out
+    store.say(t.id, "alice", "still there?", now=1002.0)
+    deliver(store)
+    assert len(hook.posts) == 1
     store.close()

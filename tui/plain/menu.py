@@ -1,4 +1,4 @@
-"""The menu in lines: new game, continue, load, rules, quit."""
+"""The menu in lines: new game, continue, load, shared tables, rules, quit."""
 
 from __future__ import annotations
 
@@ -47,12 +47,25 @@ def menu(args: Any, read: Reader, say: Any) -> int:
     say("boardgames-tui, plain mode. The menu:")
     while True:
         latest = saves.latest(args.saves, unfinished=True)
-        items = ["New game", "Continue the latest game", "Load a save", "Rules", "Quit"]
+        items = [
+            "New game",
+            "Continue the latest game",
+            "Load a save",
+            "Shared tables (each player on their own terminal)",
+            "Rules",
+            "Quit",
+        ]
         if latest is None:
             items[1] = "Continue the latest game (there is none)"
         pick = choose(read, say, "What next?", items)
-        if pick is None or pick == 4:
+        if pick is None or pick == 5:
             return 0
+        if pick == 3:
+            shared_tables(args, read, say)
+            say("Back at the menu.")
+            continue
+        if pick == 4:
+            pick = 3  # the rules, below
         match: Match | None = None
         if pick == 0:
             match = new_game(read, say)
@@ -92,6 +105,123 @@ def menu(args: Any, read: Reader, say: Any) -> int:
                 confine=bool(getattr(args, "confine", False)),
             )
             say("Back at the menu.")
+
+
+def shared_tables(args: Any, read: Reader, say: Any) -> None:
+    """The shared tables in lines: yours (your turn first), rematches offered, open ones,
+    the others to watch, and a new table; the one picked is played here."""
+    from engine.tables import StoreError, default_user, open_store
+
+    from . import join_table
+
+    user = getattr(args, "user", None) or default_user()
+    try:
+        store = open_store(getattr(args, "store", None))
+    except StoreError as exc:
+        say(f"No shared tables: {exc}")
+        return
+    try:
+        while True:
+            rows = table_rows(store, user)
+            items = ["New shared table", *(text for _, text in rows), "Back to the menu"]
+            k = choose(read, say, f"Shared tables ({user}):", items)
+            if k is None or k == len(items) - 1:
+                return
+            tid = new_table(store, user, read, say) if k == 0 else rows[k - 1][0]
+            if tid is None:
+                continue
+            try:
+                store.join(tid, user, None)
+            except StoreError as exc:
+                say(f"Not seated: {exc}")
+            try:
+                join_table(store, tid, user, read=read, say=say, think=args_think(args))
+            except StoreError as exc:
+                say(str(exc))
+    finally:
+        store.close()
+
+
+def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
+    """(id, a line) per table `user` may see, grouped as the Tables screen groups them."""
+    from engine.core import get_game
+    from engine.tables import listed as grouped
+    from engine.tables.clock import clock_text, limit_text
+    from engine.tables.computer import settle
+
+    settle(store)  # a turn whose time ran out is the computer's before it is listed
+    heads = {
+        "yours": "yours",
+        "offered": "rematch offered to you",
+        "open": "open: take a seat",
+        "others": "watch",
+    }
+    out = []
+    for group, i in grouped(store.tables(), user):
+        if group not in heads:
+            continue
+        if i.your_turn(user):
+            state = "YOUR TURN"
+        elif i.finished:
+            state = "finished"
+        elif i.status == "waiting":
+            state = f"{sum(s.is_open for s in i.seats)} open seat(s)"
+        else:
+            state = f"{i.to_move} to move"
+        clock = "" if i.finished else clock_text(i)
+        if not clock and i.status == "waiting" and i.rules.turn_limit is not None:
+            clock = f"{limit_text(i.rules.turn_limit)} a turn"
+        seats = ", ".join(s.label for s in i.seats)
+        text = f"{i.id}, {get_game(i.game).title}, {seats}: {state}"
+        out.append((i.id, f"{text}{f', {clock}' if clock else ''} ({heads[group]})"))
+    return out
+
+
+def new_table(store: Any, user: str, read: Reader, say: Any) -> str | None:
+    """A new shared table asked step by step: game, seats, turn limit; its id."""
+    from engine.tables import StoreError, parse_seats
+    from engine.tables.clock import ClockError, ClockRules, parse_duration
+
+    games = all_games()
+    k = choose(read, say, "Which game?", [g.title for g in games])
+    if k is None:
+        return None
+    game = games[k]
+    while True:
+        answer = ask(
+            read,
+            say,
+            f"Seats, separated by commas: names of users, me (you), open (the first to join) "
+            f"or a computer level (random, greedy, strong); {game.min_players} to "
+            f"{game.max_players} seats. Enter alone: me,open.",
+        )
+        if answer is None:
+            return None
+        try:
+            seats = parse_seats(answer or "me,open", user)
+            game.check_players(len(seats))
+        except (StoreError, SetupError) as exc:
+            say(str(exc))
+            continue
+        break
+    while True:
+        answer = ask(read, say, "Time per turn, e.g. 90s, 10m, 24h; Enter alone: no clock.")
+        if answer is None:
+            return None
+        try:
+            rules = ClockRules(parse_duration(answer, "turn limit") if answer else None)
+        except ClockError as exc:
+            say(str(exc))
+            continue
+        break
+    seed = int.from_bytes(os.urandom(3), "big")
+    try:
+        info = store.create(game.id, seats, {}, seed, user, rules=rules)
+    except StoreError as exc:
+        say(f"Not created: {exc}")
+        return None
+    say(f"Table {info.id} is set: the others find it under Shared tables.")
+    return str(info.id)
 
 
 def args_think(args: Any) -> float | None:

@@ -37,6 +37,8 @@ COMMANDS: dict[str, str] = {
     "rules": "the rules' topics; rules TOPIC for one",
     "review": "step through every move (next, prev, start, end, go N, done)",
     "save": "save the game; save NAME to choose the file",
+    "say": "at a shared table: say TEXT to the others (their words arrive marked »)",
+    "clock": "at a shared table: the time left for the turn (the table's own news: Table: …)",
     "quit": "leave (the game is saved)",
 }
 ALIASES = {"q": "quit", "exit": "quit", "?": "help", "h": "help", "o": "options", "b": "board"}
@@ -144,7 +146,11 @@ class PlainSession:
         if self.asked != key:
             self.asked = key
             self.ask(prompt)
-        line = self.read(None)
+        # at a table the others talk, and the turn's time may run out: listen meanwhile
+        line = self.read(1.0 if self.src.table else None)
+        if line == TIMEOUT:
+            self.src.refresh()
+            return True
         return line is not None and self.command(line)
 
     def wait(self) -> bool:
@@ -210,6 +216,16 @@ class PlainSession:
         self.say(f"{where}{self.game.title}, {len(m.seats)} players: {listed(seats)}.")
         if self.src.table and self.src.seat is None:
             self.say("You are watching: no seat of yours is open.")
+        if self.src.table:
+            clock = self.src.clock_line()
+            self.say(
+                "At this table: say TEXT talks to the others (their words arrive marked »), "
+                f"clock tells the time left{f' ({clock})' if clock else ''}."
+            )
+            if self.src.recent_talk:
+                self.say("Said here lately:")
+                for line in self.src.recent_talk:
+                    self.say(line)
         if self.review_at is not None:  # `review FILE`: the review first
             self.say(
                 f"Review of {m.length} moves: next, prev, start, end, go N, board, hand, done."
@@ -221,6 +237,12 @@ class PlainSession:
             return  # the first person's recap says the opening
         if m.cursor == 0:
             for line in m.opening(self.viewer):
+                self.say(line)
+        elif self.src.table and self.src.last_look is not None and self.src.last_look < m.cursor:
+            seen = self.src.last_look
+            since = [line for n, line in m.events(self.viewer) if n > seen]
+            self.say(f"Since you last looked: {m.cursor - seen} move(s).")
+            for line in since[-RECAP:]:
                 self.say(line)
         else:
             self.say(f"Continuing at move {m.cursor}. The last lines of the log:")
@@ -386,6 +408,24 @@ class PlainSession:
         self.asked = None
         return True
 
+    def cmd_say(self, rest: str) -> None:
+        if not self.src.table:
+            self.say("say is for shared tables: this game is played here only.")
+            return
+        if not rest.strip():
+            self.say("say what? e.g. say good luck")
+            return
+        try:
+            self.src.say(rest)
+        except SourceError as exc:
+            self.say(f"Not said: {exc}.")
+            return
+        self.say(f"» you: {rest.strip()}")
+
+    def cmd_clock(self, rest: str) -> None:
+        clock = self.src.clock_line() if self.src.table else ""
+        self.say(f"Clock: {clock}." if clock else "No clock runs here.")
+
     def cmd_help(self, rest: str) -> None:
         self.say("Commands (a number or an option's name plays it):")
         for word, what in COMMANDS.items():
@@ -445,7 +485,9 @@ class PlainSession:
         who = m.seats[prompt.seat]
         kind = f" (computer, {who.kind})" if who.is_bot else ""
         where = f" {heading}." if heading else ""
-        self.say(f"{who.name}{kind} to move, move {m.cursor + 1}.{where}")
+        clock = self.src.clock_line() if self.src.table else ""
+        clock = f" Clock: {clock}." if clock else ""
+        self.say(f"{who.name}{kind} to move, move {m.cursor + 1}.{where}{clock}")
 
     def cmd_options(self, rest: str) -> None:
         prompt = self.match.prompt

@@ -7,6 +7,7 @@ through `play`, `undo_to`, `redo` and `computer_move`.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,10 +132,79 @@ class TableSource:
         self.warnings: list[str] = []
         self.info, self.match = store.load(table_id)
         self.seat = self.info.seat_of(user)
+        self.talk_said = 0  # the table's talk and own lines said so far
+        self.notes_said = 0
+        self.recent_talk = self._talk_lines()[-5:]  # what was said before this terminal came
+        self._news()
+        self.last_look = self._looked()  # the moves seen when this user last looked, if ever
+        self._here_at = 0.0
+        self._heartbeat()
 
     @property
     def strict(self) -> bool:
         return self.info.strict
+
+    def _talk_lines(self) -> list[str]:
+        from engine.tables import StoreError
+
+        try:
+            talk = self.store.talk(self.table_id, self.user)
+        except StoreError:
+            return []
+        return [f"» {t.user}{' (watching)' if t.spectator else ''}: {t.text}" for t in talk]
+
+    def _news(self) -> None:
+        """The talk and the table's own lines (a timeout, someone left) not said yet, to
+        `warnings` (said before the moves that follow them)."""
+        from engine.tables import StoreError
+
+        talk = self._talk_lines()
+        try:
+            notes = [f"Table: {e.text}" for e in self.store.events(self.table_id)]
+        except StoreError:
+            notes = []
+        if self.talk_said or self.notes_said:
+            self.warnings += notes[self.notes_said :] + talk[self.talk_said :]
+        self.talk_said, self.notes_said = len(talk), len(notes)
+
+    def _looked(self) -> int | None:
+        from engine.tables import StoreError
+
+        try:
+            seen = self.store.looked(self.table_id, self.user)
+            self.store.look(self.table_id, self.user, self.info.moves, self.talk_said)
+        except StoreError:
+            return None
+        return None if seen is None else seen[0]
+
+    def _heartbeat(self) -> None:
+        """Tell the others this user is here (every HEARTBEAT seconds)."""
+        import time
+
+        from engine.tables import StoreError
+        from engine.tables.store import HEARTBEAT
+
+        if time.monotonic() - self._here_at >= HEARTBEAT:
+            self._here_at = time.monotonic()
+            with contextlib.suppress(StoreError):
+                self.store.here(self.user)
+
+    def say(self, text: str) -> None:
+        """Say something at the table (SourceError: too long, too fast, not there)."""
+        from engine.tables import StoreError
+
+        try:
+            self.store.say(self.table_id, self.user, text)
+        except StoreError as exc:
+            raise SourceError(str(exc)) from None
+        self.talk_said += 1  # the speaker's own words are not said back to them
+        self.refresh()
+
+    def clock_line(self) -> str:
+        """The clock of the seat to move ("4:59 left"), or ""."""
+        from engine.tables.clock import clock_text
+
+        return "" if self.info.finished else clock_text(self.info)
 
     @property
     def people(self) -> list[int]:
@@ -190,7 +260,7 @@ class TableSource:
     def refresh(self, tell: bool = True) -> bool:
         """Read the table again; whether anything changed. A move this terminal showed that
         is gone (taken back at another) is said once, unless `tell` is off (our own undo)."""
-        from engine.tables import taken_back
+        from engine.tables import StoreError, taken_back
 
         rev = self.info.rev
         shown = self.match.steps[: self.match.cursor]  # the store brings the match up to date
@@ -198,10 +268,19 @@ class TableSource:
         self.seat = self.info.seat_of(self.user)
         if tell:
             self.warnings += taken_back(shown, self.match, self.home_viewer(), self.seat)
+        self._heartbeat()
+        if self.info.rev != rev:
+            self._news()
+            with contextlib.suppress(StoreError):
+                self.store.look(self.table_id, self.user, self.info.moves, self.talk_said)
         return self.info.rev != rev
 
     def autosave(self) -> None:
         pass  # the store keeps every move
 
     def close(self) -> None:
+        from engine.tables import StoreError
+
         self.store.release_lease(self.table_id, self.owner)  # the caller closes the store
+        with contextlib.suppress(StoreError):
+            self.store.gone(self.user)

@@ -325,7 +325,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
                 "session (k in the menu) and Enter: "
             )
             return
-        if self.command is not None and self.command.strip() != "plain":
+        plain = plain_command(self.command)
+        if self.command is not None and plain is None:
             await self._run_command(self.command)
             return
         if self.term is None:
@@ -334,8 +335,9 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         if self.state.per_key[owner.key] >= PER_KEY:
             self.say(f"this key has {PER_KEY} sessions open already: close one first")
             return
-        # `ssh -t … plain`: the line mode (a version without it says so in one line)
-        await self._run_app(["--plain"] if self.command is not None else [])
+        # `ssh -t … plain [table join ID]`: the line mode (a version without it says so in
+        # one line), at the menu or straight at a table
+        await self._run_app(plain or [])
 
     def _port(self) -> int:
         return self.state.settings.port
@@ -369,6 +371,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         env.update({k: v for k, v in os.environ.items() if k.startswith("BOARDGAMES_")})
         if "XDG_STATE_HOME" in os.environ:  # crash reports and the log: the host's to read
             env["XDG_STATE_HOME"] = os.environ["XDG_STATE_HOME"]
+        # how a notification tells its reader to reach a table: this room, by ssh
+        env["BOARDGAMES_ROOM_PLAY"] = f"ssh -p {self._port()} {{user}}@{_host_name(self.state)}"
         # the room's store, in the environment rather than on a command line any local user
         # can read (a server URL may carry a password); libpq's own settings (PGPASSFILE,
         # PGSSLMODE, …) as the host gave them to `serve`
@@ -592,7 +596,11 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         if args is None:
             self.say(
                 "only these commands run here: table list [--json], table show ID [--json], "
-                "table play ID MOVE (or connect without a command to play)"
+                "table play ID MOVE, table say ID TEXT, table leave|reclaim|cancel ID, "
+                "table propose ID CHANGE, table agree ID [--no], "
+                "table away [--until WHEN|--off], table notify list|add URL [--talk] [--remind "
+                "HOURS]|talk N on|off|remove N|test|remind [HOURS] (or connect without a "
+                "command to play)"
             )
             return
         self.state.room.log(f"exec {self.owner.addr} {self.owner.name!r}: {' '.join(args)}")
@@ -619,6 +627,20 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
                 self.chan.exit(proc.returncode or 0)
 
 
+def plain_command(command: str | None) -> list[str] | None:
+    """The app's arguments for `plain` (the line mode's menu) or `plain table join ID` (the
+    line mode at a table), else None."""
+    try:
+        words = shlex.split(command or "")
+    except ValueError:
+        return None
+    if words == ["plain"]:
+        return ["--plain"]
+    if len(words) == 4 and words[:3] == ["plain", "table", "join"] and TABLE_ID_RE.match(words[3]):
+        return ["--plain", "table", "join", words[3]]
+    return None
+
+
 def allowed_command(command: str) -> list[str] | None:
     """The table command `command` asks for, as arguments, or None if it is not allowed."""
     try:
@@ -639,7 +661,63 @@ def allowed_command(command: str) -> list[str] | None:
         and MOVE_RE.match(rest[1])
     ):
         return words
+    # playing over days: the key's own user only (the session's --user), every word checked
+    # so that none can be read as another option (--store, --user)
+    if action in ("leave", "reclaim", "cancel") and len(rest) == 1 and TABLE_ID_RE.match(rest[0]):
+        return words
+    if action == "agree" and rest[1:] in ([], ["--no"]) and rest and TABLE_ID_RE.match(rest[0]):
+        return words
+    if action in ("say", "propose") and len(rest) >= 2 and TABLE_ID_RE.match(rest[0]):
+        return words if all(_text_word(w) for w in rest[1:]) else None
+    if action == "away" and (
+        rest in ([], ["--off"])
+        or (len(rest) == 2 and rest[0] == "--until" and UNTIL_RE.match(rest[1]))
+    ):
+        return words
+    if action == "notify":
+        return words if _notify_allowed(rest) else None
     return None
+
+
+UNTIL_RE = re.compile(r"^[0-9][0-9:. T-]{0,24}[smhd]?$")
+HOURS_RE = re.compile(r"^[0-9]{1,5}(\.[0-9]{1,4})?$")
+
+
+def _text_word(word: str) -> bool:
+    """A word of talk: printable, not an option."""
+    return bool(word) and not word.startswith("-") and word.isprintable() and len(word) <= 200
+
+
+def _notify_allowed(rest: list[str]) -> bool:
+    if rest in (["list"], ["test"], ["remind"]):
+        return True
+    if len(rest) == 2 and rest[0] == "remind":
+        return bool(HOURS_RE.match(rest[1]))
+    if len(rest) == 2 and rest[0] == "remove":
+        return rest[1].isdigit() and len(rest[1]) <= 4
+    if len(rest) == 3 and rest[0] == "talk":
+        return rest[1].isdigit() and len(rest[1]) <= 4 and rest[2] in ("on", "off")
+    if rest[:1] == ["add"] and len(rest) >= 2:
+        url_ok = _text_word(rest[1]) and len(rest[1]) <= 500 and " " not in rest[1]
+        flags = rest[2:]
+        if flags[:1] == ["--talk"]:
+            flags = flags[1:]
+        remind = flags == [] or (
+            len(flags) == 2 and flags[0] == "--remind" and bool(HOURS_RE.match(flags[1]))
+        )
+        return url_ok and remind
+    return False
+
+
+def _host_name(state: State) -> str:
+    """The room's address as players type it: the listening address, or this machine's
+    name when it listens on every address."""
+    host = state.settings.host
+    if host in ("", "0.0.0.0", "::"):
+        import socket
+
+        return socket.gethostname()
+    return f"[{host}]" if ":" in host else host
 
 
 def _set_size(fd: int, cols: int, rows: int) -> None:

@@ -189,8 +189,9 @@ class GameScreen(BaseScreen[None]):
         Binding(
             "t", "reclaim", "Take seat back", id="game.reclaim"
         ),  # when the computer plays your seat
-        # a shared table's: a message to the others (not in the footer, full at 80 columns:
-        # the table screen's help and the docs name it)
+        # a shared table's: a message to the others; named in the footer where there is room
+        # (at 80 columns the footer is full: the table screen's help names it there)
+        Binding("c", "say_footer", "Say", id="game.say-footer"),
         Binding("c", "say", "Say", show=False, id="game.say"),
     ]
 
@@ -1049,6 +1050,8 @@ class GameScreen(BaseScreen[None]):
         # keys that do nothing with this source (a table: redo; a spectator: undo, bell)
         if action in self.source.keys_off:
             return False
+        if action == "say_footer":  # the same key as "say", shown only where it fits
+            return "say" not in self.source.keys_off and not self.compact
         # the compact layout has no log panel: PgUp/PgDn page the move list there
         if action == "log_page":
             return not self.compact
@@ -1115,6 +1118,9 @@ class GameScreen(BaseScreen[None]):
         self.app.notify(
             f"Rematch: table {table_id}. The others find it offered under Shared tables."
         )
+
+    def action_say_footer(self) -> None:
+        self.action_say()
 
     def action_say(self) -> None:
         """The message line: say something at the table (kept apart from the moves)."""

@@ -23,21 +23,21 @@ from engine.tables import (
     WAITING,
     StoreError,
     TableInfo,
-    TableStore,
     listed,
     open_store,
     parse_seats,
     results,
     solo,
 )
-from engine.tables.clock import ClockError, ClockRules, clock_text, parse_duration
+from engine.tables.clock import ClockError, ClockRules, clock_text, limit_text, parse_duration
 
 from ..text import one_line
 from ..turns import turn_text
 from ..widgets.picker import SafeOptionList as OptionList
 from .base import BaseScreen
-from .dialogs import MessageScreen, ScreenHelp
+from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
 from .game import GameScreen
+from .store import table_store
 from .when import short_date
 
 if TYPE_CHECKING:
@@ -48,15 +48,6 @@ POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (
 SPECTATOR = PUBLIC  # the log's reader for a spectator: every private line reads as its public text
 SEED_SECRET_HINT = "secret"  # drawn by the store, shown to nobody before the end
 SEED_WHY = "  Seed: only for you against computers (whoever knows it knows every hand)"
-
-
-def table_store(app: BoardgamesApp) -> TableStore:
-    """The app's store, opened on first use (StoreError if it cannot be)."""
-    store = getattr(app, "_table_store", None)
-    if store is None:
-        store = open_store(app.launch.store)
-        app._table_store = store  # type: ignore[attr-defined]
-    return store
 
 
 def open_table(app: BoardgamesApp, table_id: str, join: bool = True) -> None:
@@ -85,6 +76,11 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         Binding("n", "new", "New table", id="tables.new"),
         Binding("w", "watch", "Watch", id="tables.watch"),
         Binding("i", "invite", "Invite code", id="tables.invite"),
+        Binding("o", "days", "Away & notices", id="tables.days"),
+        Binding("L", "leave", "Leave", show=False, id="tables.leave"),
+        Binding("r", "reclaim", "Take back seat", show=False, id="tables.reclaim"),
+        Binding("x", "cancel", "Cancel table", show=False, id="tables.cancel"),
+        Binding("a", "agree", "Agree", show=False, id="tables.agree"),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("escape,q", "close", "Back", id="tables.close"),
     ]
@@ -164,6 +160,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         try:
             store = table_store(self.app)
             infos = store.tables()
+            present = store.present()  # who is connected now
             self._version = store.version()
         except StoreError as exc:
             ol.clear_options()
@@ -196,7 +193,12 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
                 continue
             ol.add_option(Option(Text(heads[key], style="bold"), disabled=True))
             for i in rows:
-                ol.add_option(Option(self._row(i, user), id=i.id))
+                made = store.proposal(i.id) if key == "yours" else None
+                row = self._row(i, user, made)
+                here = sorted({s.user for s in i.seats if s.user and s.user != user} & present)
+                if here and not i.finished:
+                    row.append(f" · here: {', '.join(here)}", style="italic")
+                ol.add_option(Option(row, id=i.id))
         if not self.infos:
             ol.add_option(
                 Option(Text("No tables yet: n creates one.", style="italic"), disabled=True)
@@ -209,10 +211,17 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             )
             ol.highlighted = first
         ol.focus()
-        note.update(Text(f"store: {store.path}", style="dim"))
+        # a room's players are never shown the host's paths
+        where = "the room's tables" if self.app.launch.confine else f"store: {store.path}"
+        note.update(
+            Text(
+                f"{where} · o notices/away · L leave · r take back · x cancel · a agree",
+                style="dim",
+            )
+        )
 
     @staticmethod
-    def _row(i: TableInfo, user: str) -> Text:
+    def _row(i: TableInfo, user: str, proposal: Any = None) -> Text:
         t = Text()
         t.append(f" {i.id} ", style="bold reverse")
         if i.damage is not None:
@@ -237,10 +246,16 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         else:
             t.append(f"move {i.moves} · {i.to_move} to move", style="dim")
         clock = clock_text(i) if i.status != FINISHED else ""
+        if not clock and i.status == WAITING and i.rules.turn_limit is not None:
+            clock = f"{limit_text(i.rules.turn_limit)} a turn"  # the clock, before you join
         if clock:
             t.append(f" · ⏱ {clock}", style="dim")
         if i.seed_note:
             t.append(f" · {i.seed_note}", style="italic")
+        if proposal is not None:
+            t.append(f" · proposed: {one_line(proposal.text)}", style="bold")
+            if user in proposal.waiting_for:
+                t.append(" (a agrees)", style="bold")
         return t
 
     @on(OptionList.OptionSelected, "#tables-list")
@@ -285,6 +300,86 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
     def action_new(self) -> None:
         self.app.push_screen(NewTableScreen())
 
+    def action_days(self) -> None:
+        from .days import OverDaysScreen
+
+        self.app.push_screen(OverDaysScreen())
+
+    def _chosen(self) -> str | None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is None:
+            return None
+        tid = ol.get_option_at_index(ol.highlighted).id
+        return tid if tid in self.infos else None
+
+    def _seat_change(self, what: str, tid: str) -> None:
+        """Leave, take back or cancel table `tid` for the app's user; a line either way."""
+        store, user = table_store(self.app), self.app.launch.table_user()
+        try:
+            if what == "leave":
+                info = store.leave(tid, user)
+                said = f"You left table {tid}: the computer ({info.rules.autopilot}) plays your seat (r takes it back)."
+            elif what == "reclaim":
+                store.reclaim(tid, user)
+                said = f"You play your seat at table {tid} again."
+            else:
+                store.cancel(tid, user)
+                said = f"Table {tid} is cancelled: its players are told."
+        except StoreError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return
+        self.app.notify(said)
+        self.refill()
+
+    def action_leave(self) -> None:
+        tid = self._chosen()
+        if tid is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._seat_change("leave", tid)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Leave table {tid} for good? The computer plays your seat from now on."),
+            answered,
+        )
+
+    def action_agree(self) -> None:
+        """Agree to the change proposed at the highlighted table (`table agree`)."""
+        tid = self._chosen()
+        if tid is None:
+            return
+        try:
+            made, done = table_store(self.app).agree(tid, self.app.launch.table_user())
+        except StoreError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return
+        waiting = ", ".join(made.waiting_for)
+        self.app.notify(
+            f"{'Done' if done else 'Agreed'}: {made.text}"
+            + ("" if done else f" (waiting for {waiting})")
+        )
+        self.refill()
+
+    def action_reclaim(self) -> None:
+        tid = self._chosen()
+        if tid is not None:
+            self._seat_change("reclaim", tid)
+
+    def action_cancel(self) -> None:
+        tid = self._chosen()
+        if tid is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._seat_change("cancel", tid)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Cancel table {tid}? It is gone for everyone."), answered
+        )
+
     def action_close(self) -> None:
         self.dismiss(None)
 
@@ -303,7 +398,9 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
     def compose(self) -> ComposeResult:
         games = [(g.title, g.id) for g in all_games()]
         with VerticalScroll(id="setup"):  # a short window scrolls it: nothing is cut off
-            yield Static("[b]New shared table[/]  (Enter in a field or Ctrl+S creates it)")
+            yield Static(
+                "[b]New shared table[/]  (Tab or Enter: the next field · Ctrl+S creates it)"
+            )
             with Horizontal(classes="row"):
                 yield Label("Game", classes="label")
                 yield Select(games, value=games[0][1], allow_blank=False, id="table-game")
@@ -345,7 +442,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
     def on_mount(self) -> None:
         self._show_options()
         self._seed_field()
-        self.query_one("#table-seats", Input).focus()
+        self.query_one("#table-game", Select).focus()  # the first field: what is played
 
     @on(Input.Changed, "#table-seats")
     def _seed_field(self, event: Any = None) -> None:
@@ -372,8 +469,10 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
+        """Enter goes on to the next field: a table is made only by Ctrl+S (a table made
+        half filled in, on the first Enter, was a table nobody wanted)."""
         event.stop()
-        self.action_create()
+        self.focus_next()
 
     def action_create(self) -> None:
         error = self.query_one("#table-error", Static)
