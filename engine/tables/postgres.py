@@ -176,7 +176,7 @@ CREATE TRIGGER bg_tables_changed AFTER UPDATE ON bg_tables
 # opens it (`_notice_policies`).
 TARGET_NUMBERS = "bg_target_numbers"
 NOTICE_POLICIES = f"""
-CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n FROM bg_targets;
+CREATE VIEW {TARGET_NUMBERS} AS SELECT "user", n, talk FROM bg_targets;
 ALTER TABLE bg_targets ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_own ON bg_targets FOR ALL USING ("user" = current_user)
     WITH CHECK ("user" = current_user);
@@ -365,7 +365,8 @@ class PostgresStore(SQLStore):
                         )
                     )
                     c.execute(SCHEMA.encode())
-                    c.execute(NOTICE_POLICIES.encode())
+                    # the view as format SCHEMA_FORMAT had it (the talk column comes with 9)
+                    c.execute(NOTICE_POLICIES.replace(", talk FROM", " FROM").encode())
                     c.execute("INSERT INTO bg_meta VALUES ('format', %s)", (str(SCHEMA_FORMAT),))
             elif "bg_moves" in names:  # before anything else: one line, nothing changed
                 c.execute("SELECT row_security_active('bg_moves')")

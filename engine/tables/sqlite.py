@@ -25,8 +25,8 @@ from .store import (
     NOTICE_TABLES,
     SEED_TABLES,
     SOCIAL_TABLES,
-    NoStore,
     TALK_TARGETS,
+    NoStore,
     StoreUnavailable,
     upgrade_steps,
 )

@@ -54,14 +54,6 @@ class Backend:
         self.sql("ALTER TABLE bg_tables DROP COLUMN timed_out")
         self.sql("ALTER TABLE bg_tables DROP COLUMN seed_kind")
         self.sql("ALTER TABLE bg_tables DROP COLUMN reminded")
-        if self.pg:  # the view of the targets' numbers as format 3 had it
-            self.sql("DROP VIEW IF EXISTS bg_target_numbers")
-        self.sql("ALTER TABLE bg_targets DROP COLUMN talk")  # (format 9)
-        for table in ("bg_proposals", "bg_presence", "bg_looked"):
-            self.sql(f"DROP TABLE {table}")
-        if self.pg:
-            self.sql('CREATE VIEW bg_target_numbers AS SELECT "user", n FROM bg_targets')
-            self.sql("GRANT SELECT ON bg_target_numbers TO PUBLIC")
         for table in ("bg_clocks", "bg_away", "bg_prefs", "bg_events"):
             self.sql(f"DROP TABLE {table}")
         for table in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):
@@ -69,12 +61,27 @@ class Backend:
         self.before_results()
         self.sql("UPDATE bg_meta SET value = '3' WHERE key = 'format'")
 
+    def before_talk_targets(self) -> None:
+        """Take away what format 9 added: the targets' talk column (and on PostgreSQL the view
+        of the targets' numbers that shows it, made again without it), proposals, presence
+        and what each person last looked at."""
+        if self.pg:
+            self.sql("DROP VIEW IF EXISTS bg_target_numbers")
+        self.sql("ALTER TABLE bg_targets DROP COLUMN talk")
+        for table in ("bg_proposals", "bg_presence", "bg_looked"):
+            self.sql(f"DROP TABLE {table}")
+        if self.pg:
+            self.sql('CREATE VIEW bg_target_numbers AS SELECT "user", n FROM bg_targets')
+
     def before_results(self) -> None:
-        """Make the store what it was before it kept results (format 7)."""
+        """Make the store what it was before it kept results (format 7): without them, nor
+        what the next format added (talk targets, proposals, presence, what each last saw)."""
         from engine.tables.results import RESULTS_FORMAT
 
         self.sql("DROP TABLE bg_result_seats")
         self.sql("DROP TABLE bg_results")
+        if self.sql("SELECT value FROM bg_meta WHERE key = 'format'") == [("9",)]:
+            self.before_talk_targets()
         self.sql(f"UPDATE bg_meta SET value = '{RESULTS_FORMAT - 1}' WHERE key = 'format'")
 
     @property

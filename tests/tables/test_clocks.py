@@ -129,7 +129,8 @@ def test_an_expired_turn_is_played_once_while_two_processes_race(
     ]
     try:
         for p in racers:
-            assert p.stdout is not None and p.stdout.readline() == "ready\n", p.stderr
+            assert p.stdout is not None and p.stderr is not None
+            assert p.stdout.readline() == "ready\n", p.stderr.read()
         base = ("--user", "alice", "--store", backend.location, "table")
         rc, out, _ = run(
             capsys, *base, "new", "notre-dame", "--seats", "alice,bob",
