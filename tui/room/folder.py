@@ -19,7 +19,8 @@ from typing import Any
 from engine.core import saves
 
 CODE_SECONDS = 600  # how long a one-time code for another key is valid
-CODE_TRIES = 5  # wrong codes before it is thrown away
+CODE_TRIES = 5  # wrong codes one connection may type (others' wrong codes do not count)
+WRONG_CODE = "that is not the code"
 CODE_FILE = ".add-key.json"  # in the player's saves folder: the app writes it, the server reads
 
 
@@ -199,15 +200,12 @@ class Room:
             if time.time() > float(pending.get("until", 0)):
                 path.unlink(missing_ok=True)
                 return "the code has expired: show a new one in your other session"
+            # a wrong code spends only the tries of the connection that typed it: a
+            # stranger connecting as this player cannot throw the player's code away
             if not secrets.compare_digest(
                 str(pending.get("code", "")), code.strip().replace("-", "")
             ):
-                pending["tries"] = int(pending.get("tries", 0)) + 1
-                if pending["tries"] >= CODE_TRIES:
-                    path.unlink(missing_ok=True)
-                else:
-                    saves.atomic_write(path, json.dumps(pending))
-                return "that is not the code"
+                return WRONG_CODE
             path.unlink(missing_ok=True)
         self.add(name, key_line)
         return None
