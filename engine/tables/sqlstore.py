@@ -63,6 +63,7 @@ from .store import (
     check_moves,
     check_undo,
     check_user,
+    lookalike,
     new_table_id,
     new_table_probe,
     normalize_id,
@@ -242,9 +243,26 @@ class SQLStore(SocialSQL, TableStore):
         p = new_table_probe(game, seats, options, seed, creator, settings, rules)
         with self._tx() as q:
             for s in p.seats:
+                for user in (s.user, s.offered):
+                    if user is not None:
+                        self._check_lookalike(q, user)
                 if s.user is not None:
                     self._check_open_count(q, s.user, max_open)
             return self._insert_new(q, p)
+
+    def _check_lookalike(self, q: Sql, user: str) -> None:
+        """Refused when `user` would pass for another user of this store (`Alice`, `a1ice`
+        for alice): one name, one person, at every table and in talk."""
+        others = q(
+            'SELECT DISTINCT "user" FROM bg_seats WHERE "user" IS NOT NULL AND "user" <> ?',
+            (user,),
+        )
+        other = lookalike(user, (str(o) for (o,) in others))
+        if other is not None:
+            raise Refused(
+                f"the name {user} looks like {other}, who plays at this store: one of you "
+                "needs another name"
+            )
 
     def _insert_new(self, q: Sql, p: TableInfo) -> TableInfo:
         """The checked table `p` stored under a new id (its turn notice queued)."""
@@ -284,6 +302,7 @@ class SQLStore(SocialSQL, TableStore):
 
     def _sit(self, q: Sql, info: TableInfo, seat: int, user: str, max_open: int | None) -> int:
         """`user` takes open seat `seat` of the locked table (an offer of it is accepted)."""
+        self._check_lookalike(q, user)
         self._check_open_count(q, user, max_open)
         taken = q.count(
             'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
@@ -752,7 +771,7 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in opts.items()):
         raise bad(f"its options {quoted(options)} are not names and values")
     try:
-        check_user(str(creator))
+        check_user(str(creator), stored=True)
     except StoreError as exc:
         raise bad(f"its creator: {exc}") from None
     if status not in (WAITING, PLAYING, FINISHED, ABANDONED):
@@ -863,7 +882,7 @@ def _seats(
             if kind != HUMAN:
                 raise bad(f"{label} is a computer ({kind}) with a user")
             try:
-                check_user(str(user))
+                check_user(str(user), stored=True)
             except StoreError as exc:
                 raise bad(f"{label}: {exc}") from None
         out[s] = _seat(r)

@@ -17,8 +17,9 @@ import os
 import re
 import secrets
 import time
+import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from ..core.match import Step, now_iso
 from ..core.protocol import IllegalMove, SetupError
 from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
-from .clock import REASONS, ClockRules, pilot_reason
+from .clock import AUTOPILOT, REASONS, ClockRules, pilot_reason
 
 OPEN = "open"
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
@@ -40,7 +41,22 @@ LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken o
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
 ID_LENGTH = 5
 USER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$")
-RESERVED = {OPEN, *BOT_LEVELS, "human"}
+RESERVED = {OPEN, *BOT_LEVELS, "human"}  # never a stored seat's user
+# nor a name given now: what the app calls itself (the computer playing a person's turn,
+# `me` in a list of seats), and anything that looks like one of them
+RESERVED_NAMES = {*RESERVED, AUTOPILOT, "me"}
+# characters that look alike in a terminal's font, read as one (after NFKC and case folding)
+LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "_": "-", ".": "-"})
+
+
+def name_key(name: str) -> str:
+    """What a name looks like: two names with the same key are one name to a reader (`Alice`,
+    `ALICE`, `a1ice`, `alice` in full-width letters)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return text.replace("rn", "m").replace("vv", "w").translate(LOOKALIKE)
+
+
+_RESERVED_KEYS = {name_key(n): n for n in RESERVED_NAMES}
 
 
 class StoreError(Exception):
@@ -125,7 +141,7 @@ def default_user() -> str:
         except Exception:
             name = ""
     name = re.sub(r"[^A-Za-z0-9._-]", "", name)[:16].lstrip("._-")
-    return name if name and name.lower() not in RESERVED else "player"
+    return name if name and name_key(name) not in _RESERVED_KEYS else "player"
 
 
 def check_claim(location: str, user: str) -> None:
@@ -159,15 +175,27 @@ def _account(uid: int) -> str:
         return f"user id {uid}"
 
 
-def check_user(name: str) -> str:
-    """A user name as given, or StoreError saying what a user name may be."""
+def check_user(name: str, stored: bool = False) -> str:
+    """A user name as given, or StoreError saying what a user name may be; `stored`: a name
+    read from a store's rows (written before more names were reserved)."""
     if not USER_RE.match(name or ""):
         raise StoreError(
             f"user name {name!r}: 1-16 letters, digits, '.', '_' or '-', starting with a letter or digit"
         )
-    if name.lower() in RESERVED:
-        raise StoreError(f"user name {name!r} is reserved (open and the computer levels)")
+    if name.lower() in RESERVED or (not stored and name_key(name) in _RESERVED_KEYS):
+        like = _RESERVED_KEYS.get(name_key(name), name.lower())
+        what = "is reserved" if like == name.lower() else f"looks like {like!r}, a reserved name"
+        raise StoreError(
+            f"user name {name!r} {what} (the app's own names: open, me, autopilot and the "
+            "computer levels)"
+        )
     return name
+
+
+def lookalike(name: str, others: Iterable[str]) -> str | None:
+    """The first of `others` that a reader would take for `name` (not `name` itself)."""
+    key = name_key(name)
+    return next((o for o in others if o != name and name_key(o) == key), None)
 
 
 def default_store_path() -> Path:

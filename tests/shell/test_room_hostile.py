@@ -4,6 +4,7 @@ the same loopback address, logs in and plays a move meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import sqlite3
 import threading
@@ -224,5 +225,23 @@ def test_a_strangers_wrong_codes_do_not_spend_the_players_code(tmp_path: Path) -
         assert "that is not the code (4 tries left)" in right
         assert "The key is now alice's" in right
         assert room.run("laptop", "alice", "table", "list").returncode == 0
+    finally:
+        room.close()
+
+
+def test_a_name_that_looks_like_a_players_or_the_apps_is_not_registered(tmp_path: Path) -> None:
+    """alice is in the room: `Alice`, `ALICE` and `a1ice` are refused, as are the app's own
+    names (autopilot, me, the computer levels), each with one line."""
+    room = Room(tmp_path)
+    try:
+        assert room.run("alice", "alice", "table", "list").returncode == 0
+        for i, fake in enumerate(("Alice", "ALICE", "a1ice")):
+            no = room.run(f"m{i}", fake, "table", "list")
+            assert no.returncode == 255
+            assert f"the name {fake} looks like alice, who is in this room already" in no.stderr
+        for name in ("autopilot", "me", "Greedy"):
+            no = room.run("m9", name, "table", "list")
+            assert no.returncode == 255 and "reserved" in no.stderr, no.stderr
+        assert sorted(json.loads((room.dir / "players.json").read_text())) == ["alice"]
     finally:
         room.close()

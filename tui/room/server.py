@@ -25,7 +25,9 @@ from typing import Any
 
 import asyncssh
 
-from .folder import CODE_TRIES, WRONG_CODE, Room, RoomError, key_text
+from engine.tables.store import lookalike
+
+from .folder import CODE_TRIES, WRONG_CODE, Room, RoomError, key_text, taken_like
 from .names import name_problem
 
 LOGIN_GRACE = 30.0  # seconds to authenticate
@@ -261,6 +263,10 @@ class RoomConnection(asyncssh.SSHServer):
         )
         if owner is not None:
             self.refuse(f"this key belongs to {owner}: connect as {owner}@…")
+            return False
+        other = lookalike(username, players)
+        if other is not None:
+            self.refuse(taken_like(username, other))
             return False
         if self.state.registered_recently(self.addr):
             n = self.state.settings.registrations
