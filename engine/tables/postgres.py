@@ -31,6 +31,7 @@ from .store import (
     FORMAT,
     NOTICE_TABLES,
     SOCIAL_TABLES,
+    UNDO_CLOCK,
     Disconnected,
     NoStore,
     Refused,
@@ -123,7 +124,7 @@ CREATE POLICY bg_join ON bg_seats FOR UPDATE USING ("user" IS NULL)
 ALTER TABLE bg_moves ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bg_read ON bg_moves FOR SELECT USING (true);
 CREATE POLICY bg_undo ON bg_moves FOR DELETE USING ("user" = current_user);
-""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *PLAY_POLICY))
+""" + ";\n".join((*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *UNDO_CLOCK, *PLAY_POLICY))
 
 # A notification target's URL may hold a secret (a webhook token, a mail password): each role
 # sees and changes its own targets and messages only. A move still owes the next player a

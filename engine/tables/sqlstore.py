@@ -360,11 +360,23 @@ class SQLStore(SocialSQL, TableStore):
                     new_turn = to_move != info.to_move_seat
                     timed_out = (info.timed_out or reason == TIMEOUT) and not new_turn
                     since = info.now if new_turn else info.turn_since
-                    q(
+                    q(  # a turn ended: when it began is kept, for an undo of this move
                         "UPDATE bg_tables SET moves = moves + 1, rev = rev + 1, updated = ?, "
                         "status = ?, to_move_seat = ?, turn_since = ?, timed_out = ?, "
-                        "reminded = CASE WHEN ? THEN 0 ELSE reminded END WHERE id = ?",
-                        (stamp, status, to_move, since, int(timed_out), new_turn, info.id),
+                        "reminded = CASE WHEN ? THEN 0 ELSE reminded END, "
+                        "ended_turn_since = CASE WHEN ? THEN ? ELSE ended_turn_since END "
+                        "WHERE id = ?",
+                        (
+                            stamp,
+                            status,
+                            to_move,
+                            since,
+                            int(timed_out),
+                            new_turn,
+                            new_turn,
+                            info.turn_since,
+                            info.id,
+                        ),
                     )
                     # the row as updated, without reading it back (every round trip counts
                     # while the row is locked)
@@ -403,16 +415,14 @@ class SQLStore(SocialSQL, TableStore):
             if gone != 1:  # row-level security hid the row: not this role's move
                 raise Refused(f"the table store refused it: {self._role_name()} may not undo that")
             back = match.steps[-1].seat
+            since = info.turn_since
+            if back != info.to_move_seat:  # the mover's turn again, with the time it had used
+                row = q.one("SELECT ended_turn_since FROM bg_tables WHERE id = ?", (info.id,))
+                since = info.now if row is None or row[0] is None else float(row[0])
             q(
                 "UPDATE bg_tables SET moves = moves - 1, rev = rev + 1, updated = ?, "
                 "status = ?, to_move_seat = ?, turn_since = ? WHERE id = ?",
-                (
-                    now_iso(),
-                    PLAYING,
-                    back,
-                    info.turn_since if back == info.to_move_seat else info.now,
-                    info.id,
-                ),
+                (now_iso(), PLAYING, back, since, info.id),
             )
             return self._info(q, info.id)
 

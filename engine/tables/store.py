@@ -406,6 +406,16 @@ def parse_seats(text: str, creator: str) -> list[SeatInfo]:
     return seats
 
 
+def offered_seats(text: str, creator: str) -> list[SeatInfo]:
+    """The seats of a table `creator` makes (`parse_seats`), each other person's seat offered
+    to them rather than taken for them: an invitation they accept (`table join`), counted
+    toward nobody's limit until then, never a turn they did not choose."""
+    return [
+        SeatInfo(s.seat, s.kind, None, offered=s.user) if s.user not in (None, creator) else s
+        for s in parse_seats(text, creator)
+    ]
+
+
 def check_append(
     info: TableInfo, match: Match, user: str | None, move_id: str, lease_ok: bool
 ) -> int:
@@ -560,6 +570,8 @@ NOTICE_HOLD = 30.0  # a claimed notice is another process's to send after this (
 RETRY_SECONDS = 60.0  # a failed send is tried again after this, doubled each time
 MAX_TRIES = 8
 NOTICE_MOVES = 8  # at most this many of the others' moves in one message
+MAX_TARGETS = 5  # notification targets a user may have
+MAX_URL = 2048  # characters in a target's URL
 
 
 @dataclass(frozen=True, slots=True)
@@ -677,15 +689,38 @@ class TableStore(ABC):
 
     # ---- notification targets and what is owed to them ----------------------------------
     def add_target(self, user: str, url: str) -> int:
-        """A new target for `user` (the URL checked by the caller); its number."""
+        """A new target for `user` (the URL checked by the caller); its number. At most
+        MAX_TARGETS a user, of at most MAX_URL characters each."""
+        if len(url) > MAX_URL:
+            raise StoreError(f"a notification URL has at most {MAX_URL} characters")
         with self._session() as q:
-            (top,) = q('SELECT coalesce(max(n), 0) FROM bg_targets WHERE "user" = ?', (user,))[0]
+            (top, count) = q(
+                'SELECT coalesce(max(n), 0), count(*) FROM bg_targets WHERE "user" = ?', (user,)
+            )[0]
+            if int(count) >= MAX_TARGETS:
+                raise StoreError(
+                    f"{user} has {MAX_TARGETS} notification targets, as many as a user may "
+                    "have: remove one first (`table notify remove N`)"
+                )
             n = int(top) + 1
             q(
                 'INSERT INTO bg_targets ("user", n, url, added) VALUES (?,?,?,?)',
                 (user, n, url, now_iso()),
             )
             return n
+
+    def notices_due(self, now: float | None = None) -> bool:
+        """A message is due now that nobody has claimed (cheap: a sender is started only
+        then)."""
+        now = time.time() if now is None else now
+        with self._session() as q:
+            return bool(
+                q(
+                    "SELECT 1 FROM bg_notices WHERE state = 'due' AND due <= ? "
+                    "AND claim_until < ? LIMIT 1",
+                    (now, now),
+                )
+            )
 
     def targets(self, user: str) -> list[Target]:
         with self._session() as q:
@@ -935,7 +970,7 @@ class TableStore(ABC):
 # ---- store formats, shared by every backend ------------------------------------------------
 # The format of a store's tables, recorded in `bg_meta`. An older store is brought up to date
 # in place, in one transaction, by the steps below (plain SQL both backends read alike).
-FORMAT = 5
+FORMAT = 7
 # 2 -> 3: turn notifications: each user's targets (Apprise URLs) and what is owed to them
 NOTICE_TABLES = (
     'CREATE TABLE bg_targets ("user" TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, '
@@ -993,12 +1028,17 @@ SOCIAL_TABLES = (
     "moves INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (table_id, n))",
     'CREATE TABLE bg_talkers ("user" TEXT PRIMARY KEY, last DOUBLE PRECISION NOT NULL)',
 )
+# 6 -> 7: when the turn that the last move ended began, so that taking the move back gives
+# that turn back with its time used, not a fresh turn
+UNDO_CLOCK = ("ALTER TABLE bg_tables ADD COLUMN ended_turn_since DOUBLE PRECISION",)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
     2: NOTICE_TABLES,
     3: CLOCK_TABLES,
     4: SOCIAL_TABLES,
+    5: (),  # 5 -> 6: (nothing here; another change of the store's format takes this step)
+    6: UNDO_CLOCK,
 }
 
 

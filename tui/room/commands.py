@@ -70,6 +70,19 @@ def add_room_parsers(sub: Any) -> None:
         action="store_true",
         help="the tighter limits of a room open to strangers (each can still be set below)",
     )
+    s.add_argument(
+        "--notify-schemes",
+        metavar="LIST",
+        help="the schemes players' notification targets may use, comma-separated "
+        "(default: ntfy(s), mailto(s), gotify(s), pover, discord, slack, tgram, matrix(s), "
+        "json(s), form(s))",
+    )
+    s.add_argument(
+        "--notify-private",
+        action="store_true",
+        help="let players' notification targets be on this machine or a private network "
+        "(refused by default: the room would send from inside it)",
+    )
     for flag, name, metavar, kind, what in LIMIT_OPTIONS:
         friends, public = LIMITS[name]
         s.add_argument(
@@ -137,6 +150,16 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
                 print(f"boardgames-tui: {flag} must be at least {least}", file=sys.stderr)
                 return EXIT_USAGE
             limits[name] = value
+    schemes = None
+    if args.notify_schemes is not None:
+        from engine.tables import StoreError
+        from engine.tables.notify import allowed
+
+        try:
+            schemes = allowed(args.notify_schemes.split(","))
+        except StoreError as exc:
+            print(f"boardgames-tui: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     store = args.store or os.environ.get("BOARDGAMES_STORE") or None
     settings = Settings(
         store=store,
@@ -152,6 +175,8 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
         exec_seconds=float(limits["exec_seconds"]),
         pending=int(limits["pending"]),
         registrations=int(limits["registrations"]),
+        notify_schemes=schemes,
+        notify_private=args.notify_private,
     )
     return serve(settings, room)
 

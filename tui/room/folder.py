@@ -178,9 +178,9 @@ class Room:
             for other, q in players.items():
                 if other != name and any(k["key"] == key_line for k in q["keys"]):
                     raise RoomError(f"this key belongs to {other} already")
-            other = lookalike(name, players)
-            if other is not None:
-                raise RoomError(taken_like(name, other))
+            like = lookalike(name, players)
+            if like is not None:
+                raise RoomError(taken_like(name, like))
             p = players.setdefault(name, {"keys": [], "first_seen": None, "last_seen": None})
             if any(k["key"] == key_line for k in p["keys"]):
                 return False

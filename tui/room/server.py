@@ -65,6 +65,10 @@ class Settings:
     exec_seconds: float = 30.0  # a table command by exec is stopped after this long
     pending: int = 32  # connections not logged in yet from one address
     registrations: int = 30  # new names registered from one address in an hour
+    # the players' notification targets: the schemes allowed (None: the room's default
+    # list), and whether one may be on this machine or a private network
+    notify_schemes: tuple[str, ...] | None = None
+    notify_private: bool = False
 
     @property
     def max_connections(self) -> int:
@@ -441,6 +445,14 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
     def _port(self) -> int:
         return self.state.settings.port
 
+    def _notify_policy(self) -> Any:
+        """What the host allows its players' notification targets (engine's `Policy`)."""
+        from engine.tables.notify import ROOM_SCHEMES, Policy
+
+        s = self.state.settings
+        schemes = ROOM_SCHEMES if s.notify_schemes is None else s.notify_schemes
+        return Policy(tuple(schemes), s.notify_private)
+
     def _count(self) -> bool:
         """Count this session (the app or a command) for its key and the room; False, with
         a line to the client, when either is full."""
@@ -489,6 +501,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         env["BOARDGAMES_STORE"] = self.state.settings.store or str(self.state.room.store_path)
         if self.state.settings.max_open is not None:
             env["BOARDGAMES_MAX_OPEN"] = str(self.state.settings.max_open)
+        env.update(self._notify_policy().env())
         env.update({k: v for k, v in os.environ.items() if k.startswith("PG")})
         if self.chan is not None:
             for k, v in self.chan.get_environment().items():
