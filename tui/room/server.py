@@ -154,6 +154,8 @@ class RoomConnection(asyncssh.SSHServer):
         self.linking = False  # a new key of a taken name, with a code waiting
         self.authenticated = False
         self.began = False  # it has asked to log in (the ssh handshake is done)
+        self.throttled = False  # its address was refused too often: only known keys get in
+        self.told_wait = False
         self.dropped = False  # the room closed it to make room
         self.registering = False  # the login registers a free name
         self.channels = 0  # channels open now
@@ -209,12 +211,10 @@ class RoomConnection(asyncssh.SSHServer):
         self.name = username
         self.began = True
         st = self.state
-        if st.refused_recently(self.addr):
-            self.refusal = "too many refused logins from your address: wait a minute"
-            st.room.log(f"refuse {self.addr} {username!r}: {self.refusal}")
-            if self.conn is not None:
-                self.conn.send_auth_banner(f"boardgames-tui: {self.refusal}\r\n")
-            return True
+        # an address that was refused too often waits, but for a key the room knows for this
+        # name (checked with the key): others at that address, a stranger flooding from it
+        # too, still log in
+        self.throttled = st.refused_recently(self.addr)
         problem = name_problem(username)
         if problem:
             self.refuse(problem)
@@ -248,10 +248,19 @@ class RoomConnection(asyncssh.SSHServer):
             return False
         player = players.get(username)
         self.linking = False
+        if player is not None and any(k.get("key") == line for k in player.get("keys", [])):
+            self.key = line
+            return True
+        if self.throttled:  # said once; a known key offered next still gets in
+            if not self.told_wait:
+                self.told_wait = True
+                why = "too many refused logins from your address: wait a minute"
+                room.log(f"refuse {self.addr} {username!r}: {why}")
+                if self.conn is not None:
+                    with contextlib.suppress(Exception):
+                        self.conn.send_auth_banner(f"boardgames-tui: {why}\r\n")
+            return False
         if player is not None:
-            if any(k.get("key") == line for k in player.get("keys", [])):
-                self.key = line
-                return True
             if room.code_pending(username):
                 self.key, self.linking = line, True
                 return True
