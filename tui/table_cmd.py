@@ -717,8 +717,8 @@ def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
     else:
         info = store.info(args.id)
         if info.offered_to(user) is not None and not plain and not has_terminal():
-            seat_n = store.join(info.id, user, args.max_open)  # accepted: by a script too
-            print(f"{user} sits at seat {(seat_n or 0) + 1} of table {info.id}")
+            taken = store.join(info.id, user, args.max_open)  # accepted: by a script too
+            print(f"{user} sits at seat {(taken or 0) + 1} of table {info.id}")
             print(f"play it with `boardgames-tui table show {info.id}` and `table play`")
             return 0
     if not plain and not has_terminal():  # before the seat is taken: scripts use `table play`
