@@ -698,6 +698,7 @@ class SQLStore(SocialSQL, TableStore):
         with self._tx() as q:
             q(_INSERT_TABLE, _table_row(info))
             q.many(_INSERT_SEAT, [(info.id, s.seat, s.kind, s.user) for s in info.seats])
+            q.many(_INSERT_OFFER, [(info.id, s.seat, s.offered) for s in info.seats if s.offered])
             q.many(_INSERT_MOVE, [(info.id, *r) for r in rows])
             stored = self._info(q, info.id)
             if table_digest(stored, self._move_ids(q, info.id)) != digest:
