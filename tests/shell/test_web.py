@@ -469,3 +469,22 @@ async def test_tabs_are_limited_per_address_and_in_all_and_a_full_server_says_so
         assert code == 0 and "refused a tab from 127.0.0.1" in err
     finally:
         server.kill()
+
+
+async def test_a_server_with_all_its_tabs_open_says_so(tmp_path: Path) -> None:
+    server = Served(tmp_path / "saves", "--max-tabs", "1")
+    try:
+        async with aiohttp.ClientSession() as http:
+            tab = await http.ws_connect(server.url + "ws?width=80&height=24")
+            seen = ""
+            while "New game" not in seen:
+                seen += (await tab.receive(timeout=GUARD)).data.decode("utf-8", "replace")
+            async with http.get(server.url) as page:
+                assert page.status == 503
+                assert (await page.text()).startswith(
+                    "boardgames-tui: this server has 1 tab open, as many as it allows"
+                )
+            await tab.close()
+        assert server.stop()[0] == 0
+    finally:
+        server.kill()

@@ -251,13 +251,13 @@ class WebServer(Server):
         open), as one line for the browser; None if it may."""
         if len(self.tabs) >= self.max_tabs:
             return (
-                f"boardgames-tui: this server has {self.max_tabs} tabs open, as many as it "
+                f"boardgames-tui: this server has {_tabs(self.max_tabs)} open, as many as it "
                 "allows: try again when one is closed"
             )
         if self.tabs_of.get(request.remote or "?", 0) >= self.max_tabs_per_address:
             return (
-                f"boardgames-tui: your address has {self.max_tabs_per_address} tabs open, as "
-                "many as this server allows: close one, then reload this page"
+                f"boardgames-tui: your address has {_tabs(self.max_tabs_per_address)} open, "
+                "as many as this server allows: close one, then reload this page"
             )
         return None
 
@@ -380,6 +380,10 @@ class WebServer(Server):
         if exc.errno == errno.EACCES:
             return f"cannot serve on {where}: permission denied (ports below 1024 need root)"
         return f"cannot serve on {where}: {exc.strerror or exc}"
+
+
+def _tabs(n: int) -> str:
+    return f"{n} tab{'' if n == 1 else 's'}"
 
 
 def _user_name() -> str:
