@@ -265,6 +265,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="another name browsers may use for this server (repeatable); any other name "
         "is refused (DNS rebinding)",
     )
+    w.add_argument(
+        "--max-tabs", type=int, default=16, metavar="N", help="tabs open at once, in all (16)"
+    )
+    w.add_argument(
+        "--max-tabs-per-address",
+        type=int,
+        default=4,
+        metavar="N",
+        help="tabs open at once from one address (4)",
+    )
     _computer_flags(w)
     from .table_args import add_table_parser
 
@@ -337,6 +347,8 @@ def cmd_web(args: argparse.Namespace) -> int:
             user=user_of(args),
             store=args.store,
             allow_hosts=args.allow_host,
+            max_tabs=args.max_tabs,
+            max_tabs_per_address=args.max_tabs_per_address,
         )
     except WebError as exc:
         raise UsageError(str(exc)) from None

@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from engine.core import PUBLIC, get_game
@@ -37,8 +38,8 @@ from engine.tables import (
     is_server_url,
     listed,
     looks_like_code,
+    offered_seats,
     open_store,
-    parse_seats,
     results,
     solo,
     store_location,
@@ -135,7 +136,7 @@ def _run(args: argparse.Namespace, user: str) -> int:
             store = open_store(args.store, create_file=False, shared_cache=True)
         except StoreUnavailable as exc:
             if not isinstance(exc, NoStore) and (
-                is_server_url(store_location(args.store)) or store_path(args.store).exists()
+                is_server_url(store_location(args.store)) or _there(store_path(args.store))
             ):
                 raise
             if args.json:
@@ -227,16 +228,16 @@ def _act(store: TableStore, args: argparse.Namespace, user: str) -> int:
 
 
 def _after(store: TableStore, user: str, sweep: bool = True) -> None:
-    """After the command's own work is committed: settle what is due, end the tables abandoned (`sweep`), send
-    the turn notifications due (this process's or anyone's), and tell `user` once about a
-    target of theirs that fails."""
-    from engine.tables.notify import deliver
+    """After the command's own work is committed: settle what is due, end the tables
+    abandoned (`sweep`), start a sender for the turn notifications due (this process's or
+    anyone's), and tell `user` once about a target of theirs that fails."""
+    from .sender import start_sender
 
     try:
         settle(store)
         if sweep:
             store.end_abandoned()
-        deliver(store)
+        start_sender(store)  # in a process of its own: this command does not wait for it
         failing = store.take_failures(user)
     except StoreError:  # the command itself is done; the next reader sends what is owed
         return
@@ -374,6 +375,15 @@ def _wait(store: TableStore, user: str, table_id: str | None, timeout: float | N
         time.sleep(WAIT_POLL)
 
 
+def _there(path: Path) -> bool:
+    """The file exists, or cannot be looked for (a folder on its way may not be searched):
+    either way, not a store that is simply not made yet."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
+
+
 class _closing:
     def __init__(self, store: TableStore) -> None:
         self.store = store
@@ -391,7 +401,7 @@ def _new(args: argparse.Namespace, user: str) -> int:
     except KeyError as exc:
         raise TableUsage(str(exc)) from None
     try:
-        seats = parse_seats(args.seats, user)
+        seats = offered_seats(args.seats, user)
         options = game.check_options(args.parse_options(args.option))
         game.check_players(len(seats))
     except (StoreError, ValueError) as exc:
@@ -426,6 +436,12 @@ def _new(args: argparse.Namespace, user: str) -> int:
         if rules.turn_limit is not None:
             notes.append(f"{limit_text(rules.turn_limit)} a turn")
         print(f"{game.title} for {seats_text}" + (f" ({', '.join(notes)})" if notes else ""))
+        invited = [s.offered for s in info.seats if s.offered]
+        if invited:
+            print(
+                f"seats offered to {', '.join(w for w in invited if w)}: the table starts when "
+                f"they accept (`table join {info.id}`)"
+            )
         if info.private and info.first_open() is not None:
             print(f"a private table: give the others a code from `table invite {info.id}`")
         print(info.id)
@@ -536,7 +552,7 @@ def _list(store: TableStore, user: str, as_json: bool) -> int:
         return 0
     heads = {
         "yours": "Your tables",
-        "offered": "Rematches offered to you (table join ID accepts)",
+        "offered": "Seats offered to you (table join ID accepts)",
         "open": "Open tables (join)",
         "others": "Other tables",
         "damaged": "Damaged tables (the others are not affected)",
@@ -895,6 +911,11 @@ def _join(store: TableStore, args: argparse.Namespace, user: str) -> int:
         info = store.info(tid)
     else:
         info = store.info(args.id)
+        if info.offered_to(user) is not None and not plain and not has_terminal():
+            taken = store.join(info.id, user, args.max_open)  # accepted: by a script too
+            print(f"{user} sits at seat {(taken or 0) + 1} of table {info.id}")
+            print(f"play it with `boardgames-tui table show {info.id}` and `table play`")
+            return 0
     if not plain and not has_terminal():  # before the seat is taken: scripts use `table play`
         print(NO_TERMINAL, file=sys.stderr)
         return 2

@@ -55,14 +55,16 @@ class TurnWatch:
 
     def available(self) -> bool:
         """A store to watch: a server, or a file that exists (never made just to watch)."""
-        return (
-            self.store is not None or is_server_url(self.location) or Path(self.location).exists()
-        )
+        try:
+            there = Path(self.location).exists()
+        except OSError:  # a folder on its way that may not be searched: opening says why
+            there = True
+        return self.store is not None or is_server_url(self.location) or there
 
     def check(self, send: bool = False) -> tuple[str, ...] | None:
         """The your-turn tables if anything changed (or `send`), else None; sends the notices
         due. Never raises: a store that cannot be read now is asked again next time."""
-        from engine.tables.notify import deliver
+        from .sender import start_sender
 
         with self.lock:
             try:
@@ -80,7 +82,7 @@ class TurnWatch:
                 changed = version != self._version
                 if send or changed or now - self._sent >= RESEND_SECONDS:
                     self._sent = now
-                    deliver(store)
+                    start_sender(store)
                 if not changed and not send:
                     return None
                 self._version = version

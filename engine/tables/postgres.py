@@ -33,7 +33,6 @@ from .store import (
     FORMAT,
     NOTICE_TABLES,
     SOCIAL_TABLES,
-    TALK_TARGETS,
     Disconnected,
     NoStore,
     Refused,

@@ -46,6 +46,12 @@ TALK_MAX = 200  # characters in one message
 TALK_GAP = 1.0  # seconds between two messages of one user
 TALK_KEEP = 200  # the latest messages read back
 CODE_LENGTH = 8  # an invite code: 8 of ID_ALPHABET, shown as two groups of four
+# a "player" of a store, for `--spectators players`: someone seated at a table together with
+# another person (a seat of one's own against the computer is no such thing: anyone can make it)
+PLAYED_WITH_SOMEONE = (
+    'SELECT 1 FROM bg_seats a JOIN bg_seats b ON b.table_id = a.table_id AND b."user" IS NOT '
+    'NULL AND b."user" <> a."user" WHERE a."user" = ? LIMIT 1'
+)
 
 
 def default_max_open() -> int:
@@ -215,14 +221,14 @@ class SocialSQL(ABC):
     def _watch_refusal(self, q: Sql, info: TableInfo, user: str) -> str | None:
         if info.seat_of(user) is not None or info.offered_to(user) is not None:
             return None
+        if info.private:  # its id is no key: only those it let in (a seat, an offer) see it
+            return f"table {info.id} is private: only its players see it"
         if info.spectators == SPECTATE_NONE:
             return f"table {info.id} has no spectators: only its players see it"
-        if info.spectators == SPECTATE_PLAYERS and (
-            q.one('SELECT 1 FROM bg_seats WHERE "user" = ?', (user,)) is None
-        ):
+        if info.spectators == SPECTATE_PLAYERS and q.one(PLAYED_WITH_SOMEONE, (user,)) is None:
             return (
-                f"table {info.id} may be watched only by players (people with a seat at a table "
-                f"here); {user} has none"
+                f"table {info.id} may be watched only by players (people who sit at a table "
+                f"here with someone else); {user} does not"
             )
         return None
 
@@ -430,7 +436,10 @@ def table_group(info: TableInfo, user: str, plays_here: bool) -> str | None:
 def listed(infos: list[TableInfo], user: str) -> list[tuple[str, TableInfo]]:
     """The tables `user` sees listed, grouped, and in order: yours (your turn first, the
     longest waiting first), offered, open, others."""
-    plays_here = any(i.seat_of(user) is not None for i in infos)
+    plays_here = any(
+        i.seat_of(user) is not None and any(s.user not in (None, user) for s in i.seats)
+        for i in infos
+    )
     order = {"yours": 0, "offered": 1, "open": 2, "others": 3, "damaged": 4}
     rows = [(g, i) for i in infos if (g := table_group(i, user, plays_here)) is not None]
     rows.sort(key=lambda r: r[1].updated if r[1].your_turn(user) else "")

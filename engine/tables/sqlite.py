@@ -26,6 +26,7 @@ from .store import (
     SEED_TABLES,
     SOCIAL_TABLES,
     TALK_TARGETS,
+    UNDO_CLOCK,
     NoStore,
     StoreUnavailable,
     upgrade_steps,
@@ -73,7 +74,15 @@ CREATE TABLE bg_moves (
 );
 CREATE INDEX bg_tables_updated ON bg_tables (updated);
 """ + ";\n".join(
-    (*NOTICE_TABLES, *CLOCK_TABLES, *SOCIAL_TABLES, *SEED_TABLES, *RESULT_TABLES, *TALK_TARGETS)
+    (
+        *NOTICE_TABLES,
+        *CLOCK_TABLES,
+        *SOCIAL_TABLES,
+        *SEED_TABLES,
+        *UNDO_CLOCK,
+        *RESULT_TABLES,
+        *TALK_TARGETS,
+    )
 )
 
 
@@ -95,9 +104,16 @@ class SQLiteStore(SQLStore):
         self.path = str(Path(path).expanduser())
         self.busy = busy
         p = Path(self.path)
-        if p.is_dir():
+        try:
+            is_dir, exists = p.is_dir(), p.exists()
+        except OSError as exc:  # a folder on the way that this user may not search
+            raise StoreUnavailable(
+                f"the table store {self.path} cannot be reached: {exc.strerror} (a folder on "
+                "its path does not let you in: check its permissions, or choose another --store)"
+            ) from None
+        if is_dir:
             raise StoreUnavailable(f"{self.path} is a folder, not a table store")
-        if not p.exists():
+        if not exists:
             if not create_file:
                 raise NoStore(f"no table store at {self.path} (create a table first: `table new`)")
             _create(p, share_group)

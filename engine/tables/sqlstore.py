@@ -70,6 +70,7 @@ from .store import (
     check_moves,
     check_undo,
     check_user,
+    lookalike,
     new_table_id,
     new_table_probe,
     normalize_id,
@@ -268,9 +269,26 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
         p = new_table_probe(game, seats, options, seed, creator, settings, rules, chosen)
         with self._tx() as q:
             for s in p.seats:
+                for user in (s.user, s.offered):
+                    if user is not None:
+                        self._check_lookalike(q, user)
                 if s.user is not None:
                     self._check_open_count(q, s.user, max_open)
             return self._insert_new(q, p)
+
+    def _check_lookalike(self, q: Sql, user: str) -> None:
+        """Refused when `user` would pass for another user of this store (`Alice`, `a1ice`
+        for alice): one name, one person, at every table and in talk."""
+        others = q(
+            'SELECT DISTINCT "user" FROM bg_seats WHERE "user" IS NOT NULL AND "user" <> ?',
+            (user,),
+        )
+        other = lookalike(user, (str(o) for (o,) in others))
+        if other is not None:
+            raise Refused(
+                f"the name {user} looks like {other}, who plays at this store: one of you "
+                "needs another name"
+            )
 
     def _insert_new(self, q: Sql, p: TableInfo) -> TableInfo:
         """The checked table `p` stored under a new id (its turn notice queued)."""
@@ -310,6 +328,7 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
 
     def _sit(self, q: Sql, info: TableInfo, seat: int, user: str, max_open: int | None) -> int:
         """`user` takes open seat `seat` of the locked table (an offer of it is accepted)."""
+        self._check_lookalike(q, user)
         self._check_open_count(q, user, max_open)
         taken = q.count(
             'UPDATE bg_seats SET "user" = ? WHERE table_id = ? AND seat = ? '
@@ -368,11 +387,23 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
                     new_turn = turn_begins(before, prompt)
                     timed_out = (info.timed_out or reason == TIMEOUT) and not new_turn
                     since = info.now if new_turn else info.turn_since
-                    q(
+                    q(  # a turn ended: when it began is kept, for an undo of this move
                         "UPDATE bg_tables SET moves = moves + 1, rev = rev + 1, updated = ?, "
                         "status = ?, to_move_seat = ?, turn_since = ?, timed_out = ?, "
-                        "reminded = CASE WHEN ? THEN 0 ELSE reminded END WHERE id = ?",
-                        (stamp, status, to_move, since, int(timed_out), new_turn, info.id),
+                        "reminded = CASE WHEN ? THEN 0 ELSE reminded END, "
+                        "ended_turn_since = CASE WHEN ? THEN ? ELSE ended_turn_since END "
+                        "WHERE id = ?",
+                        (
+                            stamp,
+                            status,
+                            to_move,
+                            since,
+                            int(timed_out),
+                            new_turn,
+                            new_turn,
+                            info.turn_since,
+                            info.id,
+                        ),
                     )
                     # the row as updated, without reading it back (every round trip counts
                     # while the row is locked)
@@ -413,16 +444,14 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             if gone != 1:  # row-level security hid the row: not this role's move
                 raise Refused(f"the table store refused it: {self._role_name()} may not undo that")
             back = match.steps[-1].seat
+            since = info.turn_since
+            if back != info.to_move_seat:  # the mover's turn again, with the time it had used
+                row = q.one("SELECT ended_turn_since FROM bg_tables WHERE id = ?", (info.id,))
+                since = info.now if row is None or row[0] is None else float(row[0])
             q(
                 "UPDATE bg_tables SET moves = moves - 1, rev = rev + 1, updated = ?, "
                 "status = ?, to_move_seat = ?, turn_since = ? WHERE id = ?",
-                (
-                    now_iso(),
-                    PLAYING,
-                    back,
-                    info.turn_since if back == info.to_move_seat else info.now,
-                    info.id,
-                ),
+                (now_iso(), PLAYING, back, since, info.id),
             )
             return self._info(q, info.id)
 
@@ -778,6 +807,7 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
         with self._tx() as q:
             q(_INSERT_TABLE, _table_row(info))
             q.many(_INSERT_SEAT, [(info.id, s.seat, s.kind, s.user) for s in info.seats])
+            q.many(_INSERT_OFFER, [(info.id, s.seat, s.offered) for s in info.seats if s.offered])
             q.many(_INSERT_MOVE, [(info.id, *r) for r in rows])
             stored = self._info(q, info.id)
             if table_digest(stored, self._move_ids(q, info.id)) != digest:
@@ -864,7 +894,7 @@ def row_info(row: Sequence[Any], seats: Sequence[Sequence[Any]], skew: float = 0
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in opts.items()):
         raise bad(f"its options {quoted(options)} are not names and values")
     try:
-        check_user(str(creator))
+        check_user(str(creator), stored=True)
     except StoreError as exc:
         raise bad(f"its creator: {exc}") from None
     if status not in (WAITING, PLAYING, FINISHED, ABANDONED):
@@ -978,7 +1008,7 @@ def _seats(
             if kind != HUMAN:
                 raise bad(f"{label} is a computer ({kind}) with a user")
             try:
-                check_user(str(user))
+                check_user(str(user), stored=True)
             except StoreError as exc:
                 raise bad(f"{label}: {exc}") from None
         out[s] = _seat(r)

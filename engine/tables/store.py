@@ -17,8 +17,9 @@ import os
 import re
 import secrets
 import time
+import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from ..core.match import Step, now_iso
 from ..core.protocol import IllegalMove, SetupError
 from ..core.registry import UnknownGame, get_game
 from ..core.saves import saves_dir
-from .clock import REASONS, ClockRules, pilot_reason
+from .clock import AUTOPILOT, REASONS, ClockRules, pilot_reason
 from .results import RESULT_TABLES, UNRATED, TableResult
 
 OPEN = "open"
@@ -41,7 +42,22 @@ LEASE_SECONDS = 5.0  # a computer seat's player: renewed while it plays, taken o
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read out and type
 ID_LENGTH = 5
 USER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$")
-RESERVED = {OPEN, *BOT_LEVELS, "human"}
+RESERVED = {OPEN, *BOT_LEVELS, "human"}  # never a stored seat's user
+# nor a name given now: what the app calls itself (the computer playing a person's turn,
+# `me` in a list of seats), and anything that looks like one of them
+RESERVED_NAMES = {*RESERVED, AUTOPILOT, "me"}
+# characters that look alike in a terminal's font, read as one (after NFKC and case folding)
+LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "_": "-", ".": "-"})
+
+
+def name_key(name: str) -> str:
+    """What a name looks like: two names with the same key are one name to a reader (`Alice`,
+    `ALICE`, `a1ice`, `alice` in full-width letters)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return text.replace("rn", "m").replace("vv", "w").translate(LOOKALIKE)
+
+
+_RESERVED_KEYS = {name_key(n): n for n in RESERVED_NAMES}
 # where a table's seed comes from (`bg_tables.seed_kind`): drawn by the store and kept from
 # every seat until the table ends; chosen by the one person at a table against computers
 # (never rated); or shown when the table was made, by a version before store format 6
@@ -135,7 +151,7 @@ def default_user() -> str:
         except Exception:
             name = ""
     name = re.sub(r"[^A-Za-z0-9._-]", "", name)[:16].lstrip("._-")
-    return name if name and name.lower() not in RESERVED else "player"
+    return name if name and name_key(name) not in _RESERVED_KEYS else "player"
 
 
 def check_claim(location: str, user: str) -> None:
@@ -169,15 +185,27 @@ def _account(uid: int) -> str:
         return f"user id {uid}"
 
 
-def check_user(name: str) -> str:
-    """A user name as given, or StoreError saying what a user name may be."""
+def check_user(name: str, stored: bool = False) -> str:
+    """A user name as given, or StoreError saying what a user name may be; `stored`: a name
+    read from a store's rows (written before more names were reserved)."""
     if not USER_RE.match(name or ""):
         raise StoreError(
             f"user name {name!r}: 1-16 letters, digits, '.', '_' or '-', starting with a letter or digit"
         )
-    if name.lower() in RESERVED:
-        raise StoreError(f"user name {name!r} is reserved (open and the computer levels)")
+    if name.lower() in RESERVED or (not stored and name_key(name) in _RESERVED_KEYS):
+        like = _RESERVED_KEYS.get(name_key(name), name.lower())
+        what = "is reserved" if like == name.lower() else f"looks like {like!r}, a reserved name"
+        raise StoreError(
+            f"user name {name!r} {what} (the app's own names: open, me, autopilot and the "
+            "computer levels)"
+        )
     return name
+
+
+def lookalike(name: str, others: Iterable[str]) -> str | None:
+    """The first of `others` that a reader would take for `name` (not `name` itself)."""
+    key = name_key(name)
+    return next((o for o in others if o != name and name_key(o) == key), None)
 
 
 def default_store_path() -> Path:
@@ -434,6 +462,16 @@ def parse_seats(text: str, creator: str) -> list[SeatInfo]:
     return seats
 
 
+def offered_seats(text: str, creator: str) -> list[SeatInfo]:
+    """The seats of a table `creator` makes (`parse_seats`), each other person's seat offered
+    to them rather than taken for them: an invitation they accept (`table join`), counted
+    toward nobody's limit until then, never a turn they did not choose."""
+    return [
+        SeatInfo(s.seat, s.kind, None, offered=s.user) if s.user not in (None, creator) else s
+        for s in parse_seats(text, creator)
+    ]
+
+
 def check_append(
     info: TableInfo, match: Match, user: str | None, move_id: str, lease_ok: bool
 ) -> int:
@@ -590,6 +628,8 @@ MAX_TRIES = 8
 NOTICE_MOVES = 8  # at most this many lines of the others' moves in one message
 HEARTBEAT = 20.0  # a session says it is here this often
 PRESENT_SECONDS = 50.0  # and counts as here this long after it last did
+MAX_TARGETS = 5  # notification targets a user may have
+MAX_URL = 2048  # characters in a target's URL
 
 
 @dataclass(frozen=True, slots=True)
@@ -771,15 +811,38 @@ class TableStore(ABC):
 
     # ---- notification targets and what is owed to them ----------------------------------
     def add_target(self, user: str, url: str) -> int:
-        """A new target for `user` (the URL checked by the caller); its number."""
+        """A new target for `user` (the URL checked by the caller); its number. At most
+        MAX_TARGETS a user, of at most MAX_URL characters each."""
+        if len(url) > MAX_URL:
+            raise StoreError(f"a notification URL has at most {MAX_URL} characters")
         with self._session() as q:
-            (top,) = q('SELECT coalesce(max(n), 0) FROM bg_targets WHERE "user" = ?', (user,))[0]
+            (top, count) = q(
+                'SELECT coalesce(max(n), 0), count(*) FROM bg_targets WHERE "user" = ?', (user,)
+            )[0]
+            if int(count) >= MAX_TARGETS:
+                raise StoreError(
+                    f"{user} has {MAX_TARGETS} notification targets, as many as a user may "
+                    "have: remove one first (`table notify remove N`)"
+                )
             n = int(top) + 1
             q(
                 'INSERT INTO bg_targets ("user", n, url, added) VALUES (?,?,?,?)',
                 (user, n, url, now_iso()),
             )
             return n
+
+    def notices_due(self, now: float | None = None) -> bool:
+        """A message is due now that nobody has claimed (cheap: a sender is started only
+        then)."""
+        now = time.time() if now is None else now
+        with self._session() as q:
+            return bool(
+                q(
+                    "SELECT 1 FROM bg_notices WHERE state = 'due' AND due <= ? "
+                    "AND claim_until < ? LIMIT 1",
+                    (now, now),
+                )
+            )
 
     def targets(self, user: str) -> list[Target]:
         with self._session() as q:
@@ -1173,6 +1236,9 @@ TALK_TARGETS = (
     'CREATE TABLE bg_looked (table_id TEXT NOT NULL, "user" TEXT NOT NULL, '
     'moves INTEGER NOT NULL, talk INTEGER NOT NULL, PRIMARY KEY (table_id, "user"))',
 )
+# 6 -> 7: when the turn that the last move ended began, so that taking the move back gives
+# that turn back with its time used, not a fresh turn
+UNDO_CLOCK = ("ALTER TABLE bg_tables ADD COLUMN ended_turn_since DOUBLE PRECISION",)
 UPGRADES: dict[int, tuple[str, ...]] = {
     # 1 -> 2: `tables()` lists the most recently changed first
     1: ("CREATE INDEX IF NOT EXISTS bg_tables_updated ON bg_tables (updated)",),
@@ -1180,7 +1246,7 @@ UPGRADES: dict[int, tuple[str, ...]] = {
     3: CLOCK_TABLES,
     4: SOCIAL_TABLES,
     5: SEED_TABLES,
-    6: (),  # 6 -> 7: nothing to change in the tables
+    6: UNDO_CLOCK,
     # 7 -> 8: finished tables' results (results.py); the tables that finished before are
     # replayed into them by the backend's upgrade (`SQLStore._after_upgrade`)
     7: RESULT_TABLES,

@@ -59,7 +59,8 @@ async def test_a_new_table_with_a_turn_limit_from_the_menu(tmp_path: Path) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t", "n")
         assert isinstance(app.screen, NewTableScreen)
-        app.screen.query_one("#table-seats").value = "me,bob"  # type: ignore[attr-defined]
+        # bob's seat would be offered, and the clock start when he accepts: the computer's is not
+        app.screen.query_one("#table-seats").value = "me,greedy"  # type: ignore[attr-defined]
         limit = app.screen.query_one("#table-limit")
         limit.value = "0s"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")

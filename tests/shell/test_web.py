@@ -3,6 +3,7 @@ and a real browser (the system's Chromium) playing a move that reaches the autos
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import shutil
@@ -429,5 +430,61 @@ def test_hostile_names_are_data_on_the_web_page(tmp_path: Path, chromium: Any) -
         code, _, err = server.stop()
         assert code == 0, err
         assert saves.load(folder / "hostile.toml").cursor == m.cursor
+    finally:
+        server.kill()
+
+
+async def test_tabs_are_limited_per_address_and_in_all_and_a_full_server_says_so(
+    tmp_path: Path,
+) -> None:
+    """--max-tabs-per-address 2: a third tab from this address gets one line (the page, and
+    a websocket opened anyway), and no app; once a tab closes, another opens."""
+    server = Served(tmp_path / "saves", "--max-tabs-per-address", "2", "--max-tabs", "3")
+    try:
+        async with aiohttp.ClientSession() as http:
+            tabs = [await http.ws_connect(server.url + "ws?width=80&height=24") for _ in range(2)]
+            for ws in tabs:
+                seen = ""
+                while "New game" not in seen:
+                    seen += (await ws.receive(timeout=GUARD)).data.decode("utf-8", "replace")
+            async with http.get(server.url) as page:
+                said = await page.text()
+            assert page.status == 503
+            assert said == (
+                "boardgames-tui: your address has 2 tabs open, as many as this server allows: "
+                "close one, then reload this page\n"
+            )
+            extra = await http.ws_connect(server.url + "ws?width=80&height=24")
+            first = await extra.receive(timeout=GUARD)
+            assert b"your address has 2 tabs open" in first.data
+            closed = await extra.receive(timeout=GUARD)
+            assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 1013
+            assert len(app_processes(server.proc.pid)) == 2
+            await tabs[0].close()
+            while len(app_processes(server.proc.pid)) > 1:
+                await asyncio.sleep(0.05)
+            async with http.get(server.url) as page:
+                assert page.status == 200
+        code, _, err = server.stop()
+        assert code == 0 and "refused a tab from 127.0.0.1" in err
+    finally:
+        server.kill()
+
+
+async def test_a_server_with_all_its_tabs_open_says_so(tmp_path: Path) -> None:
+    server = Served(tmp_path / "saves", "--max-tabs", "1")
+    try:
+        async with aiohttp.ClientSession() as http:
+            tab = await http.ws_connect(server.url + "ws?width=80&height=24")
+            seen = ""
+            while "New game" not in seen:
+                seen += (await tab.receive(timeout=GUARD)).data.decode("utf-8", "replace")
+            async with http.get(server.url) as page:
+                assert page.status == 503
+                assert (await page.text()).startswith(
+                    "boardgames-tui: this server has 1 tab open, as many as it allows"
+                )
+            await tab.close()
+        assert server.stop()[0] == 0
     finally:
         server.kill()

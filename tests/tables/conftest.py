@@ -54,6 +54,7 @@ class Backend:
         self.sql("ALTER TABLE bg_tables DROP COLUMN timed_out")
         self.sql("ALTER TABLE bg_tables DROP COLUMN seed_kind")
         self.sql("ALTER TABLE bg_tables DROP COLUMN reminded")
+        self.sql("ALTER TABLE bg_tables DROP COLUMN ended_turn_since")  # format 7
         for table in ("bg_clocks", "bg_away", "bg_prefs", "bg_events"):
             self.sql(f"DROP TABLE {table}")
         for table in ("bg_offers", "bg_rematches", "bg_invites", "bg_talk", "bg_talkers"):

@@ -95,6 +95,8 @@ def main(out_dir: str, store: str | None = None) -> None:
         )  # fmt: skip
         assert rc == 0, text
         tid = text.split()[-1]
+        for user in ("bob", "carol"):  # their seats were offered: they accept
+            assert cli("--user", user, "--store", store, "table", "join", tid)[0] == 0
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
         me = [sys.executable, "-m", "tests.tables.scenario_clocks", "--person", store]
         procs = [

@@ -42,8 +42,16 @@ def advance(clock: list[float], seconds: float) -> None:
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`main(argv)`: its code and output. A table made here seats its creator and offers the
+    others their seats: they accept at once (the people of these tests are willing)."""
     rc = main(list(argv))
     out, err = capsys.readouterr()
+    offered = [ln for ln in out.splitlines() if ln.startswith("seats offered to ")]
+    if rc == 0 and "new" in argv and offered:
+        tid, store = out.split()[-1], argv[argv.index("--store") + 1]
+        for user in offered[0].removeprefix("seats offered to ").split(":")[0].split(", "):
+            assert main(["--user", user, "--store", store, "table", "join", tid]) == 0
+        capsys.readouterr()
     return rc, out, err
 
 
@@ -351,6 +359,9 @@ def test_one_reminder_after_the_hours_set(
     run(capsys, *base, "notify", "remove", "2")
     tid = run(capsys, *base, "new", "notre-dame", "--seats", "alice,bob")[1].split()[-1]
     store = backend.open()
+    # bob's accepting his seat began the table: alice is told it is her turn (by a sender)
+    assert wait_for(lambda: len(hook.posts) == 1, 30)
+    hook.posts.clear()
     advance(clock, HOUR)
     settle(store)
     deliver(store)
@@ -371,7 +382,7 @@ def test_one_reminder_after_the_hours_set(
     assert titles == [f"Reminder: your turn at table {tid} (Notre Dame)"], titles
     assert "for 2 h 30 min" in hook.posts[0][2]  # units spelt out, never "2:30"
     rows = backend.sql("SELECT kind, state FROM bg_notices")
-    assert rows == [("remind", "sent")]
+    assert sorted(rows) == [("remind", "sent"), ("turn", "sent")]
     run(capsys, *base, "notify", "remind", "0")
     assert store.remind_hours("alice") == 0
     store.close()

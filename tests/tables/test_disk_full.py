@@ -60,6 +60,8 @@ def test_a_full_disk_says_so_and_the_tables_can_still_be_read(small_disk: Path, 
     base = ["--store", store, "--user", "alice", "table"]
     assert main([*base, "new", "notre-dame", "--seats", "alice,bob"]) == 0
     tid = capsys.readouterr().out.splitlines()[-1]
+    assert main(["--store", store, "--user", "bob", "table", "join", tid]) == 0  # accepted
+    capsys.readouterr()
     assert main([*base, "show", tid, "--json"]) == 0
     move = json.loads(capsys.readouterr().out)["legal"][0]
     filler = fill(small_disk)

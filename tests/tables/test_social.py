@@ -112,7 +112,7 @@ def test_private_tables_are_not_listed_and_a_code_opens_one_seat_once(store) -> 
 @pytest.mark.parametrize("setting", ["none", "players", "anyone"])
 def test_spectators_per_setting(store, setting: str) -> None:  # type: ignore[no-untyped-def]
     t = new(store, spectators=setting)
-    new(store, "carol,greedy")  # carol plays at some table here; dave at none
+    new(store, "carol,erin")  # carol plays with someone here; dave at no table
     assert store.check_watch(t.id, "bob").id == t.id  # a player always
     allowed = {"none": set(), "players": {"carol"}, "anyone": {"carol", "dave"}}[setting]
     for user in ("carol", "dave"):
@@ -236,7 +236,7 @@ def test_command_line(backend: Backend, capsys) -> None:  # type: ignore[no-unty
         == f"boardgames-tui: invite code {invite} was used already (by bob): ask for a new one"
     )
     code, _, err = run("carol", "show", tid, "--json")
-    assert code == 1 and "may be watched only by players" in err
+    assert code == 1 and f"table {tid} is private: only its players see it" in err
     code, _, err = run("alice", "rematch", tid)
     assert (
         code == 1

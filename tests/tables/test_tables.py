@@ -352,6 +352,11 @@ def test_command_line_contract(backend: Backend, tmp_path: Path) -> None:
     tid = made.stdout.strip().splitlines()[-1]
     default = tmp_path / "data" / "boardgames-tui" / "tables.sqlite"
     assert len(tid) == 5 and default.exists() != backend.pg
+    assert (
+        f"seats offered to bob: the table starts when they accept (`table join {tid}`)"
+        in made.stdout
+    )
+    assert run(tmp_path, "--user", "bob", "table", "join", tid).returncode == 0
     shown = run(tmp_path, "--user", "alice", "table", "show", tid, "--json")
     doc = json.loads(shown.stdout)
     assert {"id", "game", "moves", "to_move", "legal", "finished", "view"} <= set(doc)

@@ -11,6 +11,23 @@ import sys
 from typing import Any
 
 EXIT_USAGE = 2
+# the room's limits (`serve` options), as a room of friends has them and a public room
+# (`serve --public`): Settings field: (friends, public)
+LIMITS: dict[str, tuple[float, float]] = {
+    "per_key": (3, 2),
+    "channels": (4, 2),
+    "exec_seconds": (30, 15),
+    "pending": (32, 8),
+    "registrations": (30, 5),
+}
+# their options: flag, Settings field, metavar, type, what it limits
+LIMIT_OPTIONS: tuple[tuple[str, str, str, type, str], ...] = (
+    ("--per-key", "per_key", "N", int, "sessions and commands at once with one key"),
+    ("--channels", "channels", "N", int, "channels at once on one ssh connection"),
+    ("--exec-timeout", "exec_seconds", "SECONDS", float, "seconds a command run by ssh may take"),
+    ("--max-pending", "pending", "N", int, "connections not logged in yet per address"),
+    ("--registrations", "registrations", "N", int, "new names per address and hour"),
+)
 
 
 def add_room_parsers(sub: Any) -> None:
@@ -48,6 +65,33 @@ def add_room_parsers(sub: Any) -> None:
         metavar="SECONDS",
         help="close a connection that has not logged in after this long (30)",
     )
+    s.add_argument(
+        "--public",
+        action="store_true",
+        help="the tighter limits of a room open to strangers (each can still be set below)",
+    )
+    s.add_argument(
+        "--notify-schemes",
+        metavar="LIST",
+        help="the schemes players' notification targets may use, comma-separated "
+        "(default: ntfy(s), mailto(s), gotify(s), pover, discord, slack, tgram, matrix(s), "
+        "json(s), form(s))",
+    )
+    s.add_argument(
+        "--notify-private",
+        action="store_true",
+        help="let players' notification targets be on this machine or a private network "
+        "(refused by default: the room would send from inside it)",
+    )
+    for flag, name, metavar, kind, what in LIMIT_OPTIONS:
+        friends, public = LIMITS[name]
+        s.add_argument(
+            flag,
+            type=kind,
+            default=None,
+            metavar=metavar,
+            help=f"{what} ({friends:g}; public {public:g})",
+        )
     r = sub.add_parser("room", help="the players of a room: add (invite), list, remove")
     rs = r.add_subparsers(dest="room_action", metavar="ACTION", parser_class=type(r))
     rs.required = True
@@ -97,6 +141,25 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
     if not 0 <= args.port <= 65535:
         print("boardgames-tui: --port must be from 0 to 65535", file=sys.stderr)
         return EXIT_USAGE
+    limits = {name: pair[1 if args.public else 0] for name, pair in LIMITS.items()}
+    for flag, name, *_ in LIMIT_OPTIONS:
+        value = getattr(args, flag[2:].replace("-", "_"))
+        if value is not None:
+            least = 0 if name == "registrations" else 1
+            if value < least:
+                print(f"boardgames-tui: {flag} must be at least {least}", file=sys.stderr)
+                return EXIT_USAGE
+            limits[name] = value
+    schemes = None
+    if args.notify_schemes is not None:
+        from engine.tables import StoreError
+        from engine.tables.notify import allowed
+
+        try:
+            schemes = allowed(args.notify_schemes.split(","))
+        except StoreError as exc:
+            print(f"boardgames-tui: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     store = args.store or os.environ.get("BOARDGAMES_STORE") or None
     settings = Settings(
         store=store,
@@ -107,6 +170,13 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
         idle=max(1.0, args.idle_close),
         login_grace=max(1.0, args.login_grace),
         max_open=args.max_open,
+        per_key=int(limits["per_key"]),
+        channels=int(limits["channels"]),
+        exec_seconds=float(limits["exec_seconds"]),
+        pending=int(limits["pending"]),
+        registrations=int(limits["registrations"]),
+        notify_schemes=schemes,
+        notify_private=args.notify_private,
     )
     return serve(settings, room)
 

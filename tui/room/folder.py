@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import saves
+from engine.tables.store import lookalike
 
 CODE_SECONDS = 600  # how long a one-time code for another key is valid
-CODE_TRIES = 5  # wrong codes before it is thrown away
+CODE_TRIES = 5  # wrong codes one connection may type (others' wrong codes do not count)
+WRONG_CODE = "that is not the code"
 CODE_FILE = ".add-key.json"  # in the player's saves folder: the app writes it, the server reads
 
 
@@ -150,6 +152,9 @@ class Room:
             if p is None:
                 if not register:
                     return "this room is invite-only and does not know your key (ask the host to add it)"
+                other = lookalike(name, players)
+                if other is not None:
+                    return taken_like(name, other)
                 owner = next(
                     (n for n, q in players.items() if any(k["key"] == key_line for k in q["keys"])),
                     None,
@@ -173,6 +178,9 @@ class Room:
             for other, q in players.items():
                 if other != name and any(k["key"] == key_line for k in q["keys"]):
                     raise RoomError(f"this key belongs to {other} already")
+            like = lookalike(name, players)
+            if like is not None:
+                raise RoomError(taken_like(name, like))
             p = players.setdefault(name, {"keys": [], "first_seen": None, "last_seen": None})
             if any(k["key"] == key_line for k in p["keys"]):
                 return False
@@ -199,15 +207,12 @@ class Room:
             if time.time() > float(pending.get("until", 0)):
                 path.unlink(missing_ok=True)
                 return "the code has expired: show a new one in your other session"
+            # a wrong code spends only the tries of the connection that typed it: a
+            # stranger connecting as this player cannot throw the player's code away
             if not secrets.compare_digest(
                 str(pending.get("code", "")), code.strip().replace("-", "")
             ):
-                pending["tries"] = int(pending.get("tries", 0)) + 1
-                if pending["tries"] >= CODE_TRIES:
-                    path.unlink(missing_ok=True)
-                else:
-                    saves.atomic_write(path, json.dumps(pending))
-                return "that is not the code"
+                return WRONG_CODE
             path.unlink(missing_ok=True)
         self.add(name, key_line)
         return None
@@ -218,6 +223,11 @@ class Room:
         except (OSError, ValueError):
             return False
         return time.time() <= float(pending.get("until", 0))
+
+
+def taken_like(name: str, other: str) -> str:
+    """Why `name` may not be registered: `other`, in the room already, looks the same."""
+    return f"the name {name} looks like {other}, who is in this room already: choose another"
 
 
 def write_code(folder: Path) -> str:

@@ -25,10 +25,11 @@ from typing import Any
 
 import asyncssh
 
-from .folder import Room, RoomError, key_text
+from engine.tables.store import lookalike
+
+from .folder import CODE_TRIES, WRONG_CODE, Room, RoomError, key_text, taken_like
 from .names import name_problem
 
-PER_KEY = 3  # sessions open at once with one key
 LOGIN_GRACE = 30.0  # seconds to authenticate
 # what the app undoes when it quits (Textual's terminal modes: the kitty keyboard, paste,
 # focus and mouse reports, the cursor, the alternate screen), for an app the room hung up
@@ -37,6 +38,7 @@ RESTORE_TERMINAL = (
     b"\x1b[?1006l\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l"
 )
 FAILS_PER_MINUTE = 20  # refused logins per address and minute before it must wait
+DROP_LOG_SECONDS = 60.0  # connections dropped from one address are logged once in this long
 HANG_UP_SECONDS = 1.8  # a session's process gets this long to save and go, then SIGKILL
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # holds tui/ (a checkout or site-packages)
 TERM_RE = re.compile(r"^[A-Za-z0-9._+-]{1,40}$")
@@ -47,14 +49,31 @@ MOVE_RE = re.compile(r"^[\x21-\x7e]{1,120}$")
 
 @dataclass
 class Settings:
+    """What the host chose (`serve` options); the limits default to a room of friends
+    (`commands.LIMITS`)."""
+
     store: str | None = None  # --store / $BOARDGAMES_STORE: None is the room's own SQLite file
     host: str = "127.0.0.1"
     port: int = 2222
     invite_only: bool = False
-    max_sessions: int = 64
+    max_sessions: int = 64  # sessions (the app or a command) at once in the whole room
     idle: float = 3600.0  # seconds without a key before a session is saved and closed
     login_grace: float = LOGIN_GRACE  # seconds a connection has to authenticate
     max_open: int | None = None  # unfinished tables per player (None: the default, 30)
+    per_key: int = 3  # sessions (the app or a command) open at once with one key
+    channels: int = 4  # channels open at once on one connection
+    exec_seconds: float = 30.0  # a table command by exec is stopped after this long
+    pending: int = 32  # connections not logged in yet from one address
+    registrations: int = 30  # new names registered from one address in an hour
+    # the players' notification targets: the schemes allowed (None: the room's default
+    # list), and whether one may be on this machine or a private network
+    notify_schemes: tuple[str, ...] | None = None
+    notify_private: bool = False
+
+    @property
+    def max_connections(self) -> int:
+        """Connections at once before the oldest not logged in is dropped."""
+        return self.max_sessions * 2 + 16
 
 
 @dataclass
@@ -66,14 +85,60 @@ class State:
     sessions: set[RoomSession] = field(default_factory=set)
     per_key: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     fails: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    registered: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    # connections not logged in yet, oldest first (a dict keeps the order they came in)
+    waiting: dict[RoomConnection, None] = field(default_factory=dict)
+    dropped: dict[str, tuple[float, int]] = field(default_factory=dict)  # addr: (logged, since)
     connections: int = 0
     closing: bool = False
 
     def refused_recently(self, addr: str) -> bool:
-        q = self.fails[addr]
-        while q and q[0] < time.monotonic() - 60:
-            q.popleft()
-        return len(q) >= FAILS_PER_MINUTE
+        return _recent(self.fails[addr], 60) >= FAILS_PER_MINUTE
+
+    def registered_recently(self, addr: str) -> bool:
+        """This address has registered as many new names this hour as the room allows."""
+        return _recent(self.registered[addr], 3600) >= self.settings.registrations
+
+    def make_room(self, new: RoomConnection) -> None:
+        """A connection came in: drop the oldest not logged in (those that have not begun
+        to log in first) while its address, or the room, has too many; a flood of bare
+        connections so never keeps out a login that is under way."""
+        s = self.settings
+        same = [c for c in self.waiting if c.addr == new.addr]
+        if len(same) > s.pending:
+            self._drop(_oldest(same, new), f"more than {s.pending} connections not logged in")
+        if self.connections > s.max_connections:
+            if self.waiting:
+                self._drop(_oldest(list(self.waiting), new), "the room has too many connections")
+            else:  # everyone else is logged in: this one goes
+                self._drop(new, "the room has too many connections")
+
+    def _drop(self, conn: RoomConnection, why: str) -> None:
+        self.waiting.pop(conn, None)
+        conn.dropped = True
+        if conn.conn is not None:
+            conn.conn.abort()
+        now = time.monotonic()
+        logged, count = self.dropped.get(conn.addr, (0.0, 0))
+        count += 1
+        if now - logged >= DROP_LOG_SECONDS:  # one line a minute, however many there are
+            self.room.log(f"drop {conn.addr}: {count} connection(s), the oldest first: {why}")
+            logged, count = now, 0
+        self.dropped[conn.addr] = (logged, count)
+
+
+def _recent(q: deque[float], seconds: float) -> int:
+    """How many of the times in `q` are within the last `seconds` (older ones forgotten)."""
+    while q and q[0] < time.monotonic() - seconds:
+        q.popleft()
+    return len(q)
+
+
+def _oldest(conns: list[RoomConnection], new: RoomConnection) -> RoomConnection:
+    """The connection to drop: of those that got least far (nothing sent, an ssh version,
+    begun to log in), the oldest; the one that just came only if it is the only one."""
+    others = [c for c in conns if c is not new] or [new]
+    return min(others, key=lambda c: c.progress())  # min keeps the first (oldest) of a tie
 
 
 class RoomConnection(asyncssh.SSHServer):
@@ -88,19 +153,42 @@ class RoomConnection(asyncssh.SSHServer):
         self.refusal: str | None = None  # said once, to the client and the log
         self.linking = False  # a new key of a taken name, with a code waiting
         self.authenticated = False
+        self.began = False  # it has asked to log in (the ssh handshake is done)
+        self.throttled = False  # its address was refused too often: only known keys get in
+        self.told_wait = False
+        self.dropped = False  # the room closed it to make room
+        self.registering = False  # the login registers a free name
+        self.channels = 0  # channels open now
 
     # ---- the connection --------------------------------------------------------------------
+    def progress(self) -> int:
+        """How far this connection got towards a login: 0 nothing sent, 1 something sent (an
+        ssh client says its version at once, often before the room has read it), 2 it asked
+        to log in."""
+        if self.began:
+            return 2
+        if self.conn is None or self.conn.get_extra_info("client_version"):
+            return 1
+        sock = self.conn.get_extra_info("socket")
+        try:  # bytes that came but are not read yet
+            buf = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        except (AttributeError, OSError):
+            return 0
+        return int(struct.unpack("i", buf)[0] > 0)
+
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.addr = str(peer[0])
         self.state.connections += 1
-        if self.state.connections > self.state.settings.max_sessions * 2 + 16:
-            self.state.room.log(f"refuse {self.addr}: too many connections at once")
-            conn.close()
+        self.state.waiting[self] = None
+        self.state.make_room(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.state.connections -= 1
+        self.state.waiting.pop(self, None)
+        if self.dropped:
+            return
         if not self.authenticated and "timeout" in str(exc).lower():
             grace = self.state.settings.login_grace
             self.state.room.log(f"refuse {self.addr} {self.name!r}: no login within {grace:g} s")
@@ -121,13 +209,12 @@ class RoomConnection(asyncssh.SSHServer):
     # ---- authentication: public keys only --------------------------------------------------
     def begin_auth(self, username: str) -> bool:
         self.name = username
+        self.began = True
         st = self.state
-        if st.refused_recently(self.addr):
-            self.refusal = "too many refused logins from your address: wait a minute"
-            st.room.log(f"refuse {self.addr} {username!r}: {self.refusal}")
-            if self.conn is not None:
-                self.conn.send_auth_banner(f"boardgames-tui: {self.refusal}\r\n")
-            return True
+        # an address that was refused too often waits, but for a key the room knows for this
+        # name (checked with the key): others at that address, a stranger flooding from it
+        # too, still log in
+        self.throttled = st.refused_recently(self.addr)
         problem = name_problem(username)
         if problem:
             self.refuse(problem)
@@ -161,10 +248,19 @@ class RoomConnection(asyncssh.SSHServer):
             return False
         player = players.get(username)
         self.linking = False
+        if player is not None and any(k.get("key") == line for k in player.get("keys", [])):
+            self.key = line
+            return True
+        if self.throttled:  # said once; a known key offered next still gets in
+            if not self.told_wait:
+                self.told_wait = True
+                why = "too many refused logins from your address: wait a minute"
+                room.log(f"refuse {self.addr} {username!r}: {why}")
+                if self.conn is not None:
+                    with contextlib.suppress(Exception):
+                        self.conn.send_auth_banner(f"boardgames-tui: {why}\r\n")
+            return False
         if player is not None:
-            if any(k.get("key") == line for k in player.get("keys", [])):
-                self.key = line
-                return True
             if room.code_pending(username):
                 self.key, self.linking = line, True
                 return True
@@ -181,11 +277,20 @@ class RoomConnection(asyncssh.SSHServer):
         if owner is not None:
             self.refuse(f"this key belongs to {owner}: connect as {owner}@…")
             return False
-        self.key = line
+        other = lookalike(username, players)
+        if other is not None:
+            self.refuse(taken_like(username, other))
+            return False
+        if self.state.registered_recently(self.addr):
+            n = self.state.settings.registrations
+            self.refuse(f"{n} new names from your address this hour already: try later")
+            return False
+        self.key, self.registering = line, True
         return True
 
     def auth_completed(self) -> None:
         self.authenticated = True
+        self.state.waiting.pop(self, None)
         if self.linking:
             self.state.room.log(f"link {self.addr} {self.name!r}: a new key, asking for the code")
             return
@@ -201,10 +306,20 @@ class RoomConnection(asyncssh.SSHServer):
             self.state.room.log(f"refuse {self.addr} {self.name!r}: {why}")
             return
         what = "login" if known else "register"
+        if self.registering and not known:
+            self.state.registered[self.addr].append(time.monotonic())
         self.state.room.log(f"{what} {self.addr} {self.name!r} {_fp(self.key)}")
 
     # ---- what a connection may ask for -----------------------------------------------------
     def session_requested(self) -> RoomSession:
+        limit = self.state.settings.channels
+        if self.channels >= limit:
+            self.state.room.log(f"refuse {self.addr} {self.name!r}: more than {limit} channels")
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                f"at most {limit} channels at once on one connection",
+            )
+        self.channels += 1
         return RoomSession(self)
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:  # fmt: skip
@@ -252,6 +367,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         self._reason = ""  # why the session ended, said to the client after the app has gone
         self._hung_up = False  # the room ended the app: it left the terminal as it had set it
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._tries = 0  # wrong codes typed on this connection
+        self._channel_open = True
 
     # ---- requests --------------------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -332,15 +449,35 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         if self.term is None:
             self.say(f"the game needs a terminal: ssh -t -p {self._port()} {owner.name}@HOST")
             return
-        if self.state.per_key[owner.key] >= PER_KEY:
-            self.say(f"this key has {PER_KEY} sessions open already: close one first")
-            return
         # `ssh -t … plain [table join ID]`: the line mode (a version without it says so in
         # one line), at the menu or straight at a table
         await self._run_app(plain or [])
 
     def _port(self) -> int:
         return self.state.settings.port
+
+    def _notify_policy(self) -> Any:
+        """What the host allows its players' notification targets (engine's `Policy`)."""
+        from engine.tables.notify import ROOM_SCHEMES, Policy
+
+        s = self.state.settings
+        schemes = ROOM_SCHEMES if s.notify_schemes is None else s.notify_schemes
+        return Policy(tuple(schemes), s.notify_private)
+
+    def _count(self) -> bool:
+        """Count this session (the app or a command) for its key and the room; False, with
+        a line to the client, when either is full."""
+        st, key = self.state, self.owner.key
+        if st.per_key[key] >= st.settings.per_key:
+            self.say(f"this key has {st.settings.per_key} sessions open already: close one first")
+            return False
+        if len(st.sessions) >= st.settings.max_sessions:
+            self.say(f"the room is full ({st.settings.max_sessions} sessions): try later")
+            return False
+        st.sessions.add(self)
+        st.per_key[key] += 1
+        self.counted = True
+        return True
 
     # ---- the app on a pseudo-terminal ------------------------------------------------------
     def _argv(self, module: str) -> list[str]:
@@ -379,6 +516,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         env["BOARDGAMES_STORE"] = self.state.settings.store or str(self.state.room.store_path)
         if self.state.settings.max_open is not None:
             env["BOARDGAMES_MAX_OPEN"] = str(self.state.settings.max_open)
+        env.update(self._notify_policy().env())
         env.update({k: v for k, v in os.environ.items() if k.startswith("PG")})
         if self.chan is not None:
             for k, v in self.chan.get_environment().items():
@@ -390,6 +528,8 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
 
     async def _run_app(self, extra: list[str]) -> None:
         owner = self.owner
+        if not self._count():
+            return
         master, slave = os.openpty()
         _set_size(slave, *self.size)
         try:
@@ -406,6 +546,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         except OSError as exc:
             os.close(master)
             os.close(slave)
+            self._uncount()
             self.say(f"the game could not start: {exc.strerror}")
             return
         finally:
@@ -413,9 +554,6 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
                 os.close(slave)
         self.master = master
         os.set_blocking(master, False)
-        self.state.sessions.add(self)
-        self.state.per_key[owner.key] += 1
-        self.counted = True
         loop = asyncio.get_running_loop()
         loop.add_reader(master, self._from_app)
         self.state.room.log(f"start {owner.addr} {owner.name!r} pid {self.proc.pid}")
@@ -552,6 +690,9 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.chan = None
+        if self._channel_open:
+            self._channel_open = False
+            self.owner.channels -= 1
         if self.proc is not None and self.proc.returncode is None:
             self._spawn(self.hang_up())
 
@@ -583,6 +724,13 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         why = self.state.room.use_code(owner.name, self._code.decode(), owner.key)
         self._code.clear()
         if why is not None:
+            self._tries += 1
+            if why == WRONG_CODE and self._tries < CODE_TRIES:  # this connection's tries
+                left = CODE_TRIES - self._tries
+                self._write(f"{why} ({left} {'try' if left == 1 else 'tries'} left): ")
+                return
+            if why == WRONG_CODE:  # counted as a refused login: guessing is slowed down
+                self.state.fails[owner.addr].append(time.monotonic())
             self.say(why)
             return
         owner.linking = False
@@ -603,21 +751,37 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
                 "command to play)"
             )
             return
+        if not self._count():
+            return
         self.state.room.log(f"exec {self.owner.addr} {self.owner.name!r}: {' '.join(args)}")
         env = self._env()
         env.pop("TERM", None)
-        proc = await asyncio.create_subprocess_exec(
-            *self._argv("tui.cli"),
-            *args,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=env,
-            cwd=str(self.state.room.saves_of(self.owner.name)),
-            start_new_session=True,
-        )
-        self.proc = proc
-        out, err = await proc.communicate()
+        limit = self.state.settings.exec_seconds
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self._argv("tui.cli"),
+                *args,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                cwd=str(self.state.room.saves_of(self.owner.name)),
+                start_new_session=True,
+            )
+            self.proc = proc
+            try:
+                out, err = await asyncio.wait_for(proc.communicate(), limit)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                await proc.wait()
+                self.say(f"the command ran for {limit:g} s and was stopped")
+                return
+        except OSError as exc:
+            self.say(f"the command could not start: {exc.strerror}")
+            return
+        finally:
+            self._uncount()
         if self.term:  # the client's terminal is raw: lines need their carriage return
             out, err = (b.replace(b"\n", b"\r\n") for b in (out, err))
         if self.chan is not None:

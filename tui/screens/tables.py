@@ -24,6 +24,7 @@ from engine.tables import (
     StoreError,
     TableInfo,
     listed,
+    offered_seats,
     open_store,
     parse_seats,
     results,
@@ -168,7 +169,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             note.update("")
             return
         highlighted = ol.highlighted
-        # yours (your turn first, the longest waiting first), rematches offered to you,
+        # yours (your turn first, the longest waiting first), seats offered to you,
         # open tables (never a private one), the others you may watch
         groups: dict[str, list[TableInfo]] = {
             "yours": [],
@@ -182,7 +183,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         self.infos = {i.id: i for rows in groups.values() for i in rows}
         heads = {
             "yours": "Your tables",
-            "offered": "Rematches offered to you: Enter accepts",
+            "offered": "Seats offered to you: Enter accepts",
             "open": "Open tables: Enter takes a seat",
             "others": "Other tables: Enter watches",
             "damaged": "Damaged tables: Enter says what is wrong",
@@ -236,7 +237,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             t.append(" your turn ", style="bold reverse green")
             t.append(f" since {short_date(i.updated, '%d %b %H:%M')}", style="dim")
         elif i.offered_to(user) is not None:
-            t.append(" rematch: Enter accepts ", style="bold reverse")
+            t.append(f" offered by {i.creator}: Enter accepts ", style="bold reverse")
         elif i.abandoned:
             t.append("abandoned", style="dim italic")
         elif i.status == FINISHED:
@@ -479,7 +480,7 @@ class NewTableScreen(ScreenHelp, BaseScreen[None]):
         user = self.app.launch.table_user()
         try:
             game = get_game(str(self.query_one("#table-game", Select).value))
-            seats = parse_seats(self.query_one("#table-seats", Input).value, user)
+            seats = offered_seats(self.query_one("#table-seats", Input).value, user)
             game.check_players(len(seats))
             options: dict[str, str] = {}
             for item in self.query_one("#table-options", Input).value.split():

@@ -31,6 +31,9 @@ DEFAULT_PORT = 8000
 TITLE = "boardgames-tui"
 WILDCARDS = ("", "0.0.0.0", "::")  # --host values that listen on every address
 QUIT_GRACE = 5.0  # seconds an app has to quit by itself before it is terminated
+MAX_TABS = 16  # tabs (an app process each) open at once, in all
+MAX_TABS_PER_ADDRESS = 4  # and from one address
+FULL_CLOSE = 1013  # a websocket's close code: try again later
 
 log = logging.getLogger("boardgames-tui.web")
 
@@ -147,6 +150,8 @@ class WebServer(Server):
         host: str,
         port: int,
         allow_hosts: Sequence[str] = (),
+        max_tabs: int = MAX_TABS,
+        max_tabs_per_address: int = MAX_TABS_PER_ADDRESS,
     ) -> None:
         super().__init__(
             shlex.join(app_argv),
@@ -157,6 +162,8 @@ class WebServer(Server):
         )
         self.app_argv = list(app_argv)
         self.tabs: set[TabApp] = set()
+        self.max_tabs, self.max_tabs_per_address = max_tabs, max_tabs_per_address
+        self.tabs_of: dict[str, int] = {}  # tabs open per address
         # the names a browser may ask for (the Host header), besides loopback and addresses
         self.allowed = [host_name(n) for n in allow_hosts]
         # the name `url_for` prints, on every address; or the one address it serves
@@ -239,8 +246,31 @@ class WebServer(Server):
         response: web.StreamResponse = await handler(request)
         return response
 
+    def full(self, request: web.Request) -> str | None:
+        """Why another tab may not open now (the server's, or this address's, tabs are all
+        open), as one line for the browser; None if it may."""
+        if len(self.tabs) >= self.max_tabs:
+            return (
+                f"boardgames-tui: this server has {_tabs(self.max_tabs)} open, as many as it "
+                "allows: try again when one is closed"
+            )
+        if self.tabs_of.get(request.remote or "?", 0) >= self.max_tabs_per_address:
+            return (
+                f"boardgames-tui: your address has {_tabs(self.max_tabs_per_address)} open, "
+                "as many as this server allows: close one, then reload this page"
+            )
+        return None
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page, or one line saying the server (or this address) has its tabs open."""
+        why = self.full(request)
+        if why is not None:
+            log.warning(f"refused a tab from {request.remote}: {why.split(': ', 1)[1]}")
+            return web.Response(status=503, text=why + "\n", headers={"Retry-After": "30"})
+        return await self._page(request)
+
     @aiohttp_jinja2.template("index.html")
-    async def handle_index(self, request: web.Request) -> dict[str, Any]:
+    async def _page(self, request: web.Request) -> dict[str, Any]:
         """The page: a terminal that connects to `/ws` on the host the browser asked for."""
         font_size = request.query.get("fontsize", "16")
         scheme = "wss" if request.secure else "ws"
@@ -254,6 +284,15 @@ class WebServer(Server):
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: start its app at the browser's size and relay keys, sizes and screens."""
         websocket = web.WebSocketResponse(heartbeat=15)
+        why = self.full(request)
+        if why is not None:  # the page was served, but the tabs filled up meanwhile
+            log.warning(f"refused a tab from {request.remote}: {why.split(': ', 1)[1]}")
+            await websocket.prepare(request)
+            await websocket.send_bytes(f"\r\n{why}\r\n".encode())
+            await websocket.close(code=FULL_CLOSE, message=why[:120].encode())
+            return websocket
+        address = request.remote or "?"
+        self.tabs_of[address] = self.tabs_of.get(address, 0) + 1
         query = request.query
         width = int(query["width"]) if query.get("width", "").isdigit() else 80
         height = int(query["height"]) if query.get("height", "").isdigit() else 24
@@ -278,6 +317,9 @@ class WebServer(Server):
             if tab is not None:
                 await tab.stop()
                 self.tabs.discard(tab)
+            self.tabs_of[address] -= 1
+            if not self.tabs_of[address]:
+                del self.tabs_of[address]
         return websocket
 
     async def quit_apps(self, grace: float = QUIT_GRACE) -> None:
@@ -340,6 +382,10 @@ class WebServer(Server):
         return f"cannot serve on {where}: {exc.strerror or exc}"
 
 
+def _tabs(n: int) -> str:
+    return f"{n} tab{'' if n == 1 else 's'}"
+
+
 def _user_name() -> str:
     try:
         return getpass.getuser()
@@ -368,14 +414,25 @@ def serve(
     user: str | None = None,
     store: str | None = None,
     allow_hosts: Sequence[str] = (),
+    max_tabs: int = MAX_TABS,
+    max_tabs_per_address: int = MAX_TABS_PER_ADDRESS,
 ) -> int:
     """Serve the app until Ctrl+C; raises WebError if it cannot listen."""
     from .app import command
 
     if not 0 <= port <= 65535:
         raise WebError(f"--port {port}: give a port between 1 and 65535 (0: any free port)")
+    if max_tabs < 1 or max_tabs_per_address < 1:
+        raise WebError("--max-tabs and --max-tabs-per-address must be at least 1")
     names = [check_allowed_host(n) for n in allow_hosts]
-    server = WebServer(command(saves, think, bot_delay, user, store), host, port, names)
+    server = WebServer(
+        command(saves, think, bot_delay, user, store),
+        host,
+        port,
+        names,
+        max_tabs,
+        max_tabs_per_address,
+    )
     server.initialize_logging()
 
     def ready(actual_port: int) -> None:
