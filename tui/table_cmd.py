@@ -281,9 +281,8 @@ def _notify(store: TableStore, args: argparse.Namespace, user: str) -> int:
         return 0
     if what == "add":
         try:
-            if getattr(args, "confine", False):  # the room's host sends it: the network only
-                check_room_target(args.url.strip())
-            url = check_target(args.url)
+            confined = getattr(args, "confine", False)  # the room's host sends it
+            url = check_room_target(args.url) if confined else check_target(args.url)
         except StoreError as exc:
             raise TableUsage(str(exc)) from None
         if args.remind is not None:  # checked before anything is stored

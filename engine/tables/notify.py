@@ -124,27 +124,14 @@ def check_target(url: str, policy: Policy | None = None) -> str:
     return url
 
 
-# what a room's player may have the host send to: services reached over the network (not
-# the host's own desktop, log, devices or files: dbus://, syslog://, a key file's path, …)
-ROOM_SCHEMES = frozenset(
-    {
-        *("json", "jsons", "xml", "xmls", "form", "forms", "ntfy", "ntfys", "mailto", "mailtos"),
-        *("gotify", "gotifys", "matrix", "matrixs", "discord", "slack", "tgram", "signal"),
-        *("signals", "mmost", "mmosts", "rocket", "rockets", "pover", "pbul", "zulip"),
-        *("msteams", "apprise", "apprises"),
-    }
-)
-
-
 def check_room_target(url: str) -> str:
-    """A target a room's player may add (the host's process sends it); StoreError if not.
-    (A URL without a scheme is left to `check_target` to refuse.)"""
-    if "://" in url and url.split("://", 1)[0].lower() not in ROOM_SCHEMES:
-        raise StoreError(
-            f"{url.split('://', 1)[0][:20]!r}: in a room, notifications go to a service on the "
-            "network (json://, ntfy://, mailto://, discord://, …), not to the room's own machine"
-        )
-    return url
+    """A target a room's player may add (the host's process sends it): what the host's policy
+    allows, or where the room gave none, its defaults (network services on public
+    addresses); StoreError (one line) if not."""
+    policy = Policy.from_env()
+    if policy.schemes is None:
+        policy = Policy(ROOM_SCHEMES, private=False)
+    return check_target(url, policy)
 
 
 def shown_url(url: str) -> str:

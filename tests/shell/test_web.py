@@ -4,6 +4,7 @@ and a real browser (the system's Chromium) playing a move that reaches the autos
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 import re
 import shutil
@@ -12,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -434,9 +435,24 @@ def test_hostile_names_are_data_on_the_web_page(tmp_path: Path, chromium: Any) -
         server.kill()
 
 
-async def test_tabs_are_limited_per_address_and_in_all_and_a_full_server_says_so(
+def run_apart(client: Coroutine[Any, Any, None]) -> None:
+    """Run an asyncio client in a thread of its own: the browser's driver (the module's
+    Chromium) keeps an event loop running in this one, and pytest-asyncio cannot run there."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, client).result()
+
+
+def test_tabs_are_limited_per_address_and_in_all_and_a_full_server_says_so(
     tmp_path: Path,
 ) -> None:
+    run_apart(tabs_limited(tmp_path))
+
+
+def test_a_server_with_all_its_tabs_open_says_so(tmp_path: Path) -> None:
+    run_apart(all_tabs_open(tmp_path))
+
+
+async def tabs_limited(tmp_path: Path) -> None:
     """--max-tabs-per-address 2: a third tab from this address gets one line (the page, and
     a websocket opened anyway), and no app; once a tab closes, another opens."""
     server = Served(tmp_path / "saves", "--max-tabs-per-address", "2", "--max-tabs", "3")
@@ -471,7 +487,8 @@ async def test_tabs_are_limited_per_address_and_in_all_and_a_full_server_says_so
         server.kill()
 
 
-async def test_a_server_with_all_its_tabs_open_says_so(tmp_path: Path) -> None:
+async def all_tabs_open(tmp_path: Path) -> None:
+    """--max-tabs 1: a second tab, from any address, gets one line."""
     server = Served(tmp_path / "saves", "--max-tabs", "1")
     try:
         async with aiohttp.ClientSession() as http:

@@ -41,6 +41,7 @@ def test_the_store_draws_a_64_bit_seed_and_nobody_sees_it_before_the_end(
     until the table is over; then `show --json` has it and an exported save carries it."""
     code, out, _ = cli(capsys, backend, "alice", "new", "cathedral", "--seats", "me,bob")
     tid = out.splitlines()[-1]
+    assert cli(capsys, backend, "bob", "join", tid)[0] == 0  # bob takes the seat offered
     store = backend.open()
     seed = store.info(tid).seed
     assert code == 0 and str(seed) not in out and "seed" not in out
@@ -136,6 +137,7 @@ def test_tables_made_before_secret_seeds_are_marked_as_shown(
     t = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 7121829, "alice")
     store.close()
     backend.before_results()  # what formats 8 and 9 added goes too
+    backend.sql("ALTER TABLE bg_tables DROP COLUMN ended_turn_since")  # and format 7
     backend.sql("ALTER TABLE bg_tables DROP COLUMN seed_kind")  # what format 5 wrote
     backend.sql("UPDATE bg_meta SET value = '5' WHERE key = 'format'")
     listed = cli(capsys, backend, "bob", "list")[1]

@@ -81,6 +81,7 @@ FORMAT_5_POLICIES = (
             "bg_talkers",
         )
     ),
+    "ALTER TABLE bg_tables DROP COLUMN ended_turn_since",
     "ALTER TABLE bg_tables DROP COLUMN seed_kind",
     "UPDATE bg_meta SET value = '5' WHERE key = 'format'",
 )

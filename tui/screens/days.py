@@ -115,9 +115,8 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         event.stop()
         try:
             url = event.value.strip()
-            if self.app.launch.confine:
-                check_room_target(url)
-            url = check_target(url)
+            # in a room the host's process sends it: the host's policy
+            url = check_room_target(url) if self.app.launch.confine else check_target(url)
             n = table_store(self.app).add_target(self.user, url)
         except StoreError as exc:
             self._say(str(exc), error=True)
