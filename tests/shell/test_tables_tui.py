@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine.tables import SQLiteStore, parse_seats, public_view
 from tests.shell.ptydriver import PtyApp, base_env, plain
 from tui.app import BoardgamesApp, Launch
@@ -423,13 +425,20 @@ async def test_the_end_of_a_table_says_whether_it_counted(tmp_path: Path) -> Non
             assert note.startswith(said), note
 
 
-async def test_away_notifications_leave_and_take_back_in_the_app(tmp_path: Path) -> None:
+async def test_away_notifications_leave_and_take_back_in_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The Tables screen's o: targets added (a bad one refused in one line), the reminder set,
     away and back; L leaves the highlighted table (after a yes), r takes the seat back; a
     room's player is shown no host path."""
+    from engine.tables.notify import ROOM_SCHEMES, Policy
     from tests.tables.test_notify import Hook, wait_for
     from tui.screens.days import OverDaysScreen
 
+    # a room whose host lets targets on this machine in (`serve --notify-private`): the
+    # test's webhook is one
+    for key, value in Policy(ROOM_SCHEMES, private=True).env().items():
+        monkeypatch.setenv(key, value)
     path, tid = make(tmp_path)
     hook = Hook()
     app = app_for(path, None, "bob")
@@ -447,7 +456,10 @@ async def test_away_notifications_leave_and_take_back_in_the_app(tmp_path: Path)
             await pilot.press("o")
             assert isinstance(app.screen, OverDaysScreen)
             url = app.screen.query_one("#days-url")
-            for bad, said in (("nonsense", "not a notification URL"), ("syslog://", "network")):
+            for bad, said in (
+                ("nonsense", "not a notification URL"),
+                ("syslog://", "targets are not allowed here"),
+            ):
                 url.focus()
                 url.value = bad
                 await pilot.press("enter")
