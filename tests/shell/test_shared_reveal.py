@@ -90,13 +90,9 @@ async def test_the_game_screen_log_and_review(reader: int, line: str, tmp_path: 
         assert f"2 {line}" in listed and (line == SHOWN or SHOWN not in listed)
 
 
-# a spectator's `table show` read every private line (issue 41, item 3: fixed apart)
-WATCHING = pytest.mark.xfail(reason="issue 41: a spectator's table show is the omniscient log")
-
-
 @pytest.mark.parametrize(
     "user, line",
-    [("bob", SHOWN), ("cy", PUBLIC_LINE), pytest.param("zoe", PUBLIC_LINE, marks=WATCHING)],
+    [("bob", SHOWN), ("cy", PUBLIC_LINE), ("zoe", PUBLIC_LINE)],
 )
 def test_table_show(user: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """`table show` and its JSON, as the seat shown the card, another seat and a spectator."""
