@@ -1,3 +1,5 @@
 """The rules engine of boardgames-tui: pure Python, no terminal I/O."""
 
-__version__ = "0.1.0"
+from boardgames_tui import __version__
+
+__all__ = ["__version__"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import registry
+from boardgames_tui.engine.core import registry
 
 # the app's saves, table store, settings, log and crash reports go to folders of this run,
 # never the user's: a table store in the user's data folder made every app of the suite start
@@ -75,9 +75,11 @@ def short_title() -> Iterator[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    import tui.games
+    import boardgames_tui.tui.games
 
-    tui.games.RAISE_BOARD_ERRORS = True  # compared drawings must not hide a board's error
+    boardgames_tui.tui.games.RAISE_BOARD_ERRORS = (
+        True  # compared drawings must not hide a board's error
+    )
     # The garbage collector runs less often in the tests: Textual apps make objects by the
     # hundred thousand, and at the default thresholds full collections over all of them
     # took a quarter of the leak tests' time. Tests that need a collection ask for one.

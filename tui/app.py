@@ -19,28 +19,27 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.core import PUBLIC, Match, saves
-
-from .autosave import Autosaver
-from .screens.base import OpenFile, StartMatch
-from .screens.dialogs import MessageScreen
-from .screens.keys import APP_BINDINGS
-from .screens.menu import MenuScreen
-from .terminal import terminal_gone, tolerate_bad_input
+from boardgames_tui.engine.core import PUBLIC, Match, saves
+from boardgames_tui.session.autosave import Autosaver
+from boardgames_tui.session.terminal import terminal_gone, tolerate_bad_input
+from boardgames_tui.tui.screens.base import OpenFile, StartMatch
+from boardgames_tui.tui.screens.dialogs import MessageScreen
+from boardgames_tui.tui.screens.keys import APP_BINDINGS
+from boardgames_tui.tui.screens.menu import MenuScreen
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-    from .screens.game import GameScreen
-    from .settings import Settings
-    from .turns import TurnWatch, YourTurns
+    from boardgames_tui.tui.screens.game import GameScreen
+    from boardgames_tui.tui.settings import Settings
+    from boardgames_tui.tui.turns import TurnWatch, YourTurns
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
 def _login_name() -> str:
     """The login name as a table user; the tables' store loads only when it is needed."""
-    from engine.tables.store import default_user
+    from boardgames_tui.engine.tables.store import default_user
 
     return default_user()
 
@@ -148,8 +147,8 @@ class BoardgamesApp(App[int]):
     def _read_settings(self) -> Settings:
         """The settings file (with --confine, the player's own), applied where neither the
         command line nor the environment said otherwise."""
-        from . import settings
-        from .screens.keys import check
+        from boardgames_tui.tui import settings
+        from boardgames_tui.tui.screens.keys import check
 
         launch = self.launch
         path = settings.config_path(self.saves_dir, launch.confine)
@@ -166,7 +165,7 @@ class BoardgamesApp(App[int]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Ctrl+P's commands: the app's own (tui/commands.py), never Textual's (its
         screenshot command writes files)."""
-        from .commands import commands
+        from boardgames_tui.tui.commands import commands
 
         return commands(self, screen)
 
@@ -211,8 +210,8 @@ class BoardgamesApp(App[int]):
         self.crashed = True
         with contextlib.suppress(Exception):  # the report still matters: saving may be
             self.save_all(3.0)  # what failed
-        from .crash import write_report
-        from .screens.crash import CrashScreen
+        from boardgames_tui.session.crash import write_report
+        from boardgames_tui.tui.screens.crash import CrashScreen
 
         context = {"screen": type(self.screen).__name__}
         game = getattr(self.screen, "match", None)
@@ -264,7 +263,7 @@ class BoardgamesApp(App[int]):
             match = Match.new(spec["game"], spec["seats"], spec["options"], spec["seed"])
             self.start_match(match, handover=launch.handover, strict=launch.strict)
         elif launch.table is not None:
-            from .screens.tables import TablesScreen, open_table
+            from boardgames_tui.tui.screens.tables import TablesScreen, open_table
 
             self.push_screen(TablesScreen())
             open_table(self, launch.table, join=False)
@@ -276,24 +275,21 @@ class BoardgamesApp(App[int]):
         elif launch.confine:
             self._resume()
         self.call_after_refresh(self._check_size)
-        if not os.environ.get("BENCH_EXIT_ON_IDLE"):
-            from .turns import POLL_SECONDS
+        from boardgames_tui.tui.turns import POLL_SECONDS
 
-            self.set_interval(POLL_SECONDS, self._turn_tick)
-            self.call_after_refresh(self._turn_tick)
-        if os.environ.get("BENCH_EXIT_ON_IDLE"):  # the start-up benchmark: first frame, then exit
-            self.call_after_refresh(self.exit)
+        self.set_interval(POLL_SECONDS, self._turn_tick)
+        self.call_after_refresh(self._turn_tick)
 
     def _resume(self) -> None:
         """A room's player reconnecting: back to the table or game they were at."""
-        from .room import place
-        from .room.confine import ConfineError, confined_path
+        from boardgames_tui.session import place
+        from boardgames_tui.session.confine import ConfineError, confined_path
 
         where = place.read(self.saves_dir)
         if where is None:
             return
         if "table" in where:
-            from .screens.tables import TablesScreen, open_table
+            from boardgames_tui.tui.screens.tables import TablesScreen, open_table
 
             self.push_screen(TablesScreen())
             open_table(self, where["table"], join=False)
@@ -323,7 +319,9 @@ class BoardgamesApp(App[int]):
             self.think = think
         if bot_delay is not None:  # the setup screen's computer speed, kept for the next game
             self.launch.bot_delay = bot_delay
-        from .screens.game import GameScreen  # the menu comes first: its import waits till here
+        from boardgames_tui.tui.screens.game import (
+            GameScreen,  # the menu comes first: its import waits till here
+        )
 
         screen = GameScreen(
             match,
@@ -343,7 +341,7 @@ class BoardgamesApp(App[int]):
         match.repairs.clear()
 
     def review_match(self, match: Match) -> None:
-        from .screens.review import ReviewScreen
+        from boardgames_tui.tui.screens.review import ReviewScreen
 
         # nobody at the table opened it: an unfinished game shows what every seat may see
         viewer = None if match.over else PUBLIC
@@ -359,7 +357,7 @@ class BoardgamesApp(App[int]):
     def open_file(self, path: Path, review: bool, replace: Screen | None = None) -> None:
         """Load a save; a bad file gets a dialog naming the file and the problem."""
         if self.launch.confine:
-            from .room.confine import RULE, inside
+            from boardgames_tui.session.confine import RULE, inside
 
             if not inside(path, self.saves_dir):
                 self.push_screen(MessageScreen("Cannot open this save", RULE))
@@ -454,7 +452,7 @@ class BoardgamesApp(App[int]):
 
     def open_shared_table(self, table_id: str, join: bool = False) -> None:
         """Sit down at (or watch) a shared table, on its game screen."""
-        from .screens.tables import open_table
+        from boardgames_tui.tui.screens.tables import open_table
 
         open_table(self, table_id, join=join)
 
@@ -462,7 +460,7 @@ class BoardgamesApp(App[int]):
     def _watch(self) -> TurnWatch | None:
         watch = self._turn_watch
         if watch is None:
-            from .turns import TurnWatch
+            from boardgames_tui.tui.turns import TurnWatch
 
             watch = self._turn_watch = TurnWatch(self.launch.store, self.launch.table_user())
         return watch if watch.available() else None
@@ -481,14 +479,14 @@ class BoardgamesApp(App[int]):
         watch = self._turn_watch
         ids = watch.check(send) if watch is not None else None
         if ids is not None:
-            from .turns import YourTurns
+            from boardgames_tui.tui.turns import YourTurns
 
             self.post_message(YourTurns(ids))
 
     def on_your_turns(self, message: YourTurns) -> None:
         """Say "your turn at N tables" when the number changes (with a bell when it grows,
         unless the table screen in front rang it already), and tell the screens."""
-        from .turns import turn_text
+        from boardgames_tui.tui.turns import turn_text
 
         old, self.your_turns = self.your_turns, message.ids
         if not self.screen_stack:  # the check came back as the app ended: nothing to tell

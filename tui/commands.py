@@ -9,14 +9,14 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from .app import BoardgamesApp
+    from boardgames_tui.tui.app import BoardgamesApp
 
 
 def commands(app: BoardgamesApp, screen: Screen[object]) -> Iterator[SystemCommand]:
     """What Ctrl+P offers on `screen` (never Textual's screenshot: it writes files)."""
 
     def settings() -> None:
-        from .screens.settings import SettingsScreen
+        from boardgames_tui.tui.screens.settings import SettingsScreen
 
         if not isinstance(app.screen, SettingsScreen):
             app.push_screen(SettingsScreen())
@@ -26,7 +26,7 @@ def commands(app: BoardgamesApp, screen: Screen[object]) -> Iterator[SystemComma
     )
 
     def ratings() -> None:
-        from .screens.ratings import RatingsScreen
+        from boardgames_tui.tui.screens.ratings import RatingsScreen
 
         if not isinstance(app.screen, RatingsScreen):
             app.push_screen(RatingsScreen())

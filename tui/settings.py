@@ -18,7 +18,7 @@ from typing import Any
 
 import tomli_w
 
-from engine.core.names import BadName, check_name
+from boardgames_tui.engine.core.names import BadName, check_name
 
 APP_DIR = "boardgames-tui"
 FILE = "settings.toml"
@@ -173,7 +173,7 @@ def _unicode_key(name: str) -> bool:
 
 def given_settings(args: Any) -> frozenset[str]:
     """What the command line or the environment set, which the settings file does not change."""
-    from engine.bots.search import THINK_ENV
+    from boardgames_tui.engine.bots.search import THINK_ENV
 
     given = set()
     if getattr(args, "bot_delay", None) is not None or "BOARDGAMES_BOT_DELAY" in os.environ:
@@ -187,7 +187,7 @@ def config_path(saves: str | None = None, confine: bool = False) -> Path:
     """The settings file: a room player's own (in their saves folder), else the platform's
     config folder ($XDG_CONFIG_HOME/boardgames-tui on Linux)."""
     if confine:
-        from engine.core import saves as saves_mod
+        from boardgames_tui.engine.core import saves as saves_mod
 
         return saves_mod.saves_dir(saves) / ROOM_FILE
     xdg = os.environ.get("XDG_CONFIG_HOME")
@@ -283,7 +283,7 @@ def unknown(key: str) -> str:
 def load(path: Path, key_check: KeyCheck | None = None) -> Settings:
     """The settings in `path`; a missing file is the defaults, a bad one the defaults with
     `problem` saying, in one line, what is wrong and where. `key_check`: refuses a key that
-    no binding has or that clashes (tui.screens.keys.check)."""
+    no binding has or that clashes (boardgames_tui.tui.screens.keys.check)."""
     out = Settings(path, key_check=key_check)
     try:
         text = path.read_bytes()

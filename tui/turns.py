@@ -16,8 +16,14 @@ from pathlib import Path
 
 from textual.message import Message
 
-from engine.tables import StoreError, TableStore, is_server_url, open_store, store_location
-from engine.tables.store import HEARTBEAT
+from boardgames_tui.engine.tables import (
+    StoreError,
+    TableStore,
+    is_server_url,
+    open_store,
+    store_location,
+)
+from boardgames_tui.engine.tables.store import HEARTBEAT
 
 POLL_SECONDS = 2.0
 RESEND_SECONDS = 60.0
@@ -64,7 +70,7 @@ class TurnWatch:
     def check(self, send: bool = False) -> tuple[str, ...] | None:
         """The your-turn tables if anything changed (or `send`), else None; sends the notices
         due. Never raises: a store that cannot be read now is asked again next time."""
-        from .sender import start_sender
+        from boardgames_tui.session.sender import start_sender
 
         with self.lock:
             try:

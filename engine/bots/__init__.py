@@ -17,7 +17,7 @@ Levels (`make_bot(level, game, seed, think=None, iterations=None)`):
   The settings are per game, or per game and player count (`AIHints.search`).
 
 What a bot knows of a particular game comes from that game's package (its `AIHints`, named by
-its Title and loaded by `engine.core.registry.ai_hints`): nothing here imports a game.
+its Title and loaded by `boardgames_tui.engine.core.registry.ai_hints`): nothing here imports a game.
   It thinks for `think` seconds per decision (default 0.6, `$BOARDGAMES_THINK`,
   `boardgames-tui new --think`, `simulate --think`), or for a fixed number of iterations
   (tests: reproducible decisions).

@@ -389,7 +389,7 @@ TABLE_RULES: tuple[tuple[str, str], ...] = (
     ),
 )
 
-# Measured balance [design, must be measured]: `python -m engine.cathedral.policy 1000`
+# Measured balance [design, must be measured]: `python -m boardgames_tui.engine.cathedral.policy 1000`
 # (seeds 0-999 per row; the rule player of policy.py plays every seat). Solo plays two master
 # builders, exactly like 2 players, so its rows equal the 2-player rows.
 BALANCE_TABLE: tuple[tuple[str, str, str, str], ...] = (

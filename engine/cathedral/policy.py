@@ -517,7 +517,7 @@ def win_rate(
 
 
 def _main(argv: list[str] | None = None) -> None:
-    """python -m engine.cathedral.policy [games]: the balance table."""
+    """python -m boardgames_tui.engine.cathedral.policy [games]: the balance table."""
     import sys
 
     args = sys.argv[1:] if argv is None else argv

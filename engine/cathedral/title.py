@@ -12,5 +12,5 @@ TITLE = Title(
     typical_players=2,
     picture_players=2,
     order=3,
-    ai="engine.cathedral.evaluation:AI",
+    ai="boardgames_tui.engine.cathedral.evaluation:AI",
 )

@@ -11,7 +11,7 @@ Entry points are read with `importlib.metadata`. The built-in titles are listed 
 project's `pyproject.toml`; an editable install made before they were listed does not carry
 them in its metadata, so a source checkout also reads them from that file (its entries first);
 installed entry points of other distributions are merged in. The TUI finds each title's board
-the same way, in its own group (`tui.games.BOARDS`).
+the same way, in its own group (`boardgames_tui.tui.games.BOARDS`).
 """
 
 from __future__ import annotations

@@ -12,5 +12,5 @@ TITLE = Title(
     typical_players=4,
     picture_players=4,
     order=1,
-    ai="engine.notre_dame.evaluation:AI",
+    ai="boardgames_tui.engine.notre_dame.evaluation:AI",
 )

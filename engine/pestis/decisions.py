@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from engine.core import chance
-from engine.core.decisions import Kind, choice
-from engine.core.protocol import Event, Game, IllegalMove, Move, Prompt
+from boardgames_tui.engine.core import chance
+from boardgames_tui.engine.core.decisions import Kind, choice
+from boardgames_tui.engine.core.protocol import Event, Game, IllegalMove, Move, Prompt
 
 from . import data, logic
 from .logic import area_name, law_option, name, plural

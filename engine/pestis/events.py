@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Event
+from boardgames_tui.engine.core.protocol import Event
 
 from . import data, logic
 from .decisions import Out, decide, discard_subject

@@ -6,7 +6,7 @@ between named places, so the invariants can account for each of them.
 
 from __future__ import annotations
 
-from engine.core import chance
+from boardgames_tui.engine.core import chance
 
 from . import data
 from .state import PestisState

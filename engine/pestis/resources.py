@@ -3,7 +3,7 @@ each card does when it is played in the Investments stage (+1 wealth point face 
 
 from __future__ import annotations
 
-from engine.core.protocol import Event
+from boardgames_tui.engine.core.protocol import Event
 
 from . import data, logic
 from .logic import area_name, name, plural

@@ -13,10 +13,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
-from engine.core import chance
-from engine.core.decisions import DecisionTable, Kind, automatic
-from engine.core.flow import FlowGame
-from engine.core.protocol import Event, Option, Result
+from boardgames_tui.engine.core import chance
+from boardgames_tui.engine.core.decisions import DecisionTable, Kind, automatic
+from boardgames_tui.engine.core.flow import FlowGame
+from boardgames_tui.engine.core.protocol import Event, Option, Result
 
 from . import data, evaluation, hidden, invariants, logic, scoring, view
 from .decisions import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Result, ScoreLine
+from boardgames_tui.engine.core.protocol import Result, ScoreLine
 
 from . import data, logic
 from .state import PestisState

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from engine.core.decisions import Decision
-from engine.core.protocol import BaseState
+from boardgames_tui.engine.core.decisions import Decision
+from boardgames_tui.engine.core.protocol import BaseState
 
 
 @dataclass(slots=True)

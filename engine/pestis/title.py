@@ -12,5 +12,5 @@ TITLE = Title(
     typical_players=4,
     picture_players=4,
     order=4,
-    ai="engine.pestis.evaluation:AI",
+    ai="boardgames_tui.engine.pestis.evaluation:AI",
 )

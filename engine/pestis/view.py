@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from engine.core.protocol import PUBLIC
+from boardgames_tui.engine.core.protocol import PUBLIC
 
 from . import data, logic, scoring
 from .decisions import PHASES

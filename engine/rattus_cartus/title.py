@@ -12,5 +12,5 @@ TITLE = Title(
     typical_players=4,
     picture_players=3,
     order=2,
-    ai="engine.rattus_cartus.evaluation:AI",
+    ai="boardgames_tui.engine.rattus_cartus.evaluation:AI",
 )

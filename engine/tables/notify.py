@@ -2,7 +2,7 @@
 
 There is no daemon. The store records each message owed in the transaction that made it a
 person's turn; whichever process commits a move, or reads the tables, afterwards starts a
-sender of its own (the UI's `tui.sender`), which claims the due messages (one process each)
+sender of its own (the UI's `boardgames_tui.session.sender`), which claims the due messages (one process each)
 and sends them outside any transaction: a command a player waits on never waits for a
 target. Each send has a hard deadline, however slowly its target answers.
 

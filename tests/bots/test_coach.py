@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from engine.bots import analysis
-from engine.bots.coach import OptionValue, option_values
-from engine.core import Match, Seat, saves
-from engine.core.registry import get_game
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.bots import analysis
+from boardgames_tui.engine.bots.coach import OptionValue, option_values
+from boardgames_tui.engine.core import Match, Seat, saves
+from boardgames_tui.engine.core.registry import get_game
 from tests.root import ROOT
-from tui.cli import main
 
 EXAMPLES = [
     "rattus-cartus-example.toml",

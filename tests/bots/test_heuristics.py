@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from engine.bots import heuristics as H
-from engine.core.registry import ai_hints, game_ids, get_game
+from boardgames_tui.engine.bots import heuristics as H
+from boardgames_tui.engine.core.registry import ai_hints, game_ids, get_game
 
 
 @pytest.mark.parametrize("gid", game_ids())
@@ -36,8 +36,8 @@ def test_a_game_without_rounds_or_a_checkpoint_is_played_out_to_its_end(
 ) -> None:
     """`AIHints.checkpoint` is optional even when the state has no `round` (the bot tests
     failed for such a game): the rollout player then plays every option out to the end."""
-    from engine.bots.search import SearchBot
-    from engine.core.titles import SearchSettings
+    from boardgames_tui.engine.bots.search import SearchBot
+    from boardgames_tui.engine.core.titles import SearchSettings
 
     game = get_game(short_title)
     state = game.new_state(["A", "B"], game.check_options({}), 3)
@@ -50,7 +50,7 @@ def test_a_game_without_rounds_or_a_checkpoint_is_played_out_to_its_end(
 
 
 def test_rank_rewards_split_shared_wins_and_reward_places() -> None:
-    from engine.core.protocol import Result, ScoreLine
+    from boardgames_tui.engine.core.protocol import Result, ScoreLine
 
     res = Result(
         [0, 1], [ScoreLine(0, 9, rank=1), ScoreLine(1, 9, rank=1), ScoreLine(2, 3, rank=3)], ""
@@ -62,7 +62,7 @@ def test_rank_rewards_split_shared_wins_and_reward_places() -> None:
 
 def test_rattus_points_match_the_provisional_scoring() -> None:
     """The fast standings of the Rattus Cartus evaluation are the game's own scoring."""
-    from engine.rattus_cartus import evaluation, scoring
+    from boardgames_tui.engine.rattus_cartus import evaluation, scoring
 
     game = get_game("rattus-cartus")
     checked = 0
@@ -78,7 +78,7 @@ def test_rattus_points_match_the_provisional_scoring() -> None:
 
 
 def test_rattus_plague_risk_grows_with_rats() -> None:
-    from engine.rattus_cartus import evaluation
+    from boardgames_tui.engine.rattus_cartus import evaluation
 
     game = get_game("rattus-cartus")
     state = game.new_state(["A", "B", "C"], {}, 1)
@@ -103,7 +103,7 @@ def test_rattus_forecast_weighs_a_commit_by_the_majority_it_moves() -> None:
     """A face-down card is worth what it adds to its track's majority: much on a contested
     track, little where the lead is already safe (the game's evaluation adds the same flat
     bonus to both)."""
-    from engine.rattus_cartus import data, evaluation
+    from boardgames_tui.engine.rattus_cartus import data, evaluation
     from tests.games.rattus_cartus.support import fresh, set_row, take_card
 
     gains: dict[str, list[float]] = {"forecast": [], "evaluate": []}
@@ -129,7 +129,7 @@ def test_rattus_forecast_weighs_a_commit_by_the_majority_it_moves() -> None:
 def test_rattus_lead_is_the_forecast_less_the_best_rival() -> None:
     """`lead` (strong's evaluation at 2 players) is zero-sum between two seats, and at the
     end of the last round the forecast's majorities are the game's own places."""
-    from engine.rattus_cartus import data, evaluation
+    from boardgames_tui.engine.rattus_cartus import data, evaluation
 
     game = get_game("rattus-cartus")
     state = game.new_state(["A", "B"], {}, 7)

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from engine.bots import players
-from engine.bots.players import LEVELS, Bot, GreedyBot, make_bot
-from engine.bots.search import SearchBot
-from engine.bots.simulate import simulate
-from engine.core.protocol import Game
-from engine.core.registry import game_ids, get_game
-from tui.cli import main
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.bots import players
+from boardgames_tui.engine.bots.players import LEVELS, Bot, GreedyBot, make_bot
+from boardgames_tui.engine.bots.search import SearchBot
+from boardgames_tui.engine.bots.simulate import simulate
+from boardgames_tui.engine.core.protocol import Game
+from boardgames_tui.engine.core.registry import game_ids, get_game
 
 GAMES = game_ids()  # every installed title
 
@@ -73,8 +73,8 @@ def test_settings_per_player_count(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game's search settings may differ for one player count (`AIHints.search`)."""
     import dataclasses
 
-    from engine.bots import search
-    from engine.core import registry
+    from boardgames_tui.engine.bots import search
+    from boardgames_tui.engine.core import registry
 
     game = get_game("rattus-cartus")
     hints = registry.ai_hints(game)
@@ -111,7 +111,7 @@ def test_strong_thinks_within_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
     import itertools
     from types import SimpleNamespace
 
-    from engine.bots import search
+    from boardgames_tui.engine.bots import search
 
     game = get_game("1347")
     state = game.new_state(["A", "B", "C"], {}, 4)
@@ -134,7 +134,7 @@ def test_strong_thinks_on_the_cpu_clock_when_asked(monkeypatch: pytest.MonkeyPat
     import itertools
     from types import SimpleNamespace
 
-    from engine.bots import search
+    from boardgames_tui.engine.bots import search
 
     game = get_game("rattus-cartus")
     state = game.new_state(["A", "B"], {}, 3)

@@ -8,12 +8,12 @@ import dataclasses
 import random
 from typing import Any
 
-from engine.bots import heuristics as H
-from engine.bots.base import look_ahead, own_turn_continues
-from engine.bots.players import GreedyBot
-from engine.bots.search import SearchBot, settings_for
-from engine.core.protocol import Game, Prompt
-from engine.core.registry import get_game
+from boardgames_tui.engine.bots import heuristics as H
+from boardgames_tui.engine.bots.base import look_ahead, own_turn_continues
+from boardgames_tui.engine.bots.players import GreedyBot
+from boardgames_tui.engine.bots.search import SearchBot, settings_for
+from boardgames_tui.engine.core.protocol import Game, Prompt
+from boardgames_tui.engine.core.registry import get_game
 
 
 def _positions(game: Game, players: int, seed: int, every: int, count: int) -> list[Any]:

@@ -20,9 +20,9 @@ from typing import Any
 
 from boardgames_toy.game import ToyGame, ToyState
 
-from engine.core import registry
-from engine.core.protocol import Event
-from engine.core.titles import Title
+from boardgames_tui.engine.core import registry
+from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.engine.core.titles import Title
 
 
 class ShownInRecord(ToyGame):

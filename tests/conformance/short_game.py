@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from boardgames_toy.game import ToyGame, ToyState
 
-from engine.core.titles import Title
+from boardgames_tui.engine.core.titles import Title
 
 TITLE = Title(id="short", title="Short", min_players=2, max_players=4, typical_players=2)
 

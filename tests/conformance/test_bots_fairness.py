@@ -15,11 +15,11 @@ import random
 
 import pytest
 
-from engine.bots.analysis import rate_position
-from engine.bots.coach import option_values
-from engine.bots.players import LEVELS, make_bot
-from engine.core.protocol import Game
-from engine.core.registry import catalog, get_game
+from boardgames_tui.engine.bots.analysis import rate_position
+from boardgames_tui.engine.bots.coach import option_values
+from boardgames_tui.engine.bots.players import LEVELS, make_bot
+from boardgames_tui.engine.core.protocol import Game
+from boardgames_tui.engine.core.registry import catalog, get_game
 from tests.conformance.twins import Pair, checked_twins
 
 
@@ -88,7 +88,7 @@ def test_hint_and_analysis_see_only_the_seat_s_view(gid: str, players: int) -> N
 def test_two_player_rattus_strong_and_hint_see_only_the_seat_s_view() -> None:
     """At 2 players strong and the coach judge Rattus Cartus by their own evaluation
     (`lead`, which also reads the face-down cards of the sampled world): the same check."""
-    from engine.bots.search import settings_for
+    from boardgames_tui.engine.bots.search import settings_for
 
     game = get_game("rattus-cartus")
     assert settings_for(game, 2).evaluator == "lead"

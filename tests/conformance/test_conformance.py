@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import PUBLIC, IllegalMove, Match, Seat, get_game, get_title, saves
-from engine.core.playout import random_playout
-from engine.core.protocol import Game
+from boardgames_tui.engine.core import PUBLIC, IllegalMove, Match, Seat, get_game, get_title, saves
+from boardgames_tui.engine.core.playout import random_playout
+from boardgames_tui.engine.core.protocol import Game
 from tests.conformance.twins import sampled_view_differs
 from tests.conftest import TITLES
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from engine.core import Decision, DecisionTable, get_game, get_title
+from boardgames_tui.engine.core import Decision, DecisionTable, get_game, get_title
 from tests.conftest import TITLES
 
 

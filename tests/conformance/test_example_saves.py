@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import saves
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.core import saves
 from tests.root import ROOT
-from tui.cli import main
 
 SAVES = sorted((ROOT / "saves").glob("*.toml"))
 

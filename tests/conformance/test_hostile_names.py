@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from engine.core import Match, Seat, game_ids, get_game, saves
+from boardgames_tui.engine.core import Match, Seat, game_ids, get_game, saves
 from tests.conformance.test_robust_leaks import lines, screen_text, surfaces
 from tests.root import ROOT
 
@@ -86,8 +86,8 @@ def finished(players: int = 4) -> Match:
 
 async def test_hostile_names_on_the_end_log_save_and_load_screens(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The end screen, the log screen, the save dialog, the load list and the menu."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.game import GameScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.game import GameScreen
 
     m = finished()
     saves.save(m, tmp_path / "hostile.toml")
@@ -127,7 +127,7 @@ def test_hostile_names_in_command_line_output(tmp_path) -> None:  # type: ignore
     m = finished()
     path = saves.save(m, tmp_path / "hostile.toml")
     out = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "analyse", str(path), "--iterations", "1"],
+        [sys.executable, "-m", "boardgames_tui", "analyse", str(path), "--iterations", "1"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -157,7 +157,7 @@ def hostile_store(path) -> tuple[list[str], str]:  # type: ignore[no-untyped-def
     import contextlib
     import sqlite3
 
-    from engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 
     s = SQLiteStore(path)
     ids = [
@@ -181,7 +181,7 @@ def test_hostile_names_in_the_table_commands(tmp_path, capsys) -> None:  # type:
     hostile row is one line quoting what it holds as data, and the sound table is listed."""
     import json
 
-    from tui.cli import main
+    from boardgames_tui.cli.main import main
 
     store = tmp_path / "tables.sqlite"
     damaged, sound = hostile_store(store)
@@ -216,9 +216,9 @@ def test_hostile_names_in_the_table_commands(tmp_path, capsys) -> None:  # type:
 async def test_hostile_names_on_the_tables_screen(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The Tables screen lists each hostile row as damaged, its name as data, and Enter on
     one opens a dialog quoting it the same way."""
+    from boardgames_tui.tui.screens.dialogs import MessageScreen
+    from boardgames_tui.tui.screens.tables import TablesScreen
     from tests.shell.test_tables_tui import app_for
-    from tui.screens.dialogs import MessageScreen
-    from tui.screens.tables import TablesScreen
 
     store = tmp_path / "tables.sqlite"
     damaged, sound = hostile_store(store)
@@ -248,14 +248,14 @@ async def test_hostile_names_on_the_tables_screen(tmp_path) -> None:  # type: ig
 def test_hostile_names_in_a_turn_notification(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The title and body of a turn notification, as a json:// target receives them: names
     as data (markup is text: Apprise sends it as TEXT), no control character."""
-    from engine.tables import SeatInfo
-    from engine.tables.notify import send
-    from engine.tables.store import build_match, turn_notice
+    from boardgames_tui.engine.tables import SeatInfo
+    from boardgames_tui.engine.tables.notify import send
+    from boardgames_tui.engine.tables.store import build_match, turn_notice
     from tests.tables.test_notify import Hook
 
     seats = [SeatInfo(0, "human", HOSTILE[0][0]), SeatInfo(1, "human", CONTROL)]
     seats += [SeatInfo(k, "human", HOSTILE[k][0]) for k in range(2, 4)]
-    from engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 
     s = SQLiteStore(tmp_path / "tables.sqlite")
     made = s.create("notre-dame", parse_seats("alice,bob,carol,dave", "alice"), {}, 3, "alice")

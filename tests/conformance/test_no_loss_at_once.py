@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from engine.bots.players import make_bot
-from engine.core.protocol import Game, Prompt
-from engine.core.registry import game_ids, get_game
+from boardgames_tui.engine.bots.players import make_bot
+from boardgames_tui.engine.core.protocol import Game, Prompt
+from boardgames_tui.engine.core.registry import game_ids, get_game
 
 GAMES = 12  # seeded random games scanned per title
 POSITIONS = 3  # decisions checked per title, at most

@@ -21,13 +21,13 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, all_games, get_game
-from engine.core.protocol import may_read
+from boardgames_tui.engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, all_games, get_game
+from boardgames_tui.engine.core.protocol import may_read
+from boardgames_tui.plain.lines import Output
+from boardgames_tui.plain.session import PlainSession
+from boardgames_tui.plain.source import LocalSource
+from boardgames_tui.tui.games import ui_for
 from tests.conformance.twins import differs, sampled_view_differs
-from tui.games import ui_for
-from tui.plain.lines import Output
-from tui.plain.session import PlainSession
-from tui.plain.source import LocalSource
 
 # every installed title where a seat sees something the others may not
 GAMES = [g.id for g in all_games() if g.has_private_info]
@@ -132,8 +132,8 @@ def test_log_lines_for_a_seat_ignore_hidden_information(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 async def test_handover_screen_draws_nothing_private(game_id: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.dialogs import HandoverScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.dialogs import HandoverScreen
 
     game = get_game(game_id)
     n = max(3, game.min_players)
@@ -314,7 +314,7 @@ def lines(widget) -> list[str]:  # type: ignore[no-untyped-def]
 
 async def review_surfaces(app, pilot, out: dict[str, str], indexes: list[int]) -> None:  # type: ignore[no-untyped-def]
     """The review screen on top: its whole move list, and the screen at each of `indexes`."""
-    from tui.screens.review import ReviewScreen
+    from boardgames_tui.tui.screens.review import ReviewScreen
 
     screen = app.screen
     assert isinstance(screen, ReviewScreen)
@@ -345,9 +345,9 @@ async def one_match(m: Match, setting: str, indexes: list[int], tmp: str) -> dic
     """Every surface of `m` as `setting` shows it, in an app of its own (see `surfaces`)."""
     from textual.widgets import RichLog
 
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.dialogs import HandoverScreen
-    from tui.screens.game import GameScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.dialogs import HandoverScreen
+    from boardgames_tui.tui.screens.game import GameScreen
 
     out: dict[str, str] = {}
     app = BoardgamesApp(Launch(saves_dir=tmp, bot_delay=FROZEN))
@@ -480,8 +480,8 @@ def test_the_plain_mode_ignores_hidden_information(game_id: str, players: int, t
 
 async def test_review_shows_another_seats_face_down_investment_publicly(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """1347 hotseat: Ann puts her 4-point token in Burgus; Bob's review names no value."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.review import ReviewScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.review import ReviewScreen
 
     m = Match.new("1347", [Seat("Ann"), Seat("Bob")], seed=3)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, bot_delay=0))
@@ -505,7 +505,7 @@ async def test_review_shows_another_seats_face_down_cards_publicly(tmp_path) -> 
     that she placed a card face down."""
     from textual.widgets import RichLog
 
-    from tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
 
     m = Match.new("rattus-cartus", [Seat("Ann"), Seat("Bob")], seed=3)
     for move_id in ("supply:1", "look:1", "supply:1", "look:1", "enter:1", "commit:chivalry"):
@@ -529,8 +529,8 @@ async def test_review_shows_another_seats_face_down_cards_publicly(tmp_path) -> 
 async def test_thinking_line_names_only_the_computer_and_the_phase(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """1347 against a computer: while Ann (computer) places her 3-point token, Bob reads who
     thinks and the phase, not her question; nor does the help screen show it."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.widgets.picker import MovePicker
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.widgets.picker import MovePicker
 
     m = Match.new("1347", [Seat("Ann", "random"), Seat("Bob")], seed=3)
     m.play("token:3")
@@ -548,8 +548,8 @@ async def test_thinking_line_names_only_the_computer_and_the_phase(tmp_path) -> 
 
 async def test_review_of_an_unfinished_game_from_the_menu_is_public(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Nobody at the table opened it: no seat's hand, no seat's private moves."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.review import ReviewScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.review import ReviewScreen
 
     m = Match.new("1347", [Seat("Ann"), Seat("Bob")], seed=3)
     for move_id in ("token:4", "area:burgus", "reinf:0", "token:2"):

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, get_game, registry
-from engine.core.protocol import Game
+from boardgames_tui.engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, get_game, registry
+from boardgames_tui.engine.core.protocol import Game
 from tests.conformance.leaky_history import installed
 from tests.conformance.test_robust_leaks import copy_match, plain_surfaces
 from tests.conformance.twins import differs
@@ -172,8 +172,8 @@ def at_tables(
     """The texts of two shared tables of the same moves from `seed` and `alt` for the users
     `readers` (seats p0, p1, ..., and the spectator zoe): `table show` (text, JSON),
     `table list --json`, and the turn notifications a loopback json:// server received."""
-    from engine.tables import SQLiteStore, parse_seats
-    from engine.tables.notify import deliver
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.engine.tables.notify import deliver
     from tests.tables.test_notify import Hook
 
     found = []
@@ -207,7 +207,7 @@ def table_commands(path: Path, tid: str, user: str) -> dict[str, str]:
     import contextlib
     import io
 
-    from tui.cli import main
+    from boardgames_tui.cli.main import main
 
     out: dict[str, str] = {}
     base = ["--store", str(path), "--user", user, "table"]

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, get_game
-from engine.tables import SeatInfo, SQLiteStore, public_view
+from boardgames_tui.engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, get_game
+from boardgames_tui.engine.tables import SeatInfo, SQLiteStore, public_view
 from tests.conformance.test_robust_leaks import GAMES, copy_match, lines, sample_point, screen_text
 from tests.conformance.twins import differs
 from tests.shell.test_tables_tui import until
@@ -89,8 +89,8 @@ def as_table(store: SQLiteStore, m: Match, now: float) -> str:
 
 async def spectator_surfaces(path: Path, tids: list[str]) -> list[dict[str, str]]:
     """Each table's surfaces as the spectator zoe sees them, in one app."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.tables import open_table
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.tables import open_table
 
     app = BoardgamesApp(
         Launch(saves_dir=str(path.parent), store=str(path), user="zoe", bot_delay=0)
@@ -106,8 +106,8 @@ async def spectator_surfaces(path: Path, tids: list[str]) -> list[dict[str, str]
 
 
 async def surfaces_of(app, pilot, tid: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    from tui.screens.game import GameScreen
-    from tui.widgets.log import GameLog
+    from boardgames_tui.tui.screens.game import GameScreen
+    from boardgames_tui.tui.widgets.log import GameLog
 
     out: dict[str, str] = {}
     await until(

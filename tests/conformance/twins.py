@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import PUBLIC, IllegalMove
-from engine.core.protocol import Game, Prompt
+from boardgames_tui.engine.core import PUBLIC, IllegalMove
+from boardgames_tui.engine.core.protocol import Game, Prompt
 
 POSITIONS = 6  # positions with a twin checked per title
 HISTORY = 24  # how far back another seat's private move is looked for

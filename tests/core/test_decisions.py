@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from engine.core import (
+from boardgames_tui.engine.core import (
     Decision,
     DecisionTable,
     Event,
@@ -18,7 +18,7 @@ from engine.core import (
     Seat,
     saves,
 )
-from engine.core.decisions import automatic, choice, decision, head, kind_of
+from boardgames_tui.engine.core.decisions import automatic, choice, decision, head, kind_of
 
 
 @dataclass(slots=True)
@@ -175,7 +175,7 @@ def _empty(s: RaceState, d: Pick, ev: list[Event]) -> bool:
 def test_the_core_drives_turns_from_the_table_and_one_hook() -> None:
     """The driver runs automatic kinds, settles empty choices and, with the queue empty,
     asks `next_decisions` (a new round, or the end); `before` fires ahead of any step."""
-    from engine.core.flow import FlowGame
+    from boardgames_tui.engine.core.flow import FlowGame
 
     def ask(g: object, s: RaceState, d: Pick) -> Prompt:
         return Prompt(d.seat, "pick", (Move("a", "A"), Move("b", "B")))

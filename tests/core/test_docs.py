@@ -13,11 +13,11 @@ import tomllib
 
 import pytest
 
-from engine.core import registry
+from boardgames_tui.cli.main import build_parser
+from boardgames_tui.engine.core import registry
+from boardgames_tui.plain.boards import TEXT_BOARDS
+from boardgames_tui.tui.games import BOARDS
 from tests.root import ROOT
-from tui.cli import build_parser
-from tui.games import BOARDS
-from tui.plain.boards import TEXT_BOARDS
 
 DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", DOC, re.S)

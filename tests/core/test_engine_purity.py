@@ -6,17 +6,17 @@ import pkgutil
 import subprocess
 import sys
 
-import engine
+import boardgames_tui.engine
 from tests.root import ROOT
 
 
 def engine_modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "engine."))
+    return sorted(m.name for m in pkgutil.walk_packages(boardgames_tui.engine.__path__, "engine."))
 
 
 def test_engine_imports_no_ui() -> None:
     mods = engine_modules()
-    assert "engine.core.protocol" in mods
+    assert "boardgames_tui.engine.core.protocol" in mods
     code = (
         "import importlib, sys\n"
         f"mods = {mods!r}\n"

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from engine.core import IllegalMove, Match, Seat, SetupError, UnknownGame, get_game
-from engine.core.protocol import Event
+from boardgames_tui.engine.core import IllegalMove, Match, Seat, SetupError, UnknownGame, get_game
+from boardgames_tui.engine.core.protocol import Event
 
 
 def play_random(m: Match, n: int, seed: int = 0) -> None:
@@ -124,7 +124,7 @@ def test_last_human_cursor_skips_bots() -> None:
 
 def test_catalog_agrees_with_the_games() -> None:
     """The menu's title list (read without importing the rules) matches each game."""
-    from engine.core import catalog
+    from boardgames_tui.engine.core import catalog
     from tests.conftest import BUILTIN
 
     titles = catalog()
@@ -137,7 +137,7 @@ def test_catalog_agrees_with_the_games() -> None:
 def test_one_prompt_and_view_per_position_shared_by_every_reader() -> None:
     """Item 3 of issue 33: the prompt and each seat's view are computed once per cursor
     position; a move, undo, redo, jump or a new branch gives the new position's own."""
-    from engine.rattus_cartus.rules import RattusCartus
+    from boardgames_tui.engine.rattus_cartus.rules import RattusCartus
 
     calls = {"prompt": 0, "view": 0}
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from engine.core import saves
-from tui.app import BoardgamesApp, Launch
-from tui.screens.menu import MenuScreen
+from boardgames_tui.engine.core import saves
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.menu import MenuScreen
 
 
 @pytest.fixture

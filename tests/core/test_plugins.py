@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import registry
+from boardgames_tui.cli.main import build_parser
+from boardgames_tui.engine.core import registry
 from tests.root import ROOT
-from tui.cli import build_parser
 
 EXAMPLE = ROOT / "examples" / "toy-plugin"
 
@@ -58,13 +58,13 @@ def _run(site: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 DISCOVER = """
 import json, sys
-from engine.core import catalog, get_game, registry
+from boardgames_tui.engine.core import catalog, get_game, registry
 titles = catalog()
 assert registry.installed_entry_points()["toy"] == "boardgames_toy:GAME"  # from its metadata
 loaded = "boardgames_toy.game" in sys.modules  # the catalog must not load the rules
 game = get_game("toy-game")  # an alias from its Title
 rules = any(m.endswith(".rules") for m in sys.modules)
-from tui.games import ui_for  # its board, from its own entry point group
+from boardgames_tui.tui.games import ui_for  # its board, from its own entry point group
 print(json.dumps({"ids": [t.id for t in titles], "loaded": loaded,
                   "module": type(game).__module__, "file": sys.modules["boardgames_toy"].__file__,
                   "rules": rules, "board": type(ui_for("toy").ui).__module__}))
@@ -84,10 +84,10 @@ def test_installed_plugin_is_in_the_catalog_without_loading_rules(site: Path) ->
 
 
 def test_installed_plugin_in_help_and_simulate(site: Path) -> None:
-    helped = _run(site, "-m", "tui.cli", "new", "--help")
+    helped = _run(site, "-m", "boardgames_tui", "new", "--help")
     assert helped.returncode == 0, helped.stderr
     assert "toy" in helped.stdout
-    sim = _run(site, "-m", "tui.cli", "simulate", "toy", "--players", "2", "--games", "2")
+    sim = _run(site, "-m", "boardgames_tui", "simulate", "toy", "--players", "2", "--games", "2")
     assert sim.returncode == 0, sim.stderr
     assert json.loads(sim.stdout)["games"] == 2
 
@@ -99,7 +99,7 @@ def test_installed_plugin_plays_in_the_plain_mode(site: Path, tmp_path: Path) ->
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(site)])
     argv = ["--plain", "--saves", str(tmp_path), "new", "toy", "--players", "Ann,Bob"]
     out = subprocess.run(
-        [sys.executable, "-m", "tui.cli", *argv],
+        [sys.executable, "-m", "boardgames_tui", *argv],
         cwd=ROOT,
         env=env,
         input="\nhand\n1\n1\n\nquit\n",  # Enter at each hand-over
@@ -180,8 +180,8 @@ def test_installed_metadata_order_does_not_reorder_the_menu(
 
 
 PLUGIN_TYPES = """
-from engine.core.protocol import Event
-from tui.games.base import seat_tag
+from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.tui.games.base import seat_tag
 
 shown: Event = Event("Ann shows Bob a 3", seats={0, 1}, public="Ann shows Bob a card")
 tag: str = seat_tag(0, "Ann")

@@ -32,7 +32,7 @@ def test_rich_is_bounded_below_its_next_major() -> None:
 
 def completion(shell: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "completion", shell],
+        [sys.executable, "-m", "boardgames_tui", "completion", shell],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -69,7 +69,7 @@ def test_other_shells_get_a_script_naming_every_command(shell: str) -> None:
 
 def test_an_unknown_shell_is_one_clear_line() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "completion", "fish"],
+        [sys.executable, "-m", "boardgames_tui", "completion", "fish"],
         capture_output=True,
         text=True,
         cwd=ROOT,

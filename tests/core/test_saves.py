@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from engine.core import Match, saves
-from engine.core.saves import SaveError
+from boardgames_tui.engine.core import Match, saves
+from boardgames_tui.engine.core.saves import SaveError
 
 
 def finished(seed: int = 1) -> Match:

@@ -13,7 +13,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import Match, Seat, saves
+from boardgames_tui.engine.core import Match, Seat, saves
 
 DEEP = "a = " + "[" * 500 + "]" * 500 + "\n"
 
@@ -121,7 +121,7 @@ def test_fuzz_nesting_and_sizes(
 
 def test_deep_nesting_and_bounds_get_one_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     """`check`, `load` and `continue` on a 500-deep file: one clear line, no traceback."""
-    from tui.cli import main
+    from boardgames_tui.cli.main import main
 
     saves_dir = tmp_path / "saves"
     saves_dir.mkdir()
@@ -141,8 +141,8 @@ def test_deep_nesting_and_bounds_get_one_line(tmp_path: Path, capsys) -> None:  
 
 
 async def test_the_menu_and_load_screen_survive_a_deep_file(tmp_path: Path) -> None:
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.load import LoadScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.load import LoadScreen
 
     (tmp_path / "deep.toml").write_text(DEEP)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path)))

@@ -30,7 +30,7 @@ class PtyApp:
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
                 os.chdir(ROOT)
-                argv = [sys.executable, "-m", "tui.cli", *args]
+                argv = [sys.executable, "-m", "boardgames_tui", *args]
                 os.execvpe(argv[0], argv, env)
             finally:
                 os._exit(127)

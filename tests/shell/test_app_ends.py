@@ -10,12 +10,12 @@ import threading
 import weakref
 from pathlib import Path
 
-from engine.core import Seat
+from boardgames_tui.engine.core import Seat
 
 
 async def run_one(saves: Path, store: Path) -> weakref.ref[object]:
     """An app that plays a move (the autosave writes it) and ends; a weak reference to it."""
-    from tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
 
     new = {"game": "notre-dame", "seats": [Seat("Ann"), Seat("Bob")], "options": {}, "seed": 1}
     launch = Launch(saves_dir=str(saves), new=new, handover=False, bot_delay=0, store=str(store))
@@ -30,7 +30,7 @@ def test_an_ended_app_leaves_no_thread_and_is_not_kept(tmp_path: Path) -> None:
     """Each app in an event loop of its own, as a process runs it: Textual's thread workers
     (the rules made ready, the turn check of the table store below) run in the loop's pool,
     which ends with the loop; nothing else of the app's may be left."""
-    from engine.tables import SQLiteStore
+    from boardgames_tui.engine.tables import SQLiteStore
 
     store = tmp_path / "tables.sqlite"
     SQLiteStore(store).close()  # a store to watch: the app asks it whose turn it is
@@ -46,8 +46,8 @@ def test_an_ended_app_leaves_no_thread_and_is_not_kept(tmp_path: Path) -> None:
 async def test_the_turn_count_arriving_as_the_app_ends_is_dropped(tmp_path: Path) -> None:
     """The turn check's answer may come after the last screen went (the app ending): it is
     dropped, not an error inside the app's shutdown."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.turns import YourTurns
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.turns import YourTurns
 
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), store=str(tmp_path / "none.sqlite")))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -6,7 +6,7 @@ import json
 import math
 from pathlib import Path
 
-from tui.cli import main
+from boardgames_tui.cli.main import main
 
 
 def test_bench_quick_smoke(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -34,9 +34,9 @@ def test_bench_quick_smoke(tmp_path: Path, capsys, monkeypatch) -> None:  # type
 # the app started on a game, a shared-tables list and the menu, as `main` starts it
 _START_APP = """
 import asyncio, sys
-from tui.cli import main  # noqa: F401  (what `boardgames-tui` imports first)
-from engine.core import Seat
-from tui.app import BoardgamesApp, Launch
+from boardgames_tui.cli.main import main  # noqa: F401  (what `boardgames-tui` imports first)
+from boardgames_tui.engine.core import Seat
+from boardgames_tui.tui.app import BoardgamesApp, Launch
 
 async def run() -> None:
     new = {"game": "notre-dame", "seats": [Seat("Ann"), Seat("Bob")], "options": {}, "seed": 1}
@@ -46,12 +46,12 @@ async def run() -> None:
         assert type(app.screen).__name__ == "GameScreen", app.screen
 
 asyncio.run(run())
-print(sorted(m for m in sys.modules if m == "tui.tools" or m.startswith("tui.tools.")))
+print(sorted(m for m in sys.modules if m == "boardgames_tui.tui.tools" or m.startswith("tools.")))
 """
 
 
 def test_the_app_does_not_import_the_tools(tmp_path: Path) -> None:
-    """Bench and screenshots (tui.tools) load only with their own commands."""
+    """Bench and screenshots (boardgames_tui.tui.tools) load only with their own commands."""
     import subprocess
     import sys
 

@@ -20,10 +20,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from engine.core import Match, Seat, game_ids, get_game
-from tui.games import ui_for
-from tui.games.elements import Fit, _measured_fit
-from tui.kept import KeptConsole, natural_widths
+from boardgames_tui.engine.core import Match, Seat, game_ids, get_game
+from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.games.elements import Fit, _measured_fit
+from boardgames_tui.tui.kept import KeptConsole, natural_widths
 
 GAMES = [
     g for g in ("notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347") if g in game_ids()

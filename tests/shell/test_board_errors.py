@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from engine.core import Match, Seat, registry, saves
+from boardgames_tui.engine.core import Match, Seat, registry, saves
+from boardgames_tui.tui.games import BOARDS, ui_for
+from boardgames_tui.tui.games.base import Panel
 from tests.conformance.test_robust_leaks import screen_text
-from tui.games import BOARDS, ui_for
-from tui.games.base import Panel
 
 
 class BrokenUI:
@@ -33,15 +33,15 @@ UI = BrokenUI()
 @pytest.fixture
 def broken_toy() -> Iterator[None]:
     """The toy with the broken board while the test runs."""
-    import tui.games
+    import boardgames_tui.tui.games
 
     before = registry.targets(BOARDS)["toy"]
     registry.register("toy", f"{__name__}:UI", group=BOARDS)
-    tui.games.RAISE_BOARD_ERRORS = False  # as in the app (the suite raises them)
+    boardgames_tui.tui.games.RAISE_BOARD_ERRORS = False  # as in the app (the suite raises them)
     try:
         yield
     finally:
-        tui.games.RAISE_BOARD_ERRORS = True
+        boardgames_tui.tui.games.RAISE_BOARD_ERRORS = True
         registry.register("toy", before, group=BOARDS)
 
 
@@ -56,9 +56,9 @@ def test_the_board_says_one_line(broken_toy: None) -> None:
 async def test_a_broken_board_keeps_the_game_going_and_saved(
     broken_toy: None, tmp_path: Path
 ) -> None:
-    from tui.app import BoardgamesApp, Launch
-    from tui.crash import log_path
-    from tui.screens.game import GameScreen
+    from boardgames_tui.session.crash import log_path
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.game import GameScreen
 
     m = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=m, bot_delay=0))

@@ -17,11 +17,11 @@ import pytest
 from rich.console import Console
 from textual import events
 
-from engine.core import Match, Seat, game_ids, get_game
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.widgets.board import BoardView, PanelBox
-from tui.widgets.picker import MovePicker
+from boardgames_tui.engine.core import Match, Seat, game_ids, get_game
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.board import BoardView, PanelBox
+from boardgames_tui.tui.widgets.picker import MovePicker
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 POINTS = (0.15, 0.6, 1.0)  # early, middle, and the finished board (late)

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import search
-from engine.core import Match, Seat
-from engine.core.registry import get_game
-from tui.app import BoardgamesApp, Launch
-from tui.screens.dialogs import ConfirmScreen, HandoverScreen
-from tui.screens.end import EndScreen
-from tui.screens.game import GameScreen
+from boardgames_tui.engine.bots import search
+from boardgames_tui.engine.core import Match, Seat
+from boardgames_tui.engine.core.registry import get_game
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.dialogs import ConfirmScreen, HandoverScreen
+from boardgames_tui.tui.screens.end import EndScreen
+from boardgames_tui.tui.screens.game import GameScreen
 
 
 async def test_notre_dame_with_one_person_and_two_computers(

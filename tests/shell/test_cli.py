@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from engine.core import Match, saves
+from boardgames_tui.cli.main import UsageError, main, parse_bots, parse_players
+from boardgames_tui.engine.core import Match, saves
 from tests.root import ROOT
-from tui.cli import UsageError, main, parse_bots, parse_players
 
 if TYPE_CHECKING:
-    import tui.app
+    import boardgames_tui.tui.app
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli", *args],
+        [sys.executable, "-m", "boardgames_tui", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -114,33 +114,35 @@ def test_simulate_seat_levels(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.fixture
-def launched(monkeypatch: pytest.MonkeyPatch) -> list[tui.app.Launch]:
+def launched(monkeypatch: pytest.MonkeyPatch) -> list[boardgames_tui.tui.app.Launch]:
     """What `main` launches, recorded by a stand-in for the app that does not run."""
-    import tui.app
-    import tui.terminal
+    import boardgames_tui.session.terminal
+    import boardgames_tui.tui.app
 
-    launched: list[tui.app.Launch] = []
-    monkeypatch.setattr(tui.terminal, "has_terminal", lambda: True)  # as if in a terminal
+    launched: list[boardgames_tui.tui.app.Launch] = []
+    monkeypatch.setattr(
+        boardgames_tui.session.terminal, "has_terminal", lambda: True
+    )  # as if in a terminal
 
     class FakeApp:
         return_code = 0
         crashed = False
 
-        def __init__(self, launch: tui.app.Launch) -> None:
+        def __init__(self, launch: boardgames_tui.tui.app.Launch) -> None:
             launched.append(launch)
 
         def run(self) -> None:
             pass
 
-    monkeypatch.setattr(tui.app, "BoardgamesApp", FakeApp)
+    monkeypatch.setattr(boardgames_tui.tui.app, "BoardgamesApp", FakeApp)
     return launched
 
 
 def test_computer_flags_on_load_and_continue(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list[tui.app.Launch]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list[boardgames_tui.tui.app.Launch]
 ) -> None:
     """`--think` and `--bot-delay` apply to a loaded or continued game as to a new one."""
-    from engine.bots.search import DEFAULT_THINK, THINK_ENV, default_think
+    from boardgames_tui.engine.bots.search import DEFAULT_THINK, THINK_ENV, default_think
 
     m = Match.new("toy", ["Ann", "Bob"], seed=4)
     path = saves.save(m, tmp_path / "g.toml")
@@ -154,7 +156,7 @@ def test_computer_flags_on_load_and_continue(
 
 
 def test_global_options_after_the_command_and_continue_skips_finished(
-    tmp_path: Path, launched: list[tui.app.Launch]
+    tmp_path: Path, launched: list[boardgames_tui.tui.app.Launch]
 ) -> None:
     """`--saves` works after the command too; `continue` opens the latest unfinished game."""
     import os
@@ -187,7 +189,7 @@ def test_without_a_terminal_the_app_says_so_and_ends(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "tui.cli",
+            "boardgames_tui",
             "--saves",
             str(tmp_path),
             "new",

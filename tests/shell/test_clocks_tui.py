@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.tables import SQLiteStore, parse_seats
-from engine.tables.clock import ClockRules
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.engine.tables.clock import ClockRules
+from boardgames_tui.tui.screens.review import ReviewScreen
 from tests.shell.test_tables_tui import app_for, at_table, source_of, until
-from tui.screens.review import ReviewScreen
 
 
 def status_text(app: object) -> str:
@@ -52,7 +52,7 @@ async def test_the_clock_counts_down_runs_out_and_the_seat_is_taken_back(tmp_pat
 
 
 async def test_a_new_table_with_a_turn_limit_from_the_menu(tmp_path: Path) -> None:
-    from tui.screens.tables import NewTableScreen, TablesScreen
+    from boardgames_tui.tui.screens.tables import NewTableScreen, TablesScreen
 
     path = tmp_path / "tables.sqlite"
     app = app_for(path, None, "alice")

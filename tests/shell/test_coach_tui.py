@@ -6,13 +6,13 @@ from pathlib import Path
 
 from rich.console import Console
 
-from engine.bots.analysis import Rating
-from engine.core import Match, Seat, saves
-from engine.core.registry import get_game
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.screens.review import ReviewScreen, stored_analysis
-from tui.widgets.hint import HintPanel
+from boardgames_tui.engine.bots.analysis import Rating
+from boardgames_tui.engine.core import Match, Seat, saves
+from boardgames_tui.engine.core.registry import get_game
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.review import ReviewScreen, stored_analysis
+from boardgames_tui.tui.widgets.hint import HintPanel
 
 
 def plain(renderable: object) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tui.games.base import Panel
-from tui.widgets.board import BoardView, PanelBox
+from boardgames_tui.tui.games.base import Panel
+from boardgames_tui.tui.widgets.board import BoardView, PanelBox
 
 
 class Lines:

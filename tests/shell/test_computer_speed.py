@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Select
 
-from engine.core import Match, Seat
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.screens.setup import SetupScreen
+from boardgames_tui.engine.core import Match, Seat
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.setup import SetupScreen
 
 FOREVER = 10_000.0  # a pause no test waits out: a step played meanwhile did not wait for it
 

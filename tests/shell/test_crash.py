@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from engine.core import Match, Seat, saves
+from boardgames_tui.engine.core import Match, Seat, saves
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.crash import CrashScreen
+from boardgames_tui.tui.screens.game import GameScreen
 from tests.root import ROOT
 from tests.shell.ptydriver import PtyApp, base_env, plain
-from tui.app import BoardgamesApp, Launch
-from tui.screens.crash import CrashScreen
-from tui.screens.game import GameScreen
 
 
 def reports() -> list[Path]:
@@ -70,7 +70,7 @@ async def test_the_crash_screen_keeps_the_game_and_names_the_report(
 
 
 SITE = """
-from tui.screens import menu
+from boardgames_tui.tui.screens import menu
 
 def broken(self, *args, **kwargs):
     raise RuntimeError("inner detail 4711")

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Match, Seat, get_game
-from tui.app import BoardgamesApp, Launch
-from tui.games import ui_for
-from tui.plain.boards import board_for
-from tui.screens.game import GameScreen
-from tui.widgets.board import panel_text
-from tui.widgets.picker import DONE_KEY, MovePicker
+from boardgames_tui.engine.core import Match, Seat, get_game
+from boardgames_tui.plain.boards import board_for
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.board import panel_text
+from boardgames_tui.tui.widgets.picker import DONE_KEY, MovePicker
 
 
 def until(game_id: str, found: object, seed: int = 1, limit: int = 3000) -> Match:

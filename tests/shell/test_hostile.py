@@ -24,7 +24,7 @@ class _Link(Screen[None]):
 
 async def test_a_markup_action_link_does_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A click on an action link in rendered text runs no action (here: writing a file)."""
-    from tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
 
     target = tmp_path / "elsewhere"
     target.mkdir()
@@ -44,7 +44,7 @@ def cli(
     *args: str, stdin: int | None = None, timeout: float = 30
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli", *args],
+        [sys.executable, "-m", "boardgames_tui", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -55,7 +55,7 @@ def cli(
 
 def test_a_bad_name_is_refused_where_it_enters(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """`--players` and a save holding a control character or an overlong name: one line."""
-    from engine.core import Match, Seat, saves
+    from boardgames_tui.engine.core import Match, Seat, saves
 
     out = cli("--saves", str(tmp_path), "new", "notre-dame", "--players", "Ann,\x1b]0;x\x07Bob")
     assert out.returncode == 2
@@ -89,7 +89,7 @@ def test_without_a_terminal_the_app_says_so_and_exits(tmp_path) -> None:  # type
 def test_the_app_exits_when_its_terminal_goes_away(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The terminal closes mid-game (ssh dropped): the process is gone within 2 s, the game
     autosaved."""
-    from engine.core import saves
+    from boardgames_tui.engine.core import saves
     from tests.shell.ptydriver import PtyApp, base_env
 
     app = PtyApp(["new", "notre-dame", "--players", "Ann,Bob", "--no-handover"], base_env(tmp_path))
@@ -121,7 +121,7 @@ def test_the_app_exits_when_a_terminal_it_does_not_own_goes_away(tmp_path) -> No
 
     master, slave = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "new", "notre-dame", "--players", "Ann,Bob"],
+        [sys.executable, "-m", "boardgames_tui", "new", "notre-dame", "--players", "Ann,Bob"],
         stdin=slave,
         stdout=slave,
         stderr=slave,

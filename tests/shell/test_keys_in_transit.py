@@ -13,10 +13,10 @@ import pytest
 from textual import events
 from textual.widgets import Markdown
 
-from engine.core import Match, Seat
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.screens.rules import RulesScreen
+from boardgames_tui.engine.core import Match, Seat
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.rules import RulesScreen
 
 
 def typed(app: BoardgamesApp, *keys: str) -> None:

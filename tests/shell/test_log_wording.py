@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from engine.core import Match, Seat, get_game
-from tui.games import ui_for
-from tui.plain.boards import board_for
-from tui.widgets.board import panel_text
-from tui.widgets.log import log_entries
+from boardgames_tui.engine.core import Match, Seat, get_game
+from boardgames_tui.plain.boards import board_for
+from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.widgets.board import panel_text
+from boardgames_tui.tui.widgets.log import log_entries
 
 TITLES = ["notre-dame", "rattus-cartus", "cathedral-of-orleans", "1347"]
 

@@ -3,11 +3,11 @@ written out with the first move, so a replay or a review shows them."""
 
 from __future__ import annotations
 
-from engine.cathedral import data as CD
-from engine.core.match import Match
-from engine.notre_dame import rules as NR
-from engine.pestis import data as PD
-from engine.rattus_cartus import data as RD
+from boardgames_tui.engine.cathedral import data as CD
+from boardgames_tui.engine.core.match import Match
+from boardgames_tui.engine.notre_dame import rules as NR
+from boardgames_tui.engine.pestis import data as PD
+from boardgames_tui.engine.rattus_cartus import data as RD
 
 
 def first_lines(game_id: str, names: list[str], options: dict | None = None) -> list[str]:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Match, Seat, game_ids, get_game
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.widgets.picker import MovePicker
+from boardgames_tui.engine.core import Match, Seat, game_ids, get_game
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.picker import MovePicker
 
 GAMES = [g for g in game_ids() if g != "toy"]
 SEEDS = range(3)

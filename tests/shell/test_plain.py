@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from engine.core import HUMAN, Match, Seat, get_game, registry, saves
+from boardgames_tui.engine.core import HUMAN, Match, Seat, get_game, registry, saves
+from boardgames_tui.plain import play_match
+from boardgames_tui.plain.boards import TEXT_BOARDS, GenericBoard, Sections, board_for, listed
+from boardgames_tui.plain.lines import Output, clean
+from boardgames_tui.plain.session import COMMANDS, PlainSession
+from boardgames_tui.plain.source import LocalSource
 from tests.conftest import TITLES  # every installed title, the example plug-in included
 from tests.root import ROOT
-from tui.plain import play_match
-from tui.plain.boards import TEXT_BOARDS, GenericBoard, Sections, board_for, listed
-from tui.plain.lines import Output, clean
-from tui.plain.session import COMMANDS, PlainSession
-from tui.plain.source import LocalSource
 
 CASES = [(g, n) for g in TITLES for n in sorted({get_game(g).min_players, get_game(g).max_players})]
 DECIDE = re.compile(r"^(.+) to decide: (.+)$")
@@ -260,8 +260,8 @@ def test_a_table_in_lines(
 ) -> None:
     """`table join ID --plain`: the real command line, the table's computers played through
     the lease, the game to its end; the table is the same in both modes."""
-    from engine.tables import SQLiteStore, parse_seats
-    from tui.cli import main
+    from boardgames_tui.cli.main import main
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 
     store_file = tmp_path / "tables.sqlite"
     store = SQLiteStore(store_file)
@@ -291,7 +291,7 @@ def run_cli(
     full_env = {**os.environ, "XDG_DATA_HOME": str(tmp), **(env or {})}
     full_env.pop("BOARDGAMES_PLAIN", None) if env is None else None
     return subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "tui.cli", "--saves", str(tmp), *args],
+        [sys.executable, "-X", "importtime", "-m", "boardgames_tui", "--saves", str(tmp), *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -333,7 +333,7 @@ def test_through_a_real_pipe_without_textual_and_on_in_the_other_mode(tmp_path: 
 
 
 def test_plain_is_wanted_by_flag_or_environment() -> None:
-    from tui.plain import wanted
+    from boardgames_tui.plain import wanted
 
     assert wanted(True, {}) and wanted(False, {"BOARDGAMES_PLAIN": "1"})
     assert not wanted(False, {}) and not wanted(False, {"BOARDGAMES_PLAIN": "0"})
@@ -352,9 +352,9 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     continued from the menu; bad answers get one line and the question again."""
     from argparse import Namespace
 
-    from engine.core import all_games
-    from tui.plain.lines import script_reader
-    from tui.plain.menu import menu
+    from boardgames_tui.engine.core import all_games
+    from boardgames_tui.plain.lines import script_reader
+    from boardgames_tui.plain.menu import menu
 
     pick = str([g.id for g in all_games()].index("notre-dame") + 1)
     out = Output()
@@ -374,7 +374,7 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
 
 def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
     """`review FILE --plain`: a finished example game, move by move, every seat's cards."""
-    from tui.plain.lines import script_reader
+    from boardgames_tui.plain.lines import script_reader
 
     m = saves.load(next((ROOT / "saves").glob("notre-dame*.toml")))
     out = Output()
@@ -392,9 +392,9 @@ def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
 def test_a_table_shows_the_others_moves_as_they_come(tmp_path: Path) -> None:
     """Two people at a table: while Bob is to move, Ann's session waits, listening; Bob's
     move (made by another process's store) is said to Ann as Ann may read it."""
-    from engine.tables import SQLiteStore, parse_seats
-    from tui.plain import join_table
-    from tui.plain.lines import TIMEOUT
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.plain import join_table
+    from boardgames_tui.plain.lines import TIMEOUT
 
     path = tmp_path / "tables.sqlite"
     store, other = SQLiteStore(path), SQLiteStore(path)
@@ -431,9 +431,9 @@ def test_a_table_shows_the_others_moves_as_they_come(tmp_path: Path) -> None:
 def test_a_table_says_a_move_taken_back(tmp_path: Path) -> None:
     """Ann plays while Bob's session waits, then takes her move back at her terminal while
     Bob decides: Bob hears it, as he may read the move."""
-    from engine.tables import SQLiteStore, parse_seats
-    from tui.plain import join_table
-    from tui.plain.lines import TIMEOUT
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.plain import join_table
+    from boardgames_tui.plain.lines import TIMEOUT
 
     path = tmp_path / "tables.sqlite"
     store, other = SQLiteStore(path), SQLiteStore(path)
@@ -550,10 +550,10 @@ def test_shared_tables_in_the_line_mode_menu_with_talk_and_the_clock(tmp_path: P
     (bob left) arrive while she decides, `clock` and `help` answer."""
     from argparse import Namespace
 
-    from engine.tables import SQLiteStore, parse_seats
-    from engine.tables.clock import ClockRules
-    from tui.plain.lines import TIMEOUT
-    from tui.plain.menu import menu
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.engine.tables.clock import ClockRules
+    from boardgames_tui.plain.lines import TIMEOUT
+    from boardgames_tui.plain.menu import menu
 
     path = tmp_path / "tables.sqlite"
     other = SQLiteStore(path)
@@ -594,9 +594,9 @@ def test_shared_tables_in_the_line_mode_menu_with_talk_and_the_clock(tmp_path: P
 
 
 def test_the_line_mode_says_what_happened_since_you_last_looked(tmp_path: Path) -> None:
-    from engine.tables import SQLiteStore, parse_seats
-    from tui.plain import join_table
-    from tui.plain.lines import script_reader
+    from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+    from boardgames_tui.plain import join_table
+    from boardgames_tui.plain.lines import script_reader
 
     path = tmp_path / "tables.sqlite"
     store = SQLiteStore(path)

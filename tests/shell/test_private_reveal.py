@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Match, Seat, game_ids, get_game
-from engine.core.match import Step
-from tui.app import BoardgamesApp, Launch
-from tui.screens.dialogs import HandoverScreen, SeenScreen
-from tui.screens.game import GameScreen
-from tui.widgets.picker import MovePicker
+from boardgames_tui.engine.core import Match, Seat, game_ids, get_game
+from boardgames_tui.engine.core.match import Step
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.dialogs import HandoverScreen, SeenScreen
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.picker import MovePicker
 
 
 def private_to_mover(step: Step) -> list[str]:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from engine.tables import open_store, parse_seats
-from engine.tables.computer import lease_owner, play_computers
-from tui.app import BoardgamesApp, Launch
-from tui.screens.ratings import RatingsScreen
+from boardgames_tui.engine.tables import open_store, parse_seats
+from boardgames_tui.engine.tables.computer import lease_owner, play_computers
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.ratings import RatingsScreen
 
 
 def played(location: str) -> None:

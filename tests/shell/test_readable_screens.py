@@ -10,21 +10,21 @@ from typing import TYPE_CHECKING
 import pytest
 from rich.console import Console
 
-from engine.core import Match, Seat, get_game, saves
-from engine.core.protocol import Move, Prompt
+from boardgames_tui.engine.core import Match, Seat, get_game, saves
+from boardgames_tui.engine.core.protocol import Move, Prompt
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.dialogs import HelpScreen
+from boardgames_tui.tui.screens.end import merged_order, result_renderable, split_label
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.load import LoadScreen, players_text
+from boardgames_tui.tui.screens.log import LogScreen
+from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.screens.rules import phase_help
+from boardgames_tui.tui.screens.setup import SetupScreen
+from boardgames_tui.tui.widgets.board import BoardView
+from boardgames_tui.tui.widgets.log import FRESH_MARK, GameLog, log_entries
+from boardgames_tui.tui.widgets.picker import MovePicker
 from tests.root import ROOT
-from tui.app import BoardgamesApp, Launch
-from tui.screens.dialogs import HelpScreen
-from tui.screens.end import merged_order, result_renderable, split_label
-from tui.screens.game import GameScreen
-from tui.screens.load import LoadScreen, players_text
-from tui.screens.log import LogScreen
-from tui.screens.review import ReviewScreen
-from tui.screens.rules import phase_help
-from tui.screens.setup import SetupScreen
-from tui.widgets.board import BoardView
-from tui.widgets.log import FRESH_MARK, GameLog, log_entries
-from tui.widgets.picker import MovePicker
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot
@@ -390,8 +390,8 @@ async def test_load_list_names_game_players_and_state(tmp_path: Path) -> None:
 async def test_a_handover_due_while_the_window_is_small_shows_once_it_is_big(
     tmp_path: Path,
 ) -> None:
-    from tui.app import TooSmallScreen
-    from tui.screens.dialogs import HandoverScreen
+    from boardgames_tui.tui.app import TooSmallScreen
+    from boardgames_tui.tui.screens.dialogs import HandoverScreen
 
     match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
     app = app_for(match, tmp_path)
@@ -426,7 +426,7 @@ async def test_a_failing_computer_player_is_reported_in_one_sentence(
         def choose(self, state: object, prompt: Prompt) -> str:
             raise KeyError("bad internal detail 4711")
 
-    monkeypatch.setattr("tui.source.make_bot", lambda *a, **k: Broken())
+    monkeypatch.setattr("boardgames_tui.session.source.make_bot", lambda *a, **k: Broken())
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "random")], seed=3)
     app = app_for(match, tmp_path)
     notes: list[str] = []
@@ -442,7 +442,7 @@ async def test_a_failing_computer_player_is_reported_in_one_sentence(
             await pilot.pause(0.02)
     assert notes and "Bob" in notes[0] and "safe" in notes[0]
     assert "4711" not in notes[0] and "KeyError" not in notes[0]
-    from tui.crash import log_path
+    from boardgames_tui.session.crash import log_path
 
     path = log_path()
     assert path is not None and path.parent.name == "boardgames-tui"

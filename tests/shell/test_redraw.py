@@ -16,7 +16,7 @@ from rich.style import Style
 from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.strip import Strip
 
-from engine.core import Match, Seat, get_title
+from boardgames_tui.engine.core import Match, Seat, get_title
 from tests.conftest import BUILTIN
 
 Cell = tuple[str, str]
@@ -90,7 +90,7 @@ def _diff(shown: Terminal, fresh: Terminal) -> str:
 
 async def _follow(gid: str, size: tuple[int, int], moves: int, tmp: str) -> int:
     """Play `moves` moves of `gid`; after each, the terminal must show a full redraw."""
-    from tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
 
     n = get_title(gid).players
     m = Match.new(gid, [Seat(f"P{i + 1}") for i in range(n)], seed=11)

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from engine.core import Match, Seat, game_ids, saves
-from tui.app import BoardgamesApp, Launch
-from tui.cli import main as cli_main
-from tui.screens.game import GameScreen
-from tui.widgets.hint import HintPanel
+from boardgames_tui.cli.main import main as cli_main
+from boardgames_tui.engine.core import Match, Seat, game_ids, saves
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.hint import HintPanel
 
 KEYS_PER_RUN = int(os.environ.get("BOARDGAMES_FUZZ_KEYS", "260"))
 SEEDS = (1, 2)
@@ -133,7 +133,7 @@ def assert_every_save_opens(folder: Path, app: BoardgamesApp) -> None:
 async def test_fuzz_game_screen(
     game_id: str, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from engine.core import get_game
+    from boardgames_tui.engine.core import get_game
 
     monkeypatch.chdir(tmp_path)
     game = get_game(game_id)

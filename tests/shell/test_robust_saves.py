@@ -17,10 +17,10 @@ import pytest
 import tomli_w
 from textual import events
 
-from engine.core import Match, Seat, saves
-from engine.core.saves import SaveError
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.core import Match, Seat, saves
+from boardgames_tui.engine.core.saves import SaveError
 from tests.root import ROOT
-from tui.cli import main
 
 
 def finished_save(tmp_path: Path, game_id: str = "notre-dame", seed: int = 4) -> Path:
@@ -153,7 +153,7 @@ def test_load_command_exits_1_with_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_bytes(good.read_bytes()[:200])
     out = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "load", str(bad)],
+        [sys.executable, "-m", "boardgames_tui", "load", str(bad)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -171,9 +171,9 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_tui_load_dialog_for_damaged_saves(tmp_path: Path) -> None:
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.dialogs import MessageScreen
-    from tui.screens.menu import MenuScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.dialogs import MessageScreen
+    from boardgames_tui.tui.screens.menu import MenuScreen
 
     good = finished_save(tmp_path)
     bad_dir = tmp_path / "bad"
@@ -199,7 +199,7 @@ async def test_tui_load_dialog_for_damaged_saves(tmp_path: Path) -> None:
 WRITER = r"""
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from engine.core.saves import atomic_write
+from boardgames_tui.engine.core.saves import atomic_write
 target = sys.argv[2]
 print("writing", flush=True)
 i = 0
@@ -307,8 +307,8 @@ async def test_the_end_screen_waits_for_the_last_autosave(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a slow disk too, the end screen comes only once the finished game is written."""
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.end import EndScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.end import EndScreen
 
     written: list[str] = []
     atomic_write = saves.atomic_write

@@ -23,7 +23,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from tests.root import ROOT
 from tests.shell.ptydriver import PtyApp, base_env, plain
 from tests.shell.test_tables_tui import hidden_from
@@ -47,7 +47,7 @@ class Room:
             [
                 sys.executable,
                 "-m",
-                "tui.cli",
+                "boardgames_tui",
                 *(["--store", store] if store else []),
                 "serve",
                 "--port",
@@ -243,7 +243,7 @@ def test_register_refuse_a_taken_name_and_an_unknown_key_when_invite_only(tmp_pa
         inv.key("bob")
         unknown = inv.run("bob", "bob", "table", "list")
         assert unknown.returncode == 255 and "invite-only" in unknown.stderr
-        cli = [sys.executable, "-m", "tui.cli", "room"]
+        cli = [sys.executable, "-m", "boardgames_tui", "room"]
         add = subprocess.run(
             [*cli, "add", "bob", f"{inv.key('bob')}.pub", "--room", str(inv.dir)],
             cwd=ROOT, env=inv.env, capture_output=True, text=True,
@@ -446,7 +446,7 @@ def test_another_key_joins_its_player_with_a_one_time_code(room: Room) -> None:
     """`k` in the menu writes a code into the player's folder (done here as the app does); a
     session of the new key types it and plays as alice; a wrong code, or Ctrl+C, gets one
     line."""
-    from tui.room.folder import Room as Folder
+    from boardgames_tui.room.folder import Room as Folder
 
     assert room.run("alice", "alice", "table", "list").returncode == 0
     assert room.run("laptop", "alice", "table", "list").returncode == 255  # no code yet

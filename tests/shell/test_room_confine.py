@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from boardgames_tui.room.names import name_problem
+from boardgames_tui.session.confine import ConfineError, confined_path
 from tests.root import ROOT
 from tests.shell.ptydriver import base_env
-from tui.room.confine import ConfineError, confined_path
-from tui.room.names import name_problem
 
 
 @pytest.mark.parametrize(
@@ -39,7 +39,7 @@ def test_load_and_review_take_only_a_name(tmp_path: Path) -> None:
     example = next((ROOT / "saves").glob("*.toml"))
     for cmd in (["load", str(example)], ["review", "../bob/x"]):
         r = subprocess.run(
-            [sys.executable, "-m", "tui.cli", "--confine", "--saves", str(tmp_path / "a"), *cmd],
+            [sys.executable, "-m", "boardgames_tui", "--confine", "--saves", str(tmp_path / "a"), *cmd],
             cwd=ROOT, env=base_env(tmp_path), capture_output=True, text=True, timeout=20,
         )  # fmt: skip
         assert r.returncode == 2 and "not a path" in r.stderr
@@ -60,10 +60,10 @@ def test_good_names_pass() -> None:
 async def test_a_room_session_saves_and_loads_only_in_its_own_folder(tmp_path: Path) -> None:
     from textual.widgets import Static
 
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.dialogs import MessageScreen
-    from tui.screens.load import LoadScreen
-    from tui.screens.menu import MenuScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.dialogs import MessageScreen
+    from boardgames_tui.tui.screens.load import LoadScreen
+    from boardgames_tui.tui.screens.menu import MenuScreen
 
     mine, other = tmp_path / "alice", tmp_path / "bob"
     other.mkdir()
@@ -76,7 +76,7 @@ async def test_a_room_session_saves_and_loads_only_in_its_own_folder(tmp_path: P
         store=str(tmp_path / "tables.sqlite"),
         confine=True,
     )
-    from engine.core import Seat
+    from boardgames_tui.engine.core import Seat
 
     launch.new["seats"] = [Seat("alice"), Seat("bob")]  # type: ignore[index]
     app = BoardgamesApp(launch)

@@ -18,7 +18,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from tests.root import ROOT
 from tests.shell.ptydriver import base_env, plain
 from tests.shell.test_room import (
@@ -136,7 +136,7 @@ def test_refused_logins_are_rate_limited_per_address(tmp_path: Path) -> None:
     try:
         known = room.key("bob")
         add = subprocess.run(
-            [sys.executable, "-m", "tui.cli", "room", "add", "bob", f"{known}.pub", "--room", str(room.dir)],
+            [sys.executable, "-m", "boardgames_tui", "room", "add", "bob", f"{known}.pub", "--room", str(room.dir)],
             cwd=ROOT, env=room.env, capture_output=True, text=True,
         )  # fmt: skip
         assert add.returncode == 0, add.stderr
@@ -239,7 +239,7 @@ def test_a_locked_store_gets_a_line_and_loses_no_move(tmp_path: Path) -> None:
 
 def test_serve_refuses_a_port_in_use_a_folder_it_cannot_use_and_a_dead_store(tmp_path: Path) -> None:  # fmt: skip
     env = base_env(tmp_path)
-    serve = [sys.executable, "-m", "tui.cli"]
+    serve = [sys.executable, "-m", "boardgames_tui"]
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

@@ -15,7 +15,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from tests.shell.test_room import SSH, Room, room_processes
 
 pytestmark = pytest.mark.skipif(not Path(SSH).exists(), reason="needs OpenSSH's client")
@@ -191,7 +191,7 @@ def test_a_strangers_wrong_codes_do_not_spend_the_players_code(tmp_path: Path) -
     """While alice's code for a new key waits, a stranger connecting as alice types wrong
     codes on several connections: each connection has its own tries, the code stays, and
     alice's laptop then adds its key with it."""
-    from tui.room.folder import Room as Folder
+    from boardgames_tui.room.folder import Room as Folder
 
     room = Room(tmp_path)
     try:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import saves
+from boardgames_tui.engine.core import saves
+from boardgames_tui.session.scores import history_lines, score_history
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.dialogs import MessageScreen
+from boardgames_tui.tui.screens.end import EndScreen
+from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.widgets.score_chart import score_chart
 from tests.root import ROOT
-from tui.app import BoardgamesApp, Launch
-from tui.scores import history_lines, score_history
-from tui.screens.dialogs import MessageScreen
-from tui.screens.end import EndScreen
-from tui.screens.review import ReviewScreen
-from tui.widgets.score_chart import score_chart
 
 SAVE = ROOT / "saves" / "notre-dame-4p-example.toml"
 

@@ -13,16 +13,16 @@ from textual.command import CommandPalette
 from textual.dom import DOMNode
 from textual.widgets import Select
 
-from engine.core import HUMAN, Match, Seat
-from tui import settings as settings_mod
-from tui.app import BoardgamesApp, Launch
-from tui.cli import main
-from tui.screens import keys
-from tui.screens.dialogs import HelpScreen
-from tui.screens.game import GameScreen
-from tui.screens.log import LogScreen
-from tui.screens.settings import KeyScreen, SettingsScreen
-from tui.screens.setup import SetupScreen
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.core import HUMAN, Match, Seat
+from boardgames_tui.tui import settings as settings_mod
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens import keys
+from boardgames_tui.tui.screens.dialogs import HelpScreen
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.log import LogScreen
+from boardgames_tui.tui.screens.settings import KeyScreen, SettingsScreen
+from boardgames_tui.tui.screens.setup import SetupScreen
 
 
 @pytest.fixture
@@ -256,6 +256,6 @@ async def test_the_menu_shows_and_answers_a_remapped_item_key(config: Path, tmp_
         assert any(r.startswith(" x   Rules") for r in rows), rows
         await pilot.press("x")
         await pilot.pause()
-        from tui.screens.load import RulesPickScreen
+        from boardgames_tui.tui.screens.load import RulesPickScreen
 
         assert isinstance(app.screen, RulesPickScreen)

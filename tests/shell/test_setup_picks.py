@@ -6,9 +6,9 @@ from pathlib import Path
 
 from textual.widgets import Select
 
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.screens.setup import SetupScreen
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.setup import SetupScreen
 
 
 async def test_rattus_buildings_chosen_one_per_class_in_the_setup_screen(tmp_path: Path) -> None:

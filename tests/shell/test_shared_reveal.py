@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import HUMAN, PUBLIC, Match, Seat
-from engine.core.protocol import Event
-from engine.tables import SeatInfo, SQLiteStore
+from boardgames_tui.engine.core import HUMAN, PUBLIC, Match, Seat
+from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.engine.tables import SeatInfo, SQLiteStore
+from boardgames_tui.plain.lines import Output
+from boardgames_tui.plain.session import PlainSession
+from boardgames_tui.plain.source import LocalSource
 from tests.conformance.test_robust_leaks import FROZEN, lines
-from tui.plain.lines import Output
-from tui.plain.session import PlainSession
-from tui.plain.source import LocalSource
 
 SHOWN = "Ann discards card 2 face down and shows it to Bob"
 PUBLIC_LINE = "Ann discards a card face down and shows it to Bob"
@@ -73,8 +73,8 @@ async def test_the_game_screen_log_and_review(reader: int, line: str, tmp_path: 
     """One person (`reader`) against two computers, who wait: the log and the review list."""
     from textual.widgets import RichLog
 
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.game import GameScreen
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.game import GameScreen
 
     kinds = tuple(HUMAN if i == reader else "random" for i in range(3))
     m = discarded(kinds)  # type: ignore[arg-type]
@@ -100,7 +100,7 @@ def test_table_show(user: str, line: str, tmp_path: Path, capsys: pytest.Capture
 
     line = line.replace("Ann", "ann").replace("Bob", "bob")  # a table's seats are its users
 
-    from tui.cli import main
+    from boardgames_tui.cli.main import main
 
     path = tmp_path / "tables.sqlite"
     store = SQLiteStore(path)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from boardgames_tui.tui.app import BoardgamesApp, Launch
 from tests.conftest import BUILTIN
-from tui.app import BoardgamesApp, Launch
-from tui.tools.screenshots import sample_match, settle
+from tools.screenshots import sample_match, settle
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 GAMES = BUILTIN  # the snapshots are stored for the titles this repository ships
@@ -100,7 +100,7 @@ def test_settings(snap_compare, saves_dir: str, size: str, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(SAVES / "config"))
 
     async def open_settings(pilot) -> None:  # type: ignore[no-untyped-def]
-        from tui.screens.settings import SettingsScreen
+        from boardgames_tui.tui.screens.settings import SettingsScreen
 
         pilot.app.push_screen(SettingsScreen())
         await settle(pilot)

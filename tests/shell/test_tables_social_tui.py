@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.tui.screens.dialogs import MessageScreen, TalkScreen
+from boardgames_tui.tui.screens.end import EndScreen
+from boardgames_tui.tui.screens.menu import MenuScreen
+from boardgames_tui.tui.screens.tables import TablesScreen
+from boardgames_tui.tui.widgets.log import GameLog
+from boardgames_tui.tui.widgets.picker import MovePicker
 from tests.shell.test_tables_tui import app_for, at_table, my_turn, source_of, until
 from tests.tables.test_notify import Hook
-from tui.screens.dialogs import MessageScreen, TalkScreen
-from tui.screens.end import EndScreen
-from tui.screens.menu import MenuScreen
-from tui.screens.tables import TablesScreen
-from tui.widgets.log import GameLog
-from tui.widgets.picker import MovePicker
 
 
 def screen_text(app: Any) -> str:
@@ -43,7 +43,9 @@ def first_move(store: SQLiteStore, tid: str) -> None:
 async def test_your_turn_at_n_tables_with_a_bell_and_notices_after_the_apps_moves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tui.turns.POLL_SECONDS", 0.2)  # the app asks the store this often
+    monkeypatch.setattr(
+        "boardgames_tui.tui.turns.POLL_SECONDS", 0.2
+    )  # the app asks the store this often
     path = tmp_path / "tables.sqlite"
     other = SQLiteStore(path)  # alice's terminal
     one = other.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
@@ -154,7 +156,7 @@ async def test_no_shared_tables_toast_for_the_table_in_front(
 ) -> None:
     """At the table bob sits at, his turns coming and going say nothing in a toast (the
     table screen says its own turn); a turn at another table still does."""
-    monkeypatch.setattr("tui.turns.POLL_SECONDS", 0.2)
+    monkeypatch.setattr("boardgames_tui.tui.turns.POLL_SECONDS", 0.2)
     path = tmp_path / "tables.sqlite"
     other = SQLiteStore(path)
     one = other.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from engine.tables import SQLiteStore, parse_seats, public_view
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats, public_view
+from boardgames_tui.session.table_source import TableSource
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.screens.tables import NewTableScreen, TablesScreen
 from tests.shell.ptydriver import PtyApp, base_env, plain
-from tui.app import BoardgamesApp, Launch
-from tui.screens.game import GameScreen
-from tui.screens.review import ReviewScreen
-from tui.screens.tables import NewTableScreen, TablesScreen
-from tui.table_source import TableSource
 
 
 def strings(data: Any) -> set[str]:
@@ -388,7 +388,7 @@ async def test_the_seed_field_is_only_for_a_table_against_computers(tmp_path: Pa
 async def test_a_rated_table_offers_no_hint_or_analysis_until_it_ends(tmp_path: Path) -> None:
     """Issue 46: a table that counts for ratings has no hint key and review refuses to
     analyse while it is played; an unrated one offers both."""
-    from tui.screens.review import ReviewScreen
+    from boardgames_tui.tui.screens.review import ReviewScreen
 
     for unrated in (False, True):
         path, tid = make(tmp_path / str(unrated), "alice,bob", unrated=unrated)
@@ -406,7 +406,7 @@ async def test_the_end_of_a_table_says_whether_it_counted(tmp_path: Path) -> Non
     """Issue 46: each table says whether it counts for ratings, and why not."""
     from textual.widgets import Static
 
-    from tui.screens.end import EndScreen
+    from boardgames_tui.tui.screens.end import EndScreen
 
     for unrated, said in ((False, "Rated: this table counts"), (True, "Not rated: its creator")):
         path, tid = make(tmp_path / str(unrated), "alice,bob", unrated=unrated)
@@ -431,9 +431,9 @@ async def test_away_notifications_leave_and_take_back_in_the_app(
     """The Tables screen's o: targets added (a bad one refused in one line), the reminder set,
     away and back; L leaves the highlighted table (after a yes), r takes the seat back; a
     room's player is shown no host path."""
-    from engine.tables.notify import ROOM_SCHEMES, Policy
+    from boardgames_tui.engine.tables.notify import ROOM_SCHEMES, Policy
+    from boardgames_tui.tui.screens.days import OverDaysScreen
     from tests.tables.test_notify import Hook, wait_for
-    from tui.screens.days import OverDaysScreen
 
     # a room whose host lets targets on this machine in (`serve --notify-private`): the
     # test's webhook is one

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from engine.core import Match, Seat, game_ids, saves
-from tui.app import BoardgamesApp, Launch
-from tui.screens.dialogs import ConfirmScreen, HandoverScreen
-from tui.screens.end import EndScreen
-from tui.screens.game import GameScreen
-from tui.screens.review import ReviewScreen
-from tui.widgets.picker import HOTKEYS, MovePicker
+from boardgames_tui.engine.core import Match, Seat, game_ids, saves
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.dialogs import ConfirmScreen, HandoverScreen
+from boardgames_tui.tui.screens.end import EndScreen
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.widgets.picker import HOTKEYS, MovePicker
 
 GAMES = game_ids()  # every installed title
 
@@ -92,6 +92,6 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
 
 def test_plain_launch_is_parsed_no_arguments() -> None:
     """A plain launch skips the parser (start-up time): it must be what parsing no args gives."""
-    from tui.cli import build_parser, plain_launch
+    from boardgames_tui.cli.main import build_parser, plain_launch
 
     assert plain_launch() == build_parser().parse_args([])

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from engine.core import Match, Seat, saves
-from tui.app import BoardgamesApp, Launch, TooSmallScreen
-from tui.screens.dialogs import ConfirmScreen, HandoverScreen, MessageScreen
-from tui.screens.end import EndScreen
-from tui.screens.game import GameScreen
-from tui.screens.menu import MenuScreen
-from tui.screens.review import ReviewScreen
-from tui.screens.rules import RulesScreen
-from tui.source import LocalSource
+from boardgames_tui.engine.core import Match, Seat, saves
+from boardgames_tui.session.source import LocalSource
+from boardgames_tui.tui.app import BoardgamesApp, Launch, TooSmallScreen
+from boardgames_tui.tui.screens.dialogs import ConfirmScreen, HandoverScreen, MessageScreen
+from boardgames_tui.tui.screens.end import EndScreen
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.menu import MenuScreen
+from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.screens.rules import RulesScreen
 
 
 def make_app(
@@ -265,8 +265,8 @@ def test_match_helper_is_importable() -> None:
 
 
 async def test_question_mark_opens_help_on_every_screen(tmp_path: Path) -> None:
-    from tui.screens.dialogs import HelpScreen
-    from tui.screens.setup import SetupScreen
+    from boardgames_tui.tui.screens.dialogs import HelpScreen
+    from boardgames_tui.tui.screens.setup import SetupScreen
 
     app = make_app(tmp_path, handover=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -316,8 +316,8 @@ async def test_setup_sets_the_computer_thinking_time(
     """The setup screen's "Computer thinking" choice reaches the strong players."""
     from textual.widgets import Select
 
-    from engine.bots.search import THINK_ENV
-    from tui.screens.setup import SetupScreen
+    from boardgames_tui.engine.bots.search import THINK_ENV
+    from boardgames_tui.tui.screens.setup import SetupScreen
 
     monkeypatch.delenv(THINK_ENV, raising=False)
 
@@ -346,7 +346,7 @@ async def test_think_from_the_command_line(tmp_path: Path) -> None:
     """`--think` (Launch.think) reaches the strong seats and is the setup screen's choice."""
     from textual.widgets import Select
 
-    from tui.screens.setup import SetupScreen
+    from boardgames_tui.tui.screens.setup import SetupScreen
 
     match = Match.new("toy", [Seat("Ann"), Seat("Bob", "strong")], seed=3)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0, think=1.5))

@@ -21,11 +21,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from engine.core import Match, Seat, saves
-from tests.conformance.test_hostile_names import HOSTILE, assert_literal
-from tests.root import ROOT
-from tui.web.app import command
-from tui.web.server import (
+from boardgames_tui.engine.core import Match, Seat, saves
+from boardgames_tui.web.app import command
+from boardgames_tui.web.server import (
     WebError,
     check_allowed_host,
     exposure_warning,
@@ -33,6 +31,8 @@ from tui.web.server import (
     is_loopback,
     url_for,
 )
+from tests.conformance.test_hostile_names import HOSTILE, assert_literal
+from tests.root import ROOT
 
 GUARD = 30.0  # seconds before a wait that never ends fails (a hang guard, not a speed target)
 
@@ -43,7 +43,7 @@ class Served:
     def __init__(self, saves_dir: Path, *args: str) -> None:
         web = ["--saves", str(saves_dir), "web", "--port", "0", *args]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli", *web],
+            [sys.executable, "-m", "boardgames_tui", *web],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -123,9 +123,18 @@ def outward_address() -> str | None:
 
 def test_command_and_addresses() -> None:
     argv = command("/tmp/s", 2.0, 0.0)
-    expected = ["-m", "tui.web.app", "--saves", "/tmp/s", "--think", "2.0", "--bot-delay", "0.0"]
+    expected = [
+        "-m",
+        "boardgames_tui.web.app",
+        "--saves",
+        "/tmp/s",
+        "--think",
+        "2.0",
+        "--bot-delay",
+        "0.0",
+    ]
     assert argv[1:] == expected
-    assert command()[1:] == ["-m", "tui.web.app"]
+    assert command()[1:] == ["-m", "boardgames_tui.web.app"]
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
     assert exposure_warning("127.0.0.1") is None
@@ -163,7 +172,7 @@ async def test_answers_on_loopback_only_and_each_tab_runs_its_own_app(served: Se
         assert len(apps) == 2
         for pid in apps:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            assert b"tui.web.app" in cmdline
+            assert b"boardgames_tui.web.app" in cmdline
             assert cmdline[cmdline.index(b"--think") + 1] == b"0.3"  # options passed through
             assert b"--saves" in cmdline
 
@@ -241,7 +250,7 @@ def test_busy_port_gets_one_clear_line(tmp_path: Path) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         out = subprocess.run(
-            [sys.executable, "-m", "tui.cli", "web", "--port", str(port)],
+            [sys.executable, "-m", "boardgames_tui", "web", "--port", str(port)],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -261,7 +270,7 @@ def test_busy_port_gets_one_clear_line(tmp_path: Path) -> None:
 )
 def test_bad_port_or_name_gets_one_clear_line(args: list[str], said: str) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "web", *args],
+        [sys.executable, "-m", "boardgames_tui", "web", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

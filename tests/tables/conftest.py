@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine.tables import TableStore, open_store
+from boardgames_tui.engine.tables import TableStore, open_store
 
 
 class Backend:
@@ -44,7 +44,7 @@ class Backend:
     def to_format_3(self) -> None:
         """Make the store what format 3 wrote: no clocks, notices without a kind, none of the
         tables of rematches, invites and talk, no seeds' kinds."""
-        from engine.tables.store import NOTICE_TABLES
+        from boardgames_tui.engine.tables.store import NOTICE_TABLES
 
         self.sql("DROP TABLE bg_notices")
         for stmt in NOTICE_TABLES[1:]:
@@ -77,7 +77,7 @@ class Backend:
     def before_results(self) -> None:
         """Make the store what it was before it kept results (format 7): without them, nor
         what the next format added (talk targets, proposals, presence, what each last saw)."""
-        from engine.tables.results import RESULTS_FORMAT
+        from boardgames_tui.engine.tables.results import RESULTS_FORMAT
 
         self.sql("DROP TABLE bg_result_seats")
         self.sql("DROP TABLE bg_results")
@@ -119,7 +119,7 @@ def pg_cluster() -> Iterator[Any]:
     if given:
         yield given
         return
-    from engine.tables.throwaway import Cluster, ClusterUnavailable, alive
+    from boardgames_tui.engine.tables.throwaway import Cluster, ClusterUnavailable, alive
 
     try:
         import psycopg  # noqa: F401

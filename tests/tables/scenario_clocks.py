@@ -122,8 +122,8 @@ def main(out_dir: str, store: str | None = None) -> None:
     finally:
         smtp.stop()
         hook.close()
-    from engine.tables import open_store
-    from tui.table_cmd import table_log
+    from boardgames_tui.cli.table_cmd import table_log
+    from boardgames_tui.engine.tables import open_store
 
     s = open_store(store)
     info, match = s.load(tid)

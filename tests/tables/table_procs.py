@@ -16,7 +16,7 @@ group STORE WRITERS COUNT MODE OUT: forks WRITERS racers (imports done once, eac
     They start together: at the time $RACE_START, or (with $RACE_GO) each writes OUT.k.json.ready
     when its store is open and waits for the file $RACE_GO to exist.
 writer STORE SEED: plays random games forever (the SIGKILL test kills it).
-settler STORE USER OUT: says "ready", then settles the store (`engine.tables.computer.settle`,
+settler STORE USER OUT: says "ready", then settles the store (`boardgames_tui.engine.tables.computer.settle`,
     what every reader does) as fast as it can until USER's first turn at the first table has
     been played; writes how many moves it played to OUT.
 """
@@ -37,7 +37,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.tables import Refused, StoreError, StoreUnavailable, open_store
+from boardgames_tui.engine.tables import Refused, StoreError, StoreUnavailable, open_store
 
 _parser = None
 
@@ -45,12 +45,12 @@ _parser = None
 def cli(*argv: str) -> tuple[int, str]:
     """`boardgames-tui ARGV` run in this process: (exit code, what it printed)."""
     global _parser
-    import tui.cli
+    import boardgames_tui.cli.main
 
     if _parser is None:  # one parser for the whole process: building it costs more than a move
-        _parser = tui.cli.build_parser()
-        tui.cli.build_parser = lambda: _parser
-    main = tui.cli.main
+        _parser = boardgames_tui.cli.main.build_parser()
+        boardgames_tui.cli.main.build_parser = lambda: _parser
+    main = boardgames_tui.cli.main.main
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         rc = main(list(argv))
@@ -104,10 +104,10 @@ def watcher(store: str, user: str, out_path: str) -> None:
 def terminals(store: str, *specs: str) -> None:
     """Players and watchers forked after the imports (a process start costs more than the
     games' moves), each a process of its own with its own store connections."""
-    from engine.core import Match, all_games
+    from boardgames_tui.engine.core import Match, all_games
 
     # imports only: a connection made here would be reused by the forked processes at once
-    for module in ("engine.tables.sqlite", "engine.tables.postgres"):
+    for module in ("boardgames_tui.engine.tables.sqlite", "boardgames_tui.engine.tables.postgres"):
         importlib.import_module(module)
 
     with contextlib.suppress(SystemExit):  # the command line's imports and its parser, once
@@ -180,7 +180,7 @@ def racer(store_path: str, seed: str, count: str, out_path: str, mode: str = "sa
 
 def group(store_path: str, writers: str, count: str, mode: str, out: str) -> None:
     """One "host": forks WRITERS racers after the imports, waits for them all."""
-    from engine.core import Match, all_games
+    from boardgames_tui.engine.core import Match, all_games
 
     for game in all_games():
         Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
@@ -214,7 +214,7 @@ def forked(jobs: list[Callable[[], object]]) -> None:
 
 
 def writer(store_path: str, seed: str, ready: int | None = None) -> None:
-    from engine.tables import parse_seats
+    from boardgames_tui.engine.tables import parse_seats
 
     rng = random.Random(int(seed))
     store = open_store(store_path)
@@ -240,7 +240,7 @@ def writer(store_path: str, seed: str, ready: int | None = None) -> None:
 def forker(store_path: str) -> None:
     """For each line `fork SEED` on stdin: fork a writer (imports already done, so it starts
     at once) and print its pid when it is writing; the test kills it."""
-    from engine.core import Match, all_games
+    from boardgames_tui.engine.core import Match, all_games
 
     for game in all_games():  # every import done here, once
         Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
@@ -262,7 +262,7 @@ def forker(store_path: str) -> None:
 
 
 def settler(store_path: str, user: str, out_path: str) -> None:
-    from engine.tables.computer import lease_owner, settle
+    from boardgames_tui.engine.tables.computer import lease_owner, settle
 
     store = open_store(store_path)
     owner = lease_owner()

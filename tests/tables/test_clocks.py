@@ -14,15 +14,22 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import Refused, TableStore, open_store, parse_seats
-from engine.tables.clock import AUTOPILOT, LEFT, TIMEOUTS, ClockRules, pilot_reason, seconds_left
-from engine.tables.computer import settle
-from engine.tables.notify import deliver
-from engine.tables.sqlstore import SQLStore
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import Refused, TableStore, open_store, parse_seats
+from boardgames_tui.engine.tables.clock import (
+    AUTOPILOT,
+    LEFT,
+    TIMEOUTS,
+    ClockRules,
+    pilot_reason,
+    seconds_left,
+)
+from boardgames_tui.engine.tables.computer import settle
+from boardgames_tui.engine.tables.notify import deliver
+from boardgames_tui.engine.tables.sqlstore import SQLStore
 from tests.root import ROOT
 from tests.tables.conftest import Backend
 from tests.tables.test_notify import Hook, cli_env, wait_for
-from tui.cli import main
 
 HOUR = 3600.0
 
@@ -329,7 +336,7 @@ def test_leave_gives_the_seat_to_the_computer_and_the_game_goes_on(
     rc, out, _ = run(capsys, "--user", "carol", "--store", backend.location, "table", "show",
                      tid, "--json")  # fmt: skip
     assert any(line.endswith("(autopilot)") for line in json.loads(out)["log"])
-    from tui.table_cmd import table_log
+    from boardgames_tui.cli.table_cmd import table_log
 
     info, match = store.load(tid)
     log = table_log(store, info, match, 2)  # carol's log, whole
@@ -414,7 +421,7 @@ def test_a_store_unreachable_past_the_deadline_settles_once_when_back(
 
 
 def test_a_format_3_store_is_upgraded_with_its_tables_and_notices(backend: Backend) -> None:
-    from engine.tables.store import FORMAT
+    from boardgames_tui.engine.tables.store import FORMAT
 
     s = backend.open()
     t = s.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice")
@@ -452,7 +459,7 @@ def test_a_timeout_plays_only_the_turn_that_ran_out(
     """Rattus Cartus: alice's last decision of a round is followed by her first of the next
     (a new phase, her next turn). Her time runs out on the first: the computer plays that
     decision only, and her next turn starts with a fresh clock, hers to play."""
-    from engine.tables.store import build_match
+    from boardgames_tui.engine.tables.store import build_match
 
     store = backend.open()
     t = store.create(
@@ -493,7 +500,7 @@ def test_a_timeout_plays_only_the_turn_that_ran_out(
 
 
 def test_durations_in_messages_have_units() -> None:
-    from engine.tables.clock import spoken_duration
+    from boardgames_tui.engine.tables.clock import spoken_duration
 
     said = [spoken_duration(s) for s in (20, 60, 95, 20 * 60, 3 * HOUR, 2.5 * HOUR, 50 * HOUR)]
     assert said == ["20 s", "1 min", "1 min 35 s", "20 min", "3 h", "2 h 30 min", "2 d 2 h"]

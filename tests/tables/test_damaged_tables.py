@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import DAMAGED, Damaged, TableStore, parse_seats
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import DAMAGED, Damaged, TableStore, parse_seats
 from tests.tables.conftest import Backend
-from tui.cli import main
 
 # (case, the statements that damage table {t} (after one move), what the line says,
 #  whether the list can tell without replaying the moves, backends it can happen on)
@@ -190,11 +190,11 @@ def test_one_damaged_table_leaves_the_others_working(  # type: ignore[no-untyped
 async def test_a_damaged_row_is_listed_on_the_tables_screen(tmp_path: Path) -> None:
     """The Tables screen lists the other table as before and the damaged one with its line;
     Enter on it says what is wrong (it used to show one error for the whole list)."""
-    from engine.tables import SQLiteStore
+    from boardgames_tui.engine.tables import SQLiteStore
+    from boardgames_tui.tui.screens.dialogs import MessageScreen
+    from boardgames_tui.tui.screens.tables import TablesScreen
     from tests.conformance.test_robust_leaks import screen_text
     from tests.shell.test_tables_tui import app_for
-    from tui.screens.dialogs import MessageScreen
-    from tui.screens.tables import TablesScreen
 
     path = tmp_path / "tables.sqlite"
     store = SQLiteStore(path)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import SQLiteStore, StoreUnavailable, parse_seats
-from tui.autosave import Autosaver
-from tui.cli import main
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import SQLiteStore, StoreUnavailable, parse_seats
+from boardgames_tui.session.autosave import Autosaver
 
 
 @pytest.fixture
@@ -123,7 +123,7 @@ def test_an_autosave_on_a_full_disk_keeps_the_last_one(small_disk: Path) -> None
 
 
 def test_the_autosave_line_names_other_failures_too() -> None:
-    from tui.autosave import failed_line
+    from boardgames_tui.session.autosave import failed_line
 
     line = failed_line(OSError(errno.EACCES, "Permission denied"))
     assert (

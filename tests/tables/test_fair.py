@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import Match, get_game, saves
-from engine.tables import TableStore, parse_seats
-from engine.tables.notify import deliver
-from engine.tables.store import SEED_BITS, table_digest
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.core import Match, get_game, saves
+from boardgames_tui.engine.tables import TableStore, parse_seats
+from boardgames_tui.engine.tables.notify import deliver
+from boardgames_tui.engine.tables.store import SEED_BITS, table_digest
 from tests.tables.conftest import Backend
 from tests.tables.test_notify import Hook
-from tui.cli import main
 
 
 def cli(capsys: pytest.CaptureFixture[str], backend: Backend, user: str, *argv: str) -> tuple[int, str, str]:  # fmt: skip

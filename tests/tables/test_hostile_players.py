@@ -18,9 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import Refused, StoreError, TableStore, check_user, listed, parse_seats
-from engine.tables.clock import ClockRules, seconds_left
-from engine.tables.notify import ROOM_SCHEMES, Policy, check_target, send
+from boardgames_tui.engine.tables import (
+    Refused,
+    StoreError,
+    TableStore,
+    check_user,
+    listed,
+    parse_seats,
+)
+from boardgames_tui.engine.tables.clock import ClockRules, seconds_left
+from boardgames_tui.engine.tables.notify import ROOM_SCHEMES, Policy, check_target, send
 from tests.root import ROOT
 from tests.tables.conftest import Backend
 from tests.tables.test_tables import run_at
@@ -94,7 +101,7 @@ def test_a_store_in_a_folder_that_cannot_be_searched_gets_one_line(tmp_path: Pat
         for argv in (["table", "list"], ["table", "new", "nd", "--seats", "me,open"],
                      ["--store", str(locked / "t.sqlite"), "table", "show", "abcde"]):  # fmt: skip
             done = subprocess.run(
-                [*prefix, sys.executable, "-m", "tui.cli", *argv],
+                [*prefix, sys.executable, "-m", "boardgames_tui", *argv],
                 cwd=ROOT, env=env, text=True, capture_output=True, timeout=60,
             )  # fmt: skip
             assert done.returncode == 1, done
@@ -165,7 +172,7 @@ def test_a_move_never_waits_for_a_notification(backend: Backend, tmp_path: Path)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "BOARDGAMES"))}
         env.update(PYTHONPATH=str(ROOT), XDG_DATA_HOME=str(tmp_path / "data"))
         played = subprocess.run(
-            [sys.executable, "-m", "tui.cli", "--user", "alice", "--store", backend.location,
+            [sys.executable, "-m", "boardgames_tui", "--user", "alice", "--store", backend.location,
              "table", "play", tid, match.prompt.moves[0].id],
             cwd=ROOT, env=env, text=True, capture_output=True, timeout=30,
         )  # fmt: skip
@@ -199,7 +206,7 @@ def test_a_sender_for_a_room_never_connects_inside_it() -> None:
     with socket.create_server(("127.0.0.1", 0)) as inside:
         code = (
             "import socket\n"
-            "from engine.tables.notify import Policy, guard_connections\n"
+            "from boardgames_tui.engine.tables.notify import Policy, guard_connections\n"
             "guard_connections(Policy(('json',), False))\n"
             f"socket.create_connection(('127.0.0.1', {inside.getsockname()[1]}), timeout=5)\n"
         )

@@ -5,14 +5,14 @@ from __future__ import annotations
 import threading
 import time
 
-from engine.tables import parse_seats
+from boardgames_tui.engine.tables import parse_seats
 from tests.tables.conftest import Backend
 
 
 def test_a_long_think_renews_the_computer_lease(backend: Backend) -> None:
     """A strong computer thinks 3 leases long: nobody takes its lease meanwhile, and its
     move is played (the lease used to run out, so the move was refused)."""
-    from engine.tables.computer import play_computers
+    from boardgames_tui.engine.tables.computer import play_computers
 
     store, other = backend.open(), backend.open()
     t = store.create("notre-dame", parse_seats("strong,alice", "alice"), {}, 3, "alice")

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from engine.tables import TableStore, parse_seats
-from engine.tables.notify import deliver
-from engine.tables.store import MAX_TRIES, RETRY_SECONDS
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import TableStore, parse_seats
+from boardgames_tui.engine.tables.notify import deliver
+from boardgames_tui.engine.tables.store import MAX_TRIES, RETRY_SECONDS
 from tests.root import ROOT
 from tests.tables.conftest import Backend
-from tui.cli import main
 
 
 class Hook:
@@ -115,7 +115,7 @@ def watchers(backend: Backend, tmp_path: Path, n: int) -> Iterator[list[subproce
             [
                 sys.executable,
                 "-m",
-                "tui.cli",
+                "boardgames_tui",
                 "--user",
                 "carol",
                 "table",
@@ -306,7 +306,7 @@ def test_table_wait_returns_within_a_second_of_the_turn(
         [
             sys.executable,
             "-m",
-            "tui.cli",
+            "boardgames_tui",
             "--user",
             "alice",
             "table",
@@ -352,7 +352,17 @@ def test_table_wait_sees_the_turn_its_own_settling_hands_over(
     his turn: the wait ends then, with alice's turn still hers (it once went on waiting,
     and settled her turn too)."""
     waiter = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "--user", "alice", "table", "wait", "--timeout", "8"],
+        [
+            sys.executable,
+            "-m",
+            "boardgames_tui",
+            "--user",
+            "alice",
+            "table",
+            "wait",
+            "--timeout",
+            "8",
+        ],
         cwd=ROOT,
         env=cli_env(backend, tmp_path),
         text=True,
@@ -362,7 +372,7 @@ def test_table_wait_sees_the_turn_its_own_settling_hands_over(
     store = backend.open()
     try:
         assert wait_for(lambda: reading(backend, waiter.pid), 30)
-        from engine.tables.clock import ClockRules
+        from boardgames_tui.engine.tables.clock import ClockRules
 
         t = store.create(
             "notre-dame", parse_seats("bob,alice", "bob"), {}, 3, "bob", rules=ClockRules(2.0)

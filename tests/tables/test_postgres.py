@@ -13,11 +13,11 @@ from typing import Any, TypeVar
 
 import pytest
 
-from engine.tables import Disconnected, StoreUnavailable, TableStore, open_store
-from engine.tables.store import FORMAT, parse_seats, table_digest
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import Disconnected, StoreUnavailable, TableStore, open_store
+from boardgames_tui.engine.tables.store import FORMAT, parse_seats, table_digest
 from tests.tables.conftest import Backend
 from tests.tables.test_processes import replay_all, spawn
-from tui.cli import main
 
 T = TypeVar("T")
 pytestmark = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
@@ -208,9 +208,9 @@ def test_a_hosts_role_plays_for_everyone_a_players_role_for_nobody(
 ) -> None:
     """A second host of the room connects as a service role of its own (BYPASSRLS, granted
     the tables) and plays, settles and sends for any player, as the schema's owner does."""
-    from engine.tables.clock import ClockRules
-    from engine.tables.computer import settle
-    from engine.tables.sqlstore import SQLStore
+    from boardgames_tui.engine.tables.clock import ClockRules
+    from boardgames_tui.engine.tables.computer import settle
+    from boardgames_tui.engine.tables.sqlstore import SQLStore
 
     al, bo = roles
     host = f"host{al}"
@@ -266,7 +266,7 @@ def test_a_screen_survives_its_connection_cut_and_misses_no_move(
     """A screen's store hears a move by NOTIFY at once; with its connections terminated by
     the server it says "reconnecting…" (Disconnected) and carries on; a notification it
     did not get is caught by the slow poll."""
-    from engine.tables import postgres
+    from boardgames_tui.engine.tables import postgres
 
     screen, other = pgb.open(), pgb.open()
     t = other.create("notre-dame", parse_seats("ann,bo", "ann"), {}, 5, "ann")
@@ -330,7 +330,7 @@ def test_two_process_groups_play_through_a_server_restart(pgb: Backend, tmp_path
         old = pgb.cluster.pid()
         pgb.cluster.restart()
         assert old is not None and pgb.cluster.pid() not in (None, old)
-        from engine.tables.throwaway import alive
+        from boardgames_tui.engine.tables.throwaway import alive
 
         assert not alive(old)
         for p in groups:
@@ -368,7 +368,7 @@ def test_copy_store_both_ways_replays_to_the_same_digest(
     while s.info(first).moves < 12:  # partway through, the computer answering
         info, m = s.load(first)
         s.append(first, "ann", m.prompt.moves[-1].id, info.moves)
-        from engine.tables.computer import play_computers
+        from boardgames_tui.engine.tables.computer import play_computers
 
         play_computers(s, first, "x")
     s.close()
@@ -406,9 +406,9 @@ async def test_the_table_screen_says_reconnecting_and_carries_on(
     screen carries on from what the server has."""
     from textual.widgets import Static
 
-    from tui.app import BoardgamesApp, Launch
-    from tui.screens.game import GameScreen
-    from tui.table_source import TableSource
+    from boardgames_tui.session.table_source import TableSource
+    from boardgames_tui.tui.app import BoardgamesApp, Launch
+    from boardgames_tui.tui.screens.game import GameScreen
 
     if pgb.cluster is None:
         pytest.skip("BOARDGAMES_TEST_PG: a server this test may not stop")

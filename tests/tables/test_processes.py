@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from engine.core import Match
-from engine.tables import open_store, parse_seats, public_view
-from engine.tables.store import build_match, extend_match
+from boardgames_tui.engine.core import Match
+from boardgames_tui.engine.tables import open_store, parse_seats, public_view
+from boardgames_tui.engine.tables.store import build_match, extend_match
 from tests.root import ROOT
 from tests.tables.conftest import Backend
 

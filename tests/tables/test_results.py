@@ -10,14 +10,14 @@ import random
 
 import pytest
 
-from engine.tables import TableStore, parse_seats
-from engine.tables import open_store as open_store_at
-from engine.tables import results as res
-from engine.tables.computer import lease_owner, play_computers
-from engine.tables.results import RESULTS_FORMAT
-from engine.tables.store import FORMAT
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import TableStore, parse_seats
+from boardgames_tui.engine.tables import open_store as open_store_at
+from boardgames_tui.engine.tables import results as res
+from boardgames_tui.engine.tables.computer import lease_owner, play_computers
+from boardgames_tui.engine.tables.results import RESULTS_FORMAT
+from boardgames_tui.engine.tables.store import FORMAT
 from tests.tables.conftest import Backend
-from tui.cli import main
 
 
 def play_out(store: TableStore, tid: str, seed: int) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import parse_seats
+from boardgames_tui.engine.tables import parse_seats
 from tests.shell.test_room import SSH, Room, SshPty, gone_within, pids_started, room_processes
 from tests.tables.conftest import Backend
 

@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engine.core import get_game
-from engine.tables import Refused, TableStore, listed, parse_seats
-from engine.tables.social import TALK_MAX, clean_talk
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.core import get_game
+from boardgames_tui.engine.tables import Refused, TableStore, listed, parse_seats
+from boardgames_tui.engine.tables.social import TALK_MAX, clean_talk
 from tests.tables.conftest import Backend
-from tui.cli import main
 
 
 def new(store: TableStore, seats: str = "alice,bob", game: str = "notre-dame", **kw):  # type: ignore[no-untyped-def]

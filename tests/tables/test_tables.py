@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import get_game
-from engine.tables import (
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.core import get_game
+from boardgames_tui.engine.tables import (
     Refused,
     Stale,
     StoreError,
@@ -27,10 +28,9 @@ from engine.tables import (
     parse_seats,
     public_view,
 )
-from engine.tables.store import build_match
+from boardgames_tui.engine.tables.store import build_match
 from tests.root import ROOT
 from tests.tables.conftest import Backend
-from tui.cli import main
 
 
 def new(store: TableStore, game: str = "notre-dame", seats: str = "alice,bob", **kw):  # type: ignore[no-untyped-def]
@@ -139,7 +139,7 @@ def test_open_seats_wait_for_players_and_a_user_sits_once(store, backend: Backen
 
 
 def test_computer_seats_are_played_under_a_lease(store) -> None:  # type: ignore[no-untyped-def]
-    from engine.tables.computer import play_computers
+    from boardgames_tui.engine.tables.computer import play_computers
 
     t = new(store, seats="greedy,alice")
     _info, match = store.load(t.id)
@@ -189,7 +189,7 @@ def test_undo_only_your_own_last_move_that_revealed_nothing(store) -> None:  # t
 
 
 def test_spectators_see_only_what_every_seat_sees(store) -> None:  # type: ignore[no-untyped-def]
-    from engine.tables import view_for
+    from boardgames_tui.engine.tables import view_for
 
     t = new(store, "rattus-cartus", "alice,bob,carol")
     for _ in range(12):
@@ -266,7 +266,7 @@ def test_a_store_locked_for_long_is_reported_and_loses_nothing(backend: Backend)
 def test_store_formats_older_upgraded_in_place_newer_refused(backend: Backend) -> None:
     """A format-1 store (before the index on `updated` and the notification tables) is
     upgraded when opened, in one transaction, its tables intact; a store of a newer format is refused in one line."""
-    from engine.tables.store import FORMAT
+    from boardgames_tui.engine.tables.store import FORMAT
 
     s = backend.open()
     t = new(s)
@@ -339,7 +339,11 @@ def run_at(tmp_path: Path, *argv: str, store: str = "") -> subprocess.CompletedP
     if store:
         env["BOARDGAMES_STORE"] = store
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli", *argv], cwd=ROOT, env=env, text=True, capture_output=True
+        [sys.executable, "-m", "boardgames_tui", *argv],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        capture_output=True,
     )
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.tables import SQLiteStore, default_user, parse_seats
+from boardgames_tui.cli.main import main
+from boardgames_tui.engine.tables import SQLiteStore, default_user, parse_seats
 from tests.tables.conftest import Backend
-from tui.cli import main
 
 
 def mode(path: Path) -> int:

@@ -8,9 +8,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import registry
-
-from .base import GameUI, Panel
+from boardgames_tui.engine.core import registry
+from boardgames_tui.tui.games.base import GameUI, Panel
 
 BOARDS = "boardgames_tui.boards"
 
@@ -46,7 +45,7 @@ class SafeUI:
         self.failed = False  # logged once: the board is drawn again and again
 
     def _failure(self, exc: Exception) -> str:
-        from ..errors import write_error
+        from boardgames_tui.session.errors import write_error
 
         log = None
         if not self.failed:

@@ -15,8 +15,10 @@ from typing import Any, Protocol
 from rich.console import RenderableType
 from typing_extensions import TypeVar  # a default (PEP 696), so that plain `GameUI` reads Mappings
 
-from ..text import SEAT_LETTERS as SEAT_LETTERS  # re-exported: boards and plug-ins use them
-from ..text import SEAT_STYLES as SEAT_STYLES
+from boardgames_tui.tui.text import (
+    SEAT_LETTERS as SEAT_LETTERS,  # re-exported: boards and plug-ins use them
+)
+from boardgames_tui.tui.text import SEAT_STYLES as SEAT_STYLES
 
 # One colour and one letter per seat: colour is never the only carrier of information.
 
@@ -50,7 +52,7 @@ class GameUI(Protocol[V_contra]):
 
 def seat_tag(seat: int, name: str | None = None) -> str:
     """Rich markup for a seat's letter in its colour, and the name escaped (for plug-ins
-    that build markup; the shell itself uses `tui.text.seat_label`)."""
+    that build markup; the shell itself uses `boardgames_tui.tui.text.seat_label`)."""
     from rich.markup import escape
 
     style = SEAT_STYLES[seat % len(SEAT_STYLES)]

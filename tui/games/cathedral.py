@@ -12,11 +12,16 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Span, Text
 
-from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
-from .elements import Fit, counted
+from boardgames_tui.tui.games.base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
+from boardgames_tui.tui.games.elements import Fit, counted
 
 if TYPE_CHECKING:
-    from engine.cathedral.view import CathedralView, ConnectionView, OrderTileView, SpaceView
+    from boardgames_tui.engine.cathedral.view import (
+        CathedralView,
+        ConnectionView,
+        OrderTileView,
+        SpaceView,
+    )
 
 
 GOOD_CHAR = {"wood": "w", "stone": "s", "bread": "b", "glass": "g"}

@@ -17,8 +17,8 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from ..kept import column_widths
-from .base import Panel
+from boardgames_tui.tui.games.base import Panel
+from boardgames_tui.tui.kept import column_widths
 
 
 class Fit:

@@ -12,13 +12,25 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from engine.notre_dame.data import CARD_NAMES
-
-from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
-from .elements import Column, Fit, counted, first, player_table, track, track_header
+from boardgames_tui.engine.notre_dame.data import CARD_NAMES
+from boardgames_tui.tui.games.base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
+from boardgames_tui.tui.games.elements import (
+    Column,
+    Fit,
+    counted,
+    first,
+    player_table,
+    track,
+    track_header,
+)
 
 if TYPE_CHECKING:
-    from engine.notre_dame.view import CardsView, MarketPlaceView, NotreDameView, PlayerView
+    from boardgames_tui.engine.notre_dame.view import (
+        CardsView,
+        MarketPlaceView,
+        NotreDameView,
+        PlayerView,
+    )
 
 
 PHASE_TITLES = {

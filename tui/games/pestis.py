@@ -13,12 +13,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..plain.boards import tally
-from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
-from .elements import Column, Fit, Packed, first, player_table
+from boardgames_tui.session.words import tally
+from boardgames_tui.tui.games.base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
+from boardgames_tui.tui.games.elements import Column, Fit, Packed, first, player_table
 
 if TYPE_CHECKING:
-    from engine.pestis.view import PestisView, PlayerView, RevealView, StackView
+    from boardgames_tui.engine.pestis.view import PestisView, PlayerView, RevealView, StackView
 
 
 ROMAN = {1: "I", 2: "II", 3: "III"}

@@ -13,12 +13,17 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..text import plain
-from .base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
-from .elements import Column, Fit, Packed, counted, first, player_table
+from boardgames_tui.tui.games.base import SEAT_LETTERS, SEAT_STYLES, GameUI, Panel
+from boardgames_tui.tui.games.elements import Column, Fit, Packed, counted, first, player_table
+from boardgames_tui.tui.text import plain
 
 if TYPE_CHECKING:
-    from engine.rattus_cartus.view import BuildingView, PlayerView, RattusView, YouView
+    from boardgames_tui.engine.rattus_cartus.view import (
+        BuildingView,
+        PlayerView,
+        RattusView,
+        YouView,
+    )
 
 
 PHASE_TITLES = {

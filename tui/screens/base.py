@@ -10,12 +10,12 @@ from textual import events
 from textual.message import Message
 from textual.screen import Screen
 
-from engine.core import Match
+from boardgames_tui.engine.core import Match
 
 if TYPE_CHECKING:
     from textual import getters
 
-    from ..app import BoardgamesApp
+    from boardgames_tui.tui.app import BoardgamesApp
 
 ResultT = TypeVar("ResultT")
 

@@ -12,11 +12,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Label, Static
 from textual.widgets.option_list import Option
 
-from engine.tables import StoreError
-
-from ..widgets.picker import SafeOptionList as OptionList
-from .base import BaseScreen
-from .dialogs import ScreenHelp
+from boardgames_tui.engine.tables import StoreError
+from boardgames_tui.tui.screens.base import BaseScreen
+from boardgames_tui.tui.screens.dialogs import ScreenHelp
+from boardgames_tui.tui.widgets.picker import SafeOptionList as OptionList
 
 
 class OverDaysScreen(ScreenHelp, BaseScreen[None]):
@@ -57,10 +56,9 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         return self.app.launch.table_user()
 
     def refill(self) -> None:
-        from engine.tables.notify import shown_url
-        from engine.tables.sqlstore import shown_time
-
-        from .store import table_store
+        from boardgames_tui.engine.tables.notify import shown_url
+        from boardgames_tui.engine.tables.sqlstore import shown_time
+        from boardgames_tui.tui.screens.store import table_store
 
         ol = self.query_one("#days-targets", OptionList)
         ol.clear_options()
@@ -108,9 +106,8 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     @on(Input.Submitted, "#days-url")
     def _add(self, event: Input.Submitted) -> None:
-        from engine.tables.notify import check_room_target, check_target
-
-        from .store import table_store
+        from boardgames_tui.engine.tables.notify import check_room_target, check_target
+        from boardgames_tui.tui.screens.store import table_store
 
         event.stop()
         try:
@@ -127,7 +124,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     @on(Input.Submitted, "#days-remind")
     def _remind(self, event: Input.Submitted) -> None:
-        from .store import table_store
+        from boardgames_tui.tui.screens.store import table_store
 
         event.stop()
         try:
@@ -147,9 +144,8 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     @on(Input.Submitted, "#days-away")
     def _away(self, event: Input.Submitted) -> None:
-        from engine.tables.clock import ClockError, parse_until
-
-        from .store import table_store
+        from boardgames_tui.engine.tables.clock import ClockError, parse_until
+        from boardgames_tui.tui.screens.store import table_store
 
         event.stop()
         store = table_store(self.app)
@@ -165,7 +161,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         self._say(f"You are away: {len(infos)} table(s) told (b: back).")
 
     def action_back(self) -> None:
-        from .store import table_store
+        from boardgames_tui.tui.screens.store import table_store
 
         try:
             table_store(self.app).end_away(self.user)
@@ -176,7 +172,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         self._say("You are back: your clocks run and you play your seats.")
 
     def action_remove(self) -> None:
-        from .store import table_store
+        from boardgames_tui.tui.screens.store import table_store
 
         n = self._highlighted()
         if n is None:
@@ -191,7 +187,7 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
 
     def action_talk(self) -> None:
         """The highlighted target takes the talk at your tables too, or no longer."""
-        from .store import table_store
+        from boardgames_tui.tui.screens.store import table_store
 
         n = self._highlighted()
         if n is None:
@@ -214,8 +210,8 @@ class OverDaysScreen(ScreenHelp, BaseScreen[None]):
         self.run_worker(self._test_worker, thread=True, exclusive=True, group="days-test")
 
     def _test_worker(self) -> None:
-        from engine.tables import open_store
-        from engine.tables.notify import send
+        from boardgames_tui.engine.tables import open_store
+        from boardgames_tui.engine.tables.notify import send
 
         try:
             store = open_store(self.app.launch.store, create_file=False)

@@ -15,8 +15,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
-from ..text import one_line, plain, seat_label
-from .base import key_to_top
+from boardgames_tui.tui.screens.base import key_to_top
+from boardgames_tui.tui.text import one_line, plain, seat_label
 
 
 class DismissOnce:
@@ -113,7 +113,7 @@ class TalkScreen(DismissOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="talk.cancel")]
 
     def compose(self) -> ComposeResult:
-        from engine.tables.social import TALK_MAX
+        from boardgames_tui.engine.tables.social import TALK_MAX
 
         with Vertical(classes="dialog"):
             yield Static("[b]Say at the table[/]", classes="dialog-title")

@@ -14,13 +14,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from engine.core import Match
-from engine.core.protocol import Result
-
-from ..scores import score_history
-from ..text import seat_label
-from ..widgets.score_chart import score_chart
-from .dialogs import ScreenHelp
+from boardgames_tui.engine.core import Match
+from boardgames_tui.engine.core.protocol import Result
+from boardgames_tui.session.scores import score_history
+from boardgames_tui.tui.screens.dialogs import ScreenHelp
+from boardgames_tui.tui.text import seat_label
+from boardgames_tui.tui.widgets.score_chart import score_chart
 
 _DETAIL = re.compile(r"^(.*?)\s*\(([^()]*\d[^()]*)\)$")  # "coins (39 / 10)": a trailing count
 

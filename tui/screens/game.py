@@ -1,7 +1,7 @@
 """The game screen: status line, board panels, move picker, log; undo, save, review, bots.
 
 One screen for a local match and a shared table: the moves come from a `MoveSource`
-(`tui.source`), which is all that differs between the two. Computer players and hints think
+(`boardgames_tui.session.source`), which is all that differs between the two. Computer players and hints think
 in thread workers (one at a time each: a new one cancels the last) and answer with messages.
 """
 
@@ -22,19 +22,19 @@ from textual.message import Message
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
-from engine.core import PUBLIC, Match, saves
-from engine.core.protocol import Move, Prompt
-
-from ..errors import bot_error_message, hint_error_message, write_error
-from ..games import ui_for
-from ..source import ComputerTurn, LocalSource, MoveSource, Refused, fallback_move
-from ..text import plain, seat_label
-from ..widgets.board import BoardView
-from ..widgets.hint import HintPanel
-from ..widgets.log import FRESH_MARK, GameLog, LogEntry, fresh_from, log_entries, with_talk
-from ..widgets.picker import MovePicker
-from .base import BaseScreen, key_to_top
-from .dialogs import (
+from boardgames_tui.engine.core import PUBLIC, Match, saves
+from boardgames_tui.engine.core.protocol import Move, Prompt
+from boardgames_tui.session.errors import bot_error_message, hint_error_message, write_error
+from boardgames_tui.session.source import (
+    ComputerTurn,
+    LocalSource,
+    MoveSource,
+    Refused,
+    fallback_move,
+)
+from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.screens.base import BaseScreen, key_to_top
+from boardgames_tui.tui.screens.dialogs import (
     KEY_ROWS,
     ConfirmScreen,
     HandoverScreen,
@@ -43,11 +43,22 @@ from .dialogs import (
     SaveAsScreen,
     SeenScreen,
 )
+from boardgames_tui.tui.text import plain, seat_label
+from boardgames_tui.tui.widgets.board import BoardView
+from boardgames_tui.tui.widgets.hint import HintPanel
+from boardgames_tui.tui.widgets.log import (
+    FRESH_MARK,
+    GameLog,
+    LogEntry,
+    fresh_from,
+    log_entries,
+    with_talk,
+)
+from boardgames_tui.tui.widgets.picker import MovePicker
 
 if TYPE_CHECKING:
-    from engine.bots.coach import Coach, OptionValue
-
-    from .rules import Prepared
+    from boardgames_tui.engine.bots.coach import Coach, OptionValue
+    from boardgames_tui.tui.screens.rules import Prepared
 
 
 COMPACT_WIDTH = 110
@@ -291,7 +302,7 @@ class GameScreen(BaseScreen[None]):
             self.set_interval(self.source.poll_seconds, self._poll)
             self.set_interval(1.0, self._tick)  # the turn's clock counts down
         if self.app.launch.confine:  # a room's session: a reconnect comes back here
-            from ..room import place
+            from boardgames_tui.session import place
 
             place.note(self.app.saves_dir, self.room_place())
 
@@ -302,7 +313,7 @@ class GameScreen(BaseScreen[None]):
             with contextlib.suppress(ScreenStackError):  # the app closing: it goes with it
                 self.app.uninstall_screen(name)
         if self.app.launch.confine:
-            from ..room import place
+            from boardgames_tui.session import place
 
             place.note(self.app.saves_dir, None)
 
@@ -804,9 +815,9 @@ class GameScreen(BaseScreen[None]):
             return
         self._hint_at = self._position()
         self.query_one(HintPanel).show_thinking(m.seats[prompt.seat].name)
-        from engine.bots.analysis import decision_seed
-        from engine.bots.coach import Coach
-        from engine.bots.search import default_think
+        from boardgames_tui.engine.bots.analysis import decision_seed
+        from boardgames_tui.engine.bots.coach import Coach
+        from boardgames_tui.engine.bots.search import default_think
 
         game = m.game
         number = m.cursor + 1
@@ -911,7 +922,7 @@ class GameScreen(BaseScreen[None]):
             if not path:
                 return
             if confine:
-                from ..room.confine import ConfineError, confined_path
+                from boardgames_tui.session.confine import ConfineError, confined_path
 
                 try:
                     path = str(confined_path(path, self.app.saves_dir))
@@ -935,7 +946,7 @@ class GameScreen(BaseScreen[None]):
         self.app.push_screen(SaveAsScreen(default), do)
 
     def action_review(self) -> None:
-        from .review import ReviewScreen
+        from boardgames_tui.tui.screens.review import ReviewScreen
 
         source = self.source
 
@@ -965,7 +976,7 @@ class GameScreen(BaseScreen[None]):
     def action_rules(self) -> None:
         """The rules reference: made once per game screen, then shown again as it was (the
         place read in it kept); the text is prepared in a thread soon after the screen opens."""
-        from .rules import RulesScreen
+        from boardgames_tui.tui.screens.rules import RulesScreen
 
         name = f"rules-{id(self)}"
         if not self.app.is_screen_installed(name):
@@ -975,14 +986,14 @@ class GameScreen(BaseScreen[None]):
 
     @work(thread=True, exclusive=True, group="rules", exit_on_error=False)
     def _prepare_rules(self) -> None:
-        from .rules import prepare, text_width
+        from boardgames_tui.tui.screens.rules import prepare, text_width
 
         width = text_width(self.app.size.width)
         text = prepare(self.match.game, self.match.options, width, self.app.console)
         self._rules_text = self._rules_text or text
 
     def action_help(self) -> None:
-        from .rules import phase_help
+        from boardgames_tui.tui.screens.rules import phase_help
 
         prompt = self.match.prompt
         phase = explanation = ""
@@ -1025,7 +1036,7 @@ class GameScreen(BaseScreen[None]):
         self.app.pop_screen()
 
     def action_log(self) -> None:
-        from .log import LogScreen
+        from boardgames_tui.tui.screens.log import LogScreen
 
         self.app.push_screen(LogScreen(self.match, self.viewer))
 
@@ -1087,7 +1098,7 @@ class GameScreen(BaseScreen[None]):
     def action_results(self) -> None:
         if not self.match.over:
             return
-        from .end import EndScreen
+        from boardgames_tui.tui.screens.end import EndScreen
 
         def after(choice: str | None) -> None:
             if choice == "review":
@@ -1103,7 +1114,7 @@ class GameScreen(BaseScreen[None]):
 
     def action_rematch(self) -> None:
         """A finished table: open its rematch (the same people, the next seat starting)."""
-        from ..table_source import TableSource
+        from boardgames_tui.session.table_source import TableSource
 
         source = self.source
         if not isinstance(source, TableSource) or not source.can_rematch():
@@ -1124,7 +1135,7 @@ class GameScreen(BaseScreen[None]):
 
     def action_say(self) -> None:
         """The message line: say something at the table (kept apart from the moves)."""
-        from .dialogs import TalkScreen
+        from boardgames_tui.tui.screens.dialogs import TalkScreen
 
         def said(text: str | None) -> None:
             if not text:

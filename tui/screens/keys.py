@@ -46,7 +46,19 @@ class KeyInfo:
 
 def _modules() -> list[ModuleType]:
     """The modules whose screens have bindings (imported when first asked)."""
-    from . import crash, dialogs, end, game, load, log, menu, review, rules, setup, tables
+    from boardgames_tui.tui.screens import (
+        crash,
+        dialogs,
+        end,
+        game,
+        load,
+        log,
+        menu,
+        review,
+        rules,
+        setup,
+        tables,
+    )
 
     return [menu, setup, game, review, end, log, rules, load, tables, dialogs, crash]
 

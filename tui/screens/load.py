@@ -13,14 +13,13 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Input, Static
 from textual.widgets.option_list import Option
 
-from engine.core import HUMAN, all_games, saves
-
-from ..games import ui_for
-from ..text import one_line
-from ..widgets.picker import SafeOptionList as OptionList
-from .base import BaseScreen, OpenFile
-from .dialogs import ScreenHelp
-from .when import short_date
+from boardgames_tui.engine.core import HUMAN, all_games, saves
+from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.screens.base import BaseScreen, OpenFile
+from boardgames_tui.tui.screens.dialogs import ScreenHelp
+from boardgames_tui.tui.screens.when import short_date
+from boardgames_tui.tui.text import one_line
+from boardgames_tui.tui.widgets.picker import SafeOptionList as OptionList
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "saves"
 
@@ -126,7 +125,7 @@ class LoadScreen(ScreenHelp, BaseScreen[None]):
         if not text:
             return
         if self.app.launch.confine:
-            from ..room.confine import ConfineError, confined_path
+            from boardgames_tui.session.confine import ConfineError, confined_path
 
             try:
                 path = confined_path(text, self.app.saves_dir)
@@ -168,9 +167,8 @@ class RulesPickScreen(ScreenHelp, BaseScreen[None]):
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
-        from engine.core import get_game
-
-        from .rules import RulesScreen
+        from boardgames_tui.engine.core import get_game
+        from boardgames_tui.tui.screens.rules import RulesScreen
 
         if event.option.id:
             self.app.push_screen(RulesScreen(get_game(event.option.id)))

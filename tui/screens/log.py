@@ -9,10 +9,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from engine.core import Match
-
-from ..widgets.log import FRESH_MARK, GameLog, log_entries
-from .dialogs import ScreenHelp
+from boardgames_tui.engine.core import Match
+from boardgames_tui.tui.screens.dialogs import ScreenHelp
+from boardgames_tui.tui.widgets.log import FRESH_MARK, GameLog, log_entries
 
 
 class LogScreen(ScreenHelp, Screen[None]):

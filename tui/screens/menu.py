@@ -13,16 +13,15 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
-from engine import __version__
-from engine.core import catalog, get_game, saves
-
-from ..widgets.picker import SafeOptionList as OptionList
-from .base import BaseScreen, OpenFile
-from .dialogs import MessageScreen
-from .when import short_date
+from boardgames_tui import __version__
+from boardgames_tui.engine.core import catalog, get_game, saves
+from boardgames_tui.tui.screens.base import BaseScreen, OpenFile
+from boardgames_tui.tui.screens.dialogs import MessageScreen
+from boardgames_tui.tui.screens.when import short_date
+from boardgames_tui.tui.widgets.picker import SafeOptionList as OptionList
 
 if TYPE_CHECKING:
-    from engine.tables import TableStore
+    from boardgames_tui.engine.tables import TableStore
 
 
 LOGO = "♜ boardgames-tui"
@@ -88,7 +87,7 @@ class MenuScreen(BaseScreen[None]):
 
     def _room_store(self) -> TableStore | None:
         """The room's table store (kept on the app: the tables screens use the same one)."""
-        from engine.tables import StoreError, open_store
+        from boardgames_tui.engine.tables import StoreError, open_store
 
         app = self.app
         store = getattr(app, "_table_store", None)
@@ -101,7 +100,7 @@ class MenuScreen(BaseScreen[None]):
         return store
 
     def _poll_tables(self) -> None:
-        from engine.tables import StoreError
+        from boardgames_tui.engine.tables import StoreError
 
         store = self._room_store()
         if store is None or self.app.screen is not self:
@@ -116,7 +115,7 @@ class MenuScreen(BaseScreen[None]):
 
     def _table_rows(self) -> list[Option]:
         """The player's unfinished tables, "your turn" first (the longest waiting first)."""
-        from engine.tables import WAITING, StoreError
+        from boardgames_tui.engine.tables import WAITING, StoreError
 
         store = self._room_store()
         if store is None:
@@ -178,7 +177,7 @@ class MenuScreen(BaseScreen[None]):
         note = Text()
         turns = self.app.your_turns
         if turns:  # said the moment it changes (the app's worker asks the store)
-            from ..turns import turn_text
+            from boardgames_tui.tui.turns import turn_text
 
             note.append(f"▶ {turn_text(len(turns))}: t opens them\n", style="bold")
         note.append(f"v{__version__} · saves in {self._saves_label()}\n{games}", style="dim")
@@ -209,7 +208,7 @@ class MenuScreen(BaseScreen[None]):
     @on(OptionList.OptionSelected, "#menu-options")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id and event.option.id.startswith("table:"):
-            from .tables import TablesScreen, open_table
+            from boardgames_tui.tui.screens.tables import TablesScreen, open_table
 
             self.app.push_screen(TablesScreen())
             open_table(self.app, event.option.id.removeprefix("table:"), join=False)
@@ -219,7 +218,7 @@ class MenuScreen(BaseScreen[None]):
     def action_pick(self, item: str) -> None:
         app = self.app
         if item == "new":
-            from .setup import SetupScreen
+            from boardgames_tui.tui.screens.setup import SetupScreen
 
             app.push_screen(SetupScreen())
         elif item == "continue":
@@ -234,15 +233,15 @@ class MenuScreen(BaseScreen[None]):
                 return
             self.post_message(OpenFile(Path(path), review=False))
         elif item in ("load", "review"):
-            from .load import LoadScreen
+            from boardgames_tui.tui.screens.load import LoadScreen
 
             app.push_screen(LoadScreen(review=item == "review"))
         elif item == "tables":
-            from .tables import TablesScreen
+            from boardgames_tui.tui.screens.tables import TablesScreen
 
             app.push_screen(TablesScreen())
         elif item == "rules":
-            from .load import RulesPickScreen
+            from boardgames_tui.tui.screens.load import RulesPickScreen
 
             app.push_screen(RulesPickScreen())
         elif item == "key" and app.launch.confine:
@@ -254,7 +253,7 @@ class MenuScreen(BaseScreen[None]):
         """A one-time code that lets another key of this player's in (the room checks it)."""
         import os
 
-        from ..room.folder import CODE_SECONDS, write_code
+        from boardgames_tui.session.place import CODE_SECONDS, write_code
 
         try:
             code = write_code(saves.saves_dir(self.app.saves_dir))

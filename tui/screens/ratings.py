@@ -11,12 +11,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from engine.tables import NoStore, StoreError, open_store
-from engine.tables import results as res
-
-from ..standings import stats_text, title
-from .base import BaseScreen
-from .dialogs import ScreenHelp
+from boardgames_tui.engine.tables import NoStore, StoreError, open_store
+from boardgames_tui.engine.tables import results as res
+from boardgames_tui.session.standings import stats_text, title
+from boardgames_tui.tui.screens.base import BaseScreen
+from boardgames_tui.tui.screens.dialogs import ScreenHelp
 
 
 class RatingsScreen(ScreenHelp, BaseScreen[None]):

@@ -19,17 +19,16 @@ from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
-from engine.bots import analysis
-from engine.bots.analysis import Rating
-from engine.core import PUBLIC, Match
-
-from ..games import ui_for
-from ..scores import score_history
-from ..widgets.board import BoardView
-from ..widgets.picker import SafeOptionList as OptionList
-from ..widgets.score_chart import score_chart
-from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
-from .end import headline
+from boardgames_tui.engine.bots import analysis
+from boardgames_tui.engine.bots.analysis import Rating
+from boardgames_tui.engine.core import PUBLIC, Match
+from boardgames_tui.session.scores import score_history
+from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.screens.dialogs import ConfirmScreen, MessageScreen, ScreenHelp
+from boardgames_tui.tui.screens.end import headline
+from boardgames_tui.tui.widgets.board import BoardView
+from boardgames_tui.tui.widgets.picker import SafeOptionList as OptionList
+from boardgames_tui.tui.widgets.score_chart import score_chart
 
 # analyses kept while their match lives, so reopening review shows them again:
 # id(match) -> (the match, the move ids they were made for, ratings by move number)
@@ -182,7 +181,7 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
         board = self.query_one(BoardView)
         board.room = board.size.height  # compact: the views that fit are shown together
         if self.public:
-            from engine.tables import public_view
+            from boardgames_tui.engine.tables import public_view
 
             view = public_view(self.match, state)
             self.query_one(BoardView).show(view, None, self.compact, highlight=False)

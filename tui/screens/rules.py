@@ -13,10 +13,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from engine.core.protocol import Game
-
-from ..widgets.board import Prerendered
-from .dialogs import ScreenHelp
+from boardgames_tui.engine.core.protocol import Game
+from boardgames_tui.tui.screens.dialogs import ScreenHelp
+from boardgames_tui.tui.widgets.board import Prerendered
 
 
 class RulesScreen(ScreenHelp, Screen[None]):

@@ -17,11 +17,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
-from ..settings import SettingsError
-from .base import BaseScreen
-from .dialogs import DismissOnce, ScreenHelp
-from .keys import binding_ids
-from .setup import SPEEDS, THINK
+from boardgames_tui.tui.screens.base import BaseScreen
+from boardgames_tui.tui.screens.dialogs import DismissOnce, ScreenHelp
+from boardgames_tui.tui.screens.keys import binding_ids
+from boardgames_tui.tui.screens.setup import SPEEDS, THINK
+from boardgames_tui.tui.settings import SettingsError
 
 
 def _choices(pairs: list[tuple[str, float]], now: float) -> list[tuple[str, float]]:

@@ -15,8 +15,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
-from engine.bots.search import DEFAULT_THINK, default_think
-from engine.core import (
+from boardgames_tui.engine.bots.search import DEFAULT_THINK, default_think
+from boardgames_tui.engine.core import (
     BOT_LEVELS,
     HUMAN,
     Match,
@@ -27,11 +27,10 @@ from engine.core import (
     get_game,
     saves,
 )
-from engine.core.names import MAX_CELLS, BadName, check_name, valid_name
-from engine.core.protocol import PICK_VALUE, Option
-
-from .base import BaseScreen, StartMatch
-from .dialogs import MessageScreen, ScreenHelp
+from boardgames_tui.engine.core.names import MAX_CELLS, BadName, check_name, valid_name
+from boardgames_tui.engine.core.protocol import PICK_VALUE, Option
+from boardgames_tui.tui.screens.base import BaseScreen, StartMatch
+from boardgames_tui.tui.screens.dialogs import MessageScreen, ScreenHelp
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
 KINDS = [("Person", HUMAN)] + [(f"Computer: {lv}", lv) for lv in BOT_LEVELS]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.tables import TableStore, open_store
+from boardgames_tui.engine.tables import TableStore, open_store
 
 if TYPE_CHECKING:
-    from ..app import BoardgamesApp
+    from boardgames_tui.tui.app import BoardgamesApp
 
 
 def table_store(app: BoardgamesApp) -> TableStore:

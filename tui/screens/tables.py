@@ -1,6 +1,6 @@
 """Shared tables in the app: the list (yours, open, others) and a new table.
 
-A table is played on the game screen with a `TableSource` (`tui.table_source`): from your
+A table is played on the game screen with a `TableSource` (`boardgames_tui.session.table_source`): from your
 seat, no hand-over screens, moves by the other players appear by themselves, a bell rings
 when it becomes your turn, and every move goes through the store.
 """
@@ -17,8 +17,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from textual.widgets.option_list import Option
 
-from engine.core import PUBLIC, all_games, get_game
-from engine.tables import (
+from boardgames_tui.engine.core import PUBLIC, all_games, get_game
+from boardgames_tui.engine.tables import (
     FINISHED,
     WAITING,
     StoreError,
@@ -30,19 +30,24 @@ from engine.tables import (
     results,
     solo,
 )
-from engine.tables.clock import ClockError, ClockRules, clock_text, limit_text, parse_duration
-
-from ..text import one_line
-from ..turns import turn_text
-from ..widgets.picker import SafeOptionList as OptionList
-from .base import BaseScreen
-from .dialogs import ConfirmScreen, MessageScreen, ScreenHelp
-from .game import GameScreen
-from .store import table_store
-from .when import short_date
+from boardgames_tui.engine.tables.clock import (
+    ClockError,
+    ClockRules,
+    clock_text,
+    limit_text,
+    parse_duration,
+)
+from boardgames_tui.tui.screens.base import BaseScreen
+from boardgames_tui.tui.screens.dialogs import ConfirmScreen, MessageScreen, ScreenHelp
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.store import table_store
+from boardgames_tui.tui.screens.when import short_date
+from boardgames_tui.tui.text import one_line
+from boardgames_tui.tui.turns import turn_text
+from boardgames_tui.tui.widgets.picker import SafeOptionList as OptionList
 
 if TYPE_CHECKING:
-    from ..app import BoardgamesApp
+    from boardgames_tui.tui.app import BoardgamesApp
 
 SETTLE_SECONDS = 5.0  # how often the Tables screen settles turns whose time ran out
 POLL_SECONDS = 0.15  # how often a table screen asks the store "anything new?" (microseconds each)
@@ -53,7 +58,7 @@ SEED_WHY = "  Seed: only for you against computers (whoever knows it knows every
 
 def open_table(app: BoardgamesApp, table_id: str, join: bool = True) -> None:
     """Sit down at a table (taking an open seat if `join`) or watch it; errors as a dialog."""
-    from ..table_source import TableSource
+    from boardgames_tui.session.table_source import TableSource
 
     try:
         store = table_store(app)
@@ -108,7 +113,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
     def _settle(self) -> None:
         """Turns whose time ran out at any table, played by the computer (no daemon: every
         reader does it; a connection of its own, off the main thread)."""
-        from engine.tables.computer import settle
+        from boardgames_tui.engine.tables.computer import settle
 
         try:
             store = open_store(self.app.launch.store, create_file=False)
@@ -302,7 +307,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         self.app.push_screen(NewTableScreen())
 
     def action_days(self) -> None:
-        from .days import OverDaysScreen
+        from boardgames_tui.tui.screens.days import OverDaysScreen
 
         self.app.push_screen(OverDaysScreen())
 

@@ -23,8 +23,8 @@ from textual.visual import RenderOptions, RichVisual
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..games.base import GameUI, Panel
-from ..kept import kept_console
+from boardgames_tui.tui.games.base import GameUI, Panel
+from boardgames_tui.tui.kept import kept_console
 
 # the words a changed panel's title gets (the same in the compact layout's tab line)
 CHANGED = " ✱ changed"

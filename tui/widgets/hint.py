@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
-from .picker import HOTKEYS
+from boardgames_tui.tui.widgets.picker import HOTKEYS
 
 if TYPE_CHECKING:
-    from engine.bots.coach import OptionValue
+    from boardgames_tui.engine.bots.coach import OptionValue
 
 SHOWN = 3  # options listed
 

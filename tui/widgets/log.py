@@ -21,10 +21,9 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import RichLog
 
-from engine.core import Match
-
-from ..kept import kept_console
-from ..text import plain
+from boardgames_tui.engine.core import Match
+from boardgames_tui.tui.kept import kept_console
+from boardgames_tui.tui.text import plain
 
 FRESH_MARK = "▸"
 AUTOPILOT_MARK = "(autopilot)"  # after a move the computer played for a person's seat

@@ -30,9 +30,8 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.core.protocol import Move, Prompt
-
-from ..kept import kept_console
+from boardgames_tui.engine.core.protocol import Move, Prompt
+from boardgames_tui.tui.kept import kept_console
 
 # Letters that the game screen uses as global keys are never move hotkeys.
 # l: the full-screen log; h: a hint

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..text import plain
+from boardgames_tui.tui.text import plain
 
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold yellow", "bold green", "bold red", "bold blue")
 

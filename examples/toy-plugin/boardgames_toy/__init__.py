@@ -8,7 +8,7 @@ importing its rules.
 
 from typing import Any
 
-from engine.core.titles import Title
+from boardgames_tui.engine.core.titles import Title
 
 TITLE = Title(
     id="toy",

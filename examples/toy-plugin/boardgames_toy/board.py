@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from tui.games.base import GameUI, Panel, seat_tag
+from boardgames_tui.tui.games.base import GameUI, Panel, seat_tag
 
 from .game import ToyView
 

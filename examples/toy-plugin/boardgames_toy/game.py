@@ -15,11 +15,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from engine.core import chance
-from engine.core.decisions import Decision, DecisionTable, choice, decision
-from engine.core.flow import FlowGame
-from engine.core.protocol import BaseState, Event, Move, Option, Prompt, Result, ScoreLine
-from engine.core.titles import AIHints, SearchSettings
+from boardgames_tui.engine.core import chance
+from boardgames_tui.engine.core.decisions import Decision, DecisionTable, choice, decision
+from boardgames_tui.engine.core.flow import FlowGame
+from boardgames_tui.engine.core.protocol import (
+    BaseState,
+    Event,
+    Move,
+    Option,
+    Prompt,
+    Result,
+    ScoreLine,
+)
+from boardgames_tui.engine.core.titles import AIHints, SearchSettings
 
 from . import TITLE
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from engine.cathedral import GAME
-from engine.cathedral import data as D
-from engine.cathedral.policy import choose
-from engine.core.playout import random_playout
+from boardgames_tui.engine.cathedral import GAME
+from boardgames_tui.engine.cathedral import data as D
+from boardgames_tui.engine.cathedral.policy import choose
+from boardgames_tui.engine.core.playout import random_playout
 
 GAMES_PER_COUNT = 200
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cathedral import GAME
-from engine.cathedral import data as D
-from engine.cathedral.state import CathedralState, empty_items, pack_size
-from engine.core.protocol import IllegalMove
+from boardgames_tui.engine.cathedral import GAME
+from boardgames_tui.engine.cathedral import data as D
+from boardgames_tui.engine.cathedral.state import CathedralState, empty_items, pack_size
+from boardgames_tui.engine.core.protocol import IllegalMove
 
 # ---- helpers ---------------------------------------------------------------------------------
 
@@ -261,7 +261,7 @@ def test_solo_two_builders() -> None:
 
 def test_bad_player_count() -> None:
     """Spec: 1-4 players."""
-    from engine.core.protocol import SetupError
+    from boardgames_tui.engine.core.protocol import SetupError
 
     with pytest.raises(SetupError):
         GAME.new_state(["a", "b", "c", "d", "e"], GAME.check_options({}), 1)

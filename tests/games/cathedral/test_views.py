@@ -8,10 +8,10 @@ import random
 from rich.console import Console
 from rich.panel import Panel as RichPanel
 
-from engine.cathedral import GAME
-from engine.cathedral import data as D
-from engine.cathedral.policy import choose
-from tui.games.cathedral import UI
+from boardgames_tui.engine.cathedral import GAME
+from boardgames_tui.engine.cathedral import data as D
+from boardgames_tui.engine.cathedral.policy import choose
+from boardgames_tui.tui.games.cathedral import UI
 
 
 def _midgame(players: int = 3, seed: int = 2, moves: int = 60, **opts: str):

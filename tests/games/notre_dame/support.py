@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Event
-from engine.notre_dame import GAME
-from engine.notre_dame import data as D
-from engine.notre_dame.rules import queue_turn
-from engine.notre_dame.state import ACTIONS, HIRE, NotreDameState
+from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.engine.notre_dame import GAME
+from boardgames_tui.engine.notre_dame import data as D
+from boardgames_tui.engine.notre_dame.rules import queue_turn
+from boardgames_tui.engine.notre_dame.state import ACTIONS, HIRE, NotreDameState
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.notre_dame import GAME
-from engine.notre_dame import data as D
-from engine.notre_dame.state import PLAGUE, NotreDameState
+from boardgames_tui.engine.notre_dame import GAME
+from boardgames_tui.engine.notre_dame import data as D
+from boardgames_tui.engine.notre_dame.state import PLAGUE, NotreDameState
 from tests.games.notre_dame.support import begin_with, ids, new, place, play, to_hire
 
 

@@ -9,11 +9,16 @@ from dataclasses import MISSING, fields
 
 import pytest
 
-from engine.core.decisions import kind_of
-from engine.core.playout import random_playout
-from engine.notre_dame import GAME
-from engine.notre_dame.decisions import DECISIONS
-from engine.notre_dame.state import LAYOUT_1_KEYS, OVER, TURN_KINDS, NotreDameDecision
+from boardgames_tui.engine.core.decisions import kind_of
+from boardgames_tui.engine.core.playout import random_playout
+from boardgames_tui.engine.notre_dame import GAME
+from boardgames_tui.engine.notre_dame.decisions import DECISIONS
+from boardgames_tui.engine.notre_dame.state import (
+    LAYOUT_1_KEYS,
+    OVER,
+    TURN_KINDS,
+    NotreDameDecision,
+)
 
 GAMES_PER_COUNT = 200
 OPTION_SETS = (
@@ -137,7 +142,7 @@ def test_states_with_pending_decisions_keep_their_first_layout_digests() -> None
 def test_one_decision_class_per_kind_with_only_its_own_fields() -> None:
     """Each kind of decision is its own small dataclass (no bag of optional fields): one class
     per kind of the table, and each holds exactly the fields its first-layout digest names."""
-    import engine.notre_dame.state as state
+    import boardgames_tui.engine.notre_dame.state as state
 
     # the module's own classes: `dataclass(slots=True)` makes a class anew, and the one it
     # replaced may still be listed among the subclasses until it is collected

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import IllegalMove, SetupError
-from engine.notre_dame import GAME
-from engine.notre_dame import data as D
-from engine.notre_dame.queries import count, may_take_message, park_bonus
-from engine.notre_dame.state import ACTIONS, DRAFT, HIRE, OVER, PLAGUE, NotreDameState
+from boardgames_tui.engine.core.protocol import IllegalMove, SetupError
+from boardgames_tui.engine.notre_dame import GAME
+from boardgames_tui.engine.notre_dame import data as D
+from boardgames_tui.engine.notre_dame.queries import count, may_take_message, park_bonus
+from boardgames_tui.engine.notre_dame.state import (
+    ACTIONS,
+    DRAFT,
+    HIRE,
+    OVER,
+    PLAGUE,
+    NotreDameState,
+)
 from tests.games.notre_dame.support import (
     begin_with,
     code,

@@ -6,12 +6,12 @@ import random
 
 from rich.console import Console
 
-from engine.core.playout import random_playout
-from engine.notre_dame import GAME
-from engine.notre_dame import data as D
-from engine.notre_dame.state import NotreDameState
+from boardgames_tui.engine.core.playout import random_playout
+from boardgames_tui.engine.notre_dame import GAME
+from boardgames_tui.engine.notre_dame import data as D
+from boardgames_tui.engine.notre_dame.state import NotreDameState
+from boardgames_tui.tui.games.notre_dame import UI
 from tests.games.notre_dame.support import new, place, play, to_actions
-from tui.games.notre_dame import UI
 
 
 def _states(players: int, seed: int, options: dict[str, str], every: int = 7):

@@ -7,11 +7,11 @@ booked against the bank, grave-diggers move from or to the docks of their colour
 
 from __future__ import annotations
 
-from engine.core.protocol import Event
-from engine.pestis import GAME
-from engine.pestis import data as D
-from engine.pestis import rules as F
-from engine.pestis.state import PestisState
+from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.engine.pestis import GAME
+from boardgames_tui.engine.pestis import data as D
+from boardgames_tui.engine.pestis import rules as F
+from boardgames_tui.engine.pestis.state import PestisState
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 APPENDIX = ("Geoffrey", "Lothar", "Rolph", "Hugo")

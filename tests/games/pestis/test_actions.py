@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import IllegalMove
-from engine.pestis import GAME
-from engine.pestis import data as D
+from boardgames_tui.engine.core.protocol import IllegalMove
+from boardgames_tui.engine.pestis import GAME
+from boardgames_tui.engine.pestis import data as D
 from tests.games.pestis.support import (
     A,
     add_dev,
@@ -52,7 +52,7 @@ def test_setup(n: int) -> None:
 
 def test_setup_rejects_bad_player_counts() -> None:
     """Spec: 2-6 players."""
-    from engine.core.protocol import SetupError
+    from boardgames_tui.engine.core.protocol import SetupError
 
     with pytest.raises(SetupError):
         GAME.new_state(["A"], {}, 1)
@@ -93,7 +93,7 @@ def test_investment_turns_go_clockwise_from_the_first_player() -> None:
     """Seed 3.1: beginning from the First Player and proceeding clockwise."""
     s = new(3)
     s.first = 1
-    from engine.pestis import rules as F
+    from boardgames_tui.engine.pestis import rules as F
 
     F.begin_investments(s, [])
     order = []

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.pestis import GAME
-from engine.pestis import data as D
+from boardgames_tui.engine.pestis import GAME
+from boardgames_tui.engine.pestis import data as D
 from tests.games.pestis.support import (
     APPENDIX,
     A,

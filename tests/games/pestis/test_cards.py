@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.pestis import GAME
-from engine.pestis import data as D
-from engine.pestis import logic as L
+from boardgames_tui.engine.pestis import GAME
+from boardgames_tui.engine.pestis import data as D
+from boardgames_tui.engine.pestis import logic as L
 from tests.games.pestis.support import (
     A,
     add_dev,

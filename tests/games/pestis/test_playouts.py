@@ -10,9 +10,10 @@ import random
 import pytest
 from rich.console import Console
 
-from engine.core.playout import random_playout
-from engine.pestis import GAME
-from engine.pestis import data as D
+from boardgames_tui.engine.core.playout import random_playout
+from boardgames_tui.engine.pestis import GAME
+from boardgames_tui.engine.pestis import data as D
+from boardgames_tui.tui.games.pestis import UI
 from tests.games.pestis.support import (
     A,
     give_res,
@@ -21,7 +22,6 @@ from tests.games.pestis.support import (
     play,
     set_top,
 )
-from tui.games.pestis import UI
 
 
 def check(state) -> None:

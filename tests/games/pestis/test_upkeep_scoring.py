@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from engine.core import Match, saves
-from engine.pestis import GAME
-from engine.pestis import data as D
-from engine.pestis.state import PestisState
+from boardgames_tui.engine.core import Match, saves
+from boardgames_tui.engine.pestis import GAME
+from boardgames_tui.engine.pestis import data as D
+from boardgames_tui.engine.pestis.state import PestisState
 from tests.games.pestis.support import (
     add_dev,
     give_res,
@@ -42,8 +42,8 @@ def test_discarded_subjects_lie_face_up() -> None:
     """Seed (setup): "All discarded cards are placed face-up alongside their respective
     decks": every seat and a spectator see which subjects were discarded, on the board and
     in the line mode (they saw only how many)."""
-    from engine.core import PUBLIC
-    from tui.plain.boards import board_for
+    from boardgames_tui.engine.core import PUBLIC
+    from boardgames_tui.plain.boards import board_for
 
     s = new(2)
     set_burgus(s, "nobleman", "pupil")

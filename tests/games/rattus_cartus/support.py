@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from engine.core.protocol import Event
-from engine.core.registry import get_game
-from engine.rattus_cartus.data import (
+from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.engine.core.registry import get_game
+from boardgames_tui.engine.rattus_cartus.data import (
     BUILDING_INDEX,
     CARD_CLASS,
     CARD_NUNS,
@@ -17,8 +17,8 @@ from engine.rattus_cartus.data import (
     SPECIALS,
     rat_tokens,
 )
-from engine.rattus_cartus.rules import RattusCartus
-from engine.rattus_cartus.state import RattusState, Task
+from boardgames_tui.engine.rattus_cartus.rules import RattusCartus
+from boardgames_tui.engine.rattus_cartus.state import RattusState, Task
 
 GAME: RattusCartus = get_game("rattus-cartus")  # type: ignore[assignment]
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import IllegalMove
+from boardgames_tui.engine.core.protocol import IllegalMove
 from tests.games.rattus_cartus.support import (
     GAME,
     enter,

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.core.playout import random_playout
-from engine.rattus_cartus.data import BUILDINGS_PER_ROUND, DESIGN_NOTES, ROUNDS
-from engine.rattus_cartus.state import RattusState
+from boardgames_tui.engine.core.playout import random_playout
+from boardgames_tui.engine.rattus_cartus.data import BUILDINGS_PER_ROUND, DESIGN_NOTES, ROUNDS
+from boardgames_tui.engine.rattus_cartus.state import RattusState
 from tests.games.rattus_cartus.support import GAME, fresh, scramble
 
 OPTIONS = ("recommended", "random-building", "random-cards")

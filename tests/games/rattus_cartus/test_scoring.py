@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rattus_cartus.scoring import compute, shared_places
+from boardgames_tui.engine.rattus_cartus.scoring import compute, shared_places
 from tests.games.rattus_cartus.support import GAME, fresh, set_hand, set_nun_row
 
 

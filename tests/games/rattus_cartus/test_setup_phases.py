@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import IllegalMove, SetupError
-from engine.rattus_cartus.data import (
+from boardgames_tui.engine.core.protocol import IllegalMove, SetupError
+from boardgames_tui.engine.rattus_cartus.data import (
     BUILDING_INDEX,
     BUILDINGS,
     CARD_NUNS,
@@ -16,7 +16,7 @@ from engine.rattus_cartus.data import (
     building_of,
     rat_tokens,
 )
-from engine.rattus_cartus.state import Task
+from boardgames_tui.engine.rattus_cartus.state import Task
 from tests.games.rattus_cartus.support import (
     GAME,
     NAMES,

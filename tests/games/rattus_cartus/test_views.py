@@ -9,7 +9,8 @@ import random
 import pytest
 from rich.console import Console
 
-from engine.rattus_cartus.data import CARD_NUNS
+from boardgames_tui.engine.rattus_cartus.data import CARD_NUNS
+from boardgames_tui.tui.games.rattus_cartus import UI
 from tests.games.rattus_cartus.support import (
     GAME,
     enter,
@@ -20,7 +21,6 @@ from tests.games.rattus_cartus.support import (
     to_enter,
     to_supply,
 )
-from tui.games.rattus_cartus import UI
 
 HIDDEN_KEYS = ("rats", "hand_cards", "committed_cards")
 
@@ -139,7 +139,7 @@ def test_omniscient_view_and_final_view() -> None:
     v = GAME.view(s, None)
     assert all("rats" in p and "hand_cards" in p for p in v["players"])
     assert all(n["card"] is not None for n in v["nun_row"])
-    from engine.core.playout import random_playout
+    from boardgames_tui.engine.core.playout import random_playout
 
     end = random_playout(GAME, 3, 2).state
     v = GAME.view(end, 1)

@@ -1,0 +1,1 @@
+"""The command line: `boardgames-tui` and its subcommands, which start the front ends."""

@@ -1,0 +1,805 @@
+"""The plain session: the game in lines, one command a line.
+
+What it says: each event as one line as it happens, for the reader (the seat at the keyboard);
+the game's round and phase changes as short headings; at each decision of a person, whose
+decision it is, the question and the options numbered with their effects. What it hears: a
+number or an option's name plays; words ask (`help` lists them).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from boardgames_tui.engine.core import PUBLIC, IllegalMove, Match, saves
+from boardgames_tui.engine.core.protocol import Prompt, may_read
+from boardgames_tui.plain.boards import Sections, board_for, counted, listed
+from boardgames_tui.plain.lines import TIMEOUT, Reader
+from boardgames_tui.plain.source import SourceError
+from boardgames_tui.session.scores import history_lines
+
+COMMANDS: dict[str, str] = {
+    "help": "this list",
+    "board": "the board, section by section; board SECTION for one",
+    "hand": "your own cards or tokens",
+    "scores": "the standing (at the end: every point and where it came from)",
+    "status": "round, phase and whose turn",
+    "options": "the decision and its options again (Enter alone does the same)",
+    "log": "the last lines of the log; log N for the last N",
+    "undo": "take back your last move (and the computers' after it)",
+    "redo": "play an undone move again",
+    "back": "step back out of a move of several parts",
+    "hint": "the computer's three best moves for you",
+    "rules": "the rules' topics; rules TOPIC for one",
+    "review": "step through every move (next, prev, start, end, go N, done)",
+    "save": "save the game; save NAME to choose the file",
+    "say": "at a shared table: say TEXT to the others (their words arrive marked »)",
+    "clock": "at a shared table: the time left for the turn (the table's own news: Table: …)",
+    "quit": "leave (the game is saved)",
+}
+ALIASES = {"q": "quit", "exit": "quit", "?": "help", "h": "help", "o": "options", "b": "board"}
+REVIEW_COMMANDS = ("next", "prev", "start", "end", "go", "done")
+LOG_LINES = 10
+RECAP = 40  # lines at most of what happened since a person's last decision
+
+
+def is_quit(line: str) -> bool:
+    return line.strip().lower() in ("quit", "exit", "q")
+
+
+class PlainSession:
+    """Plays one game (a local match or a shared table) in lines."""
+
+    def __init__(
+        self,
+        source: Any,
+        read: Reader,
+        say: Callable[[str], None],
+        saves_dir: str | None = None,
+        hint_think: float | None = None,
+    ) -> None:
+        self.src = source
+        self.read = read
+        self.say = say
+        self.saves_dir = saves_dir
+        self.hint_think = hint_think
+        self.confine = False  # a room's session: a save is a name in the player's own folder
+        match = source.match
+        self.game = match.game
+        self.board = board_for(self.game.id)
+        people = source.people
+        self.handover = (
+            not source.table
+            and match.settings.get("handover", True)
+            and len(people) > 1
+            and self.game.has_private_info
+            and not self.game.cooperative
+        )
+        # the reader: the seat at the keyboard (hotseat: nobody's before the first hand-over)
+        self.viewer: int | None = PUBLIC if self.handover else source.home_viewer()
+        self.unlocked: int | None = None if self.handover else self.viewer
+        self.said = match.cursor  # the moves whose lines have been said
+        self.heading = ""
+        self.asked: tuple[int, tuple[str, ...]] | None = None
+        self.waiting_said: int | None = None
+        self.review_at: int | None = None
+        self.pending_undo: int | None = None
+        self.ended = False
+        self.heard: dict[int, int] = {}  # seat -> the moves said while it had the keyboard
+
+    @property
+    def match(self) -> Match:
+        m: Match = self.src.match
+        return m
+
+    # ---- the loop -----------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until `quit` or the end of the input; the game is saved either way."""
+        code = 0
+        try:
+            self.intro()
+            while self.step():
+                pass
+        except KeyboardInterrupt:  # Ctrl+C leaves like quit: saved, and said so
+            self.say("")
+            code = 130
+        finally:
+            self.src.close()
+        self.goodbye()
+        return code
+
+    def step(self) -> bool:
+        """One turn of the loop; False to stop."""
+        for warning in self.src.warnings:
+            self.say(warning)
+        self.src.warnings.clear()
+        self.catch_up()
+        m = self.match
+        if self.review_at is not None:
+            line = self.read(None)
+            return line is not None and self.review_command(line)
+        prompt = m.prompt
+        if prompt is None:
+            if not self.ended:
+                self.ended = True
+                self.viewer = None
+                self.say_end()
+            line = self.read(None)
+            return line is not None and self.command(line)
+        self.ended = False
+        if self.src.computer_to_move():
+            before = m.cursor, self.src.match.length
+            self.src.computer_move()
+            if self.src.table and (self.match.cursor, self.match.length) == before:
+                return self.wait()  # another process plays the computers
+            return True
+        if not self.src.mine(prompt.seat):
+            return self.wait()
+        if self.handover and prompt.seat != self.unlocked:
+            return self.hand_over(prompt)
+        self.viewer = prompt.seat
+        key = (m.cursor, tuple(prompt.ids()))
+        if self.asked != key:
+            self.asked = key
+            self.ask(prompt)
+        # at a table the others talk, and the turn's time may run out: listen meanwhile
+        line = self.read(1.0 if self.src.table else None)
+        if line == TIMEOUT:
+            self.src.refresh()
+            return True
+        return line is not None and self.command(line)
+
+    def wait(self) -> bool:
+        """Another seat of a table is to move: say so once, and listen meanwhile."""
+        m = self.match
+        prompt = m.prompt
+        waiting_for = None if prompt is None else prompt.seat
+        if self.waiting_said != waiting_for:  # once a seat, not at each step of its move
+            self.waiting_said = waiting_for
+            if self.src.info.status == "waiting":
+                self.say("Waiting for players to take the open seats.")
+            elif prompt is not None:
+                self.say(f"Waiting for {m.seats[prompt.seat].name} to move.")
+        line = self.read(1.0)
+        if line == TIMEOUT:
+            self.src.refresh()
+            return True
+        return line is not None and self.command(line)
+
+    def hand_over(self, prompt: Prompt) -> bool:
+        """Hotseat: name who takes the keyboard, and nothing private until they are there."""
+        name = self.match.seats[prompt.seat].name
+        self.say(f"Pass to {name} and press Enter.")
+        line = self.read(None)
+        if line is None or is_quit(line):
+            return False
+        if self.unlocked is not None:  # what the one leaving the keyboard has heard
+            self.heard[self.unlocked] = self.said
+        self.unlocked = self.viewer = prompt.seat
+        self.recap(prompt.seat)
+        return True
+
+    def recap(self, seat: int) -> None:
+        """What happened since `seat` last had the keyboard, as `seat` reads it."""
+        m = self.match
+        since = min(self.heard.get(seat, 0), m.cursor)
+        lines = [line for _, line in m.events(seat)[self._first_line(since) :]]
+        if since == 0 and m.cursor == 0:
+            lines = m.opening(seat)
+        name = m.seats[seat].name
+        if lines:
+            self.say(f"{name}, since your last turn:" if since else f"{name}, so far:")
+            for line in lines[-RECAP:]:
+                self.say(line)
+        self.heading = ""
+        self.say_heading(self.view())
+
+    def _first_line(self, cursor: int) -> int:
+        """The index in `events()` of the first line of move `cursor + 1`."""
+        m = self.match
+        return sum(len(s.lines_for(self.viewer)) for s in m.steps[:cursor])
+
+    def intro(self) -> None:
+        m = self.match
+        seats = []
+        for i, s in enumerate(m.seats):
+            if self.src.table:
+                who = "you" if i == self.src.seat else ("computer, " + s.kind if s.is_bot else "")
+            else:
+                who = f"computer, {s.kind}" if s.is_bot else "person"
+            seats.append(f"{s.name} ({who})" if who else s.name)
+        where = f"Table {self.src.table_id}: " if self.src.table else ""
+        self.say(f"{where}{self.game.title}, {len(m.seats)} players: {listed(seats)}.")
+        if self.src.table and self.src.seat is None:
+            self.say("You are watching: no seat of yours is open.")
+        if self.src.table:
+            clock = self.src.clock_line()
+            self.say(
+                "At this table: say TEXT talks to the others (their words arrive marked »), "
+                f"clock tells the time left{f' ({clock})' if clock else ''}."
+            )
+            if self.src.recent_talk:
+                self.say("Said here lately:")
+                for line in self.src.recent_talk:
+                    self.say(line)
+        if self.review_at is not None:  # `review FILE`: the review first
+            self.say(
+                f"Review of {m.length} moves: next, prev, start, end, go N, board, hand, done."
+            )
+            self.review_say()
+            return
+        self.say("Type a number to play an option, or help for the commands.")
+        if self.handover and self.unlocked is None:
+            return  # the first person's recap says the opening
+        if m.cursor == 0:
+            for line in m.opening(self.viewer):
+                self.say(line)
+        elif self.src.table and self.src.last_look is not None and self.src.last_look < m.cursor:
+            seen = self.src.last_look
+            since = [line for n, line in m.events(self.viewer) if n > seen]
+            self.say(f"Since you last looked: {m.cursor - seen} move(s).")
+            for line in since[-RECAP:]:
+                self.say(line)
+        else:
+            self.say(f"Continuing at move {m.cursor}. The last lines of the log:")
+            for _, line in m.events(self.viewer)[-5:]:
+                self.say(line)
+        self.say_heading(self.view())
+
+    def goodbye(self) -> None:
+        path = getattr(self.src, "last_autosave", None)
+        if self.src.table:
+            self.say(f"Left table {self.src.table_id}; it stays in the store.")
+        elif path is not None:
+            self.say(f"Saved to {path}.")
+
+    # ---- saying ---------------------------------------------------------------------------
+    def view(self, index: int | None = None) -> Any:
+        m = self.match
+        state = m.state if index is None else m.state_at(index)
+        return self.src.view(state, self.viewer)
+
+    def say_heading(self, view: Any) -> None:
+        heading = self.board.heading(view)
+        if heading and heading != self.heading:
+            self.heading = heading
+            self.say(f"== {heading} ==")
+
+    def catch_up(self) -> None:
+        """Say the lines of the moves played since the last time, each as it happened."""
+        m = self.match
+        if self.said > m.cursor:  # undone (here or at the table)
+            self.said = m.cursor
+            self.asked = None
+            self.heading = ""
+        while self.said < m.cursor:
+            step = m.steps[self.said]
+            lines = step.lines_for(self.viewer)
+            if self.said == 0:  # the setup's lines, said already
+                lines = lines[len(m.opening(self.viewer)) :]
+            for line in lines:
+                self.say(line)
+            self.said += 1
+            self.say_heading(self.view(self.said))
+
+    def ask(self, prompt: Prompt) -> None:
+        self.waiting_said = None
+        m = self.match
+        name = m.seats[prompt.seat].name
+        text = prompt.text_for(self.viewer)
+        if text.startswith(f"{name}: "):
+            text = text[len(name) + 2 :]
+        back = " (or back)" if prompt.step > 0 else ""
+        self.say(f"{name} to decide: {text}{back}")
+        for i, move in enumerate(prompt.moves, start=1):
+            preview = move.preview.removeprefix("→").lstrip()  # the colon says what follows
+            self.say(f"{i} {move.label}: {preview}" if preview else f"{i} {move.label}")
+
+    def say_end(self) -> None:
+        m = self.match
+        res = self.game.result(m.state)
+        self.say(f"Game over. {res.summary}")
+        for line in self.final_scores():
+            self.say(line)
+        for line in history_lines(m):
+            self.say(line)
+        self.say("Type scores, board, log or review to look back; quit to leave.")
+
+    def final_scores(self) -> list[str]:
+        m = self.match
+        res = self.game.result(m.state)
+        out = []
+        # a title that ranks nobody (0) is ranked by score, ties sharing a place
+        unranked = all(not x.rank for x in res.lines) and not self.game.cooperative
+        ranks = {x.seat: 1 + sum(y.score > x.score for y in res.lines) for x in res.lines}
+        key = (
+            (lambda x: (ranks[x.seat], x.seat)) if unranked else (lambda x: (x.rank or 99, x.seat))
+        )
+        for line in sorted(res.lines, key=key):
+            parts = [f"{k} {number(v)}" for k, v in line.breakdown]
+            note = f" {line.note}" if line.note else ""
+            place = ranks[line.seat] if unranked else line.rank
+            rank = f"{place}. " if place else ""
+            name = m.seats[line.seat].name
+            out.append(f"{rank}{name}: {number(line.score)}{note} ({listed(parts)})")
+        out += res.details
+        return out
+
+    # ---- commands -----------------------------------------------------------------------
+    def command(self, line: str) -> bool:
+        """Carry out one line; False to stop."""
+        text = line.strip()
+        if self.pending_undo is not None:
+            target, self.pending_undo = self.pending_undo, None
+            if text.lower() in ("yes", "y"):
+                self.do_undo(target)
+            else:
+                self.say("Not undone.")
+            return True
+        word, _, rest = text.partition(" ")
+        word = ALIASES.get(word.lower(), word.lower())
+        rest = rest.strip()
+        prompt = self.match.prompt
+        mine = prompt is not None and self.src.mine(prompt.seat) and prompt.seat == self.viewer
+        if not text:
+            if mine and prompt is not None:
+                self.ask(prompt)
+            return True
+        if word == "quit":
+            return False
+        if word == "play" and rest and mine and prompt is not None:
+            return self.play_option(prompt, rest, strict=True)
+        handler = getattr(self, f"cmd_{word}", None)
+        if word in COMMANDS and handler is not None:
+            handler(rest)
+            return True
+        if mine and prompt is not None and self.play_option(prompt, text, strict=False):
+            return True
+        self.unknown(text, prompt if mine else None)
+        return True
+
+    def unknown(self, text: str, prompt: Prompt | None) -> None:
+        words = list(COMMANDS)
+        labels = [m.label.lower() for m in prompt.moves] if prompt else []
+        near = difflib.get_close_matches(text.lower(), words + labels, n=3, cutoff=0.5)
+        near += [w for w in words if w.startswith(text.lower()[:2]) and w not in near]
+        choose = f"a number from 1 to {len(prompt.moves)} or " if prompt else ""
+        if near:
+            self.say(f"No command {text!r}: nearest {listed(near[:3], '')}; or type {choose}help.")
+        else:
+            self.say(f"No command {text!r}: type {choose}help for the commands.")
+
+    def play_option(self, prompt: Prompt, text: str, strict: bool) -> bool:
+        """Play the option a number, an id or a name picks; False if none does."""
+        moves = prompt.moves
+        chosen = None
+        if text.isdigit():
+            n = int(text)
+            if not 1 <= n <= len(moves):
+                self.say(f"No option {n}: choose 1 to {len(moves)}.")
+                return True
+            chosen = moves[n - 1]
+        else:
+            low = text.lower()
+            exact = [m for m in moves if m.label.lower() == low or m.id.lower() == low]
+            starts = [m for m in moves if m.label.lower().startswith(low)]
+            if exact:
+                chosen = exact[0]
+            elif len(starts) == 1:
+                chosen = starts[0]
+            elif len(starts) > 1:
+                nums = [str(moves.index(m) + 1) for m in starts]
+                self.say(f"{text!r} names {len(starts)} options ({listed(nums)}): type its number.")
+                return True
+        if chosen is None:
+            if strict:
+                self.say(f"No option {text!r}: choose 1 to {len(moves)}.")
+                return True
+            return False
+        try:
+            self.src.play(chosen.id)
+        except (IllegalMove, SourceError) as exc:
+            self.say(f"Not played: {exc}.")
+            return True
+        self.asked = None
+        return True
+
+    def cmd_say(self, rest: str) -> None:
+        if not self.src.table:
+            self.say("say is for shared tables: this game is played here only.")
+            return
+        if not rest.strip():
+            self.say("say what? e.g. say good luck")
+            return
+        try:
+            self.src.say(rest)
+        except SourceError as exc:
+            self.say(f"Not said: {exc}.")
+            return
+        self.say(f"» you: {rest.strip()}")
+
+    def cmd_clock(self, rest: str) -> None:
+        clock = self.src.clock_line() if self.src.table else ""
+        self.say(f"Clock: {clock}." if clock else "No clock runs here.")
+
+    def cmd_help(self, rest: str) -> None:
+        self.say("Commands (a number or an option's name plays it):")
+        for word, what in COMMANDS.items():
+            self.say(f"{word}: {what}")
+
+    def sections(self, view: Any) -> Sections:
+        return self.board.sections(view, self.viewer)
+
+    def cmd_board(self, rest: str, index: int | None = None) -> None:
+        sections = self.sections(self.view(index))
+        names = [name for name, _ in sections]
+        if rest:
+            want = rest.lower()
+            found = [s for s in sections if s[0] == want] or [
+                s for s in sections if s[0].startswith(want)
+            ]
+            if not found:
+                self.say(f"No section {rest!r}: the board has {listed(names)}.")
+                return
+            sections = found[:1]
+        else:
+            self.say(f"Board: {listed(names)}.")
+        for name, lines in sections:
+            self.say(f"{name.capitalize()}:")
+            for line in lines:
+                self.say(line)
+
+    def cmd_hand(self, rest: str, index: int | None = None) -> None:
+        hand = dict(self.sections(self.view(index))).get("hand")
+        if hand:
+            for line in hand:
+                self.say(line)
+        elif not self.game.has_private_info:
+            self.say("No hand in this game: nothing is hidden, everything is on the board.")
+        elif self.viewer == PUBLIC:
+            self.say("No hand: you are watching, not playing a seat.")
+        else:
+            self.say("No hand to show now.")
+
+    def cmd_scores(self, rest: str) -> None:
+        if self.match.over:
+            res = self.game.result(self.match.state)
+            self.say(res.summary)
+            for line in self.final_scores():
+                self.say(line)
+            return
+        for line in self.board.scores(self.view()):
+            self.say(line)
+
+    def cmd_status(self, rest: str) -> None:
+        m = self.match
+        prompt = m.prompt
+        heading = self.board.heading(self.view())  # "" from a board without one
+        if prompt is None:
+            self.say(f"{heading}. The game is over." if heading else "The game is over.")
+            return
+        who = m.seats[prompt.seat]
+        kind = f" (computer, {who.kind})" if who.is_bot else ""
+        where = f" {heading}." if heading else ""
+        clock = self.src.clock_line() if self.src.table else ""
+        clock = f" Clock: {clock}." if clock else ""
+        self.say(f"{who.name}{kind} to move, move {m.cursor + 1}.{where}{clock}")
+
+    def cmd_options(self, rest: str) -> None:
+        prompt = self.match.prompt
+        if prompt is not None and self.src.mine(prompt.seat) and prompt.seat == self.viewer:
+            self.ask(prompt)
+        else:
+            self.say("No decision of yours now.")
+
+    def log_lines(self, upto: int | None = None) -> list[str]:
+        m = self.match
+        out = [f"Setup: {line}" for line in m.opening(self.viewer)]
+        setup = len(m.opening(None))
+        for i, step in enumerate(m.steps[: m.cursor if upto is None else upto], start=1):
+            lines = step.lines_for(self.viewer)
+            if i == 1:
+                lines = lines[len(m.opening(self.viewer)) if setup else 0 :]
+            out += [f"Move {i}: {line}" for line in lines]
+        return out
+
+    def cmd_log(self, rest: str) -> None:
+        n = LOG_LINES
+        if rest:
+            if not rest.isdigit() or int(rest) < 1:
+                self.say(f"log takes a number of lines, e.g. log 20 (not {rest!r}).")
+                return
+            n = int(rest)
+        lines = self.log_lines()
+        if not lines:
+            self.say("The log is empty: nothing has happened yet.")
+            return
+        shown = lines[-n:]
+        self.say(f"Log, the last {len(shown)} of {len(lines)} lines:")
+        for line in shown:
+            self.say(line)
+
+    # ---- undo, redo, back -------------------------------------------------------------------
+    def cmd_undo(self, rest: str) -> None:
+        m = self.match
+        if self.src.strict:
+            self.say("Undo is off in this game (strict rules).")
+            return
+        if not m.can_undo():
+            self.say("Nothing to undo.")
+            return
+        if self.src.table:
+            self.do_undo(m.cursor - 1)
+            return
+        target = m.last_human_cursor() if any(s.is_bot for s in m.seats) else m.cursor - 1
+        reasons = set()
+        for i in range(target, m.cursor):
+            step = m.steps[i]
+            if not m.seats[step.seat].is_bot and step.seat != self.viewer:
+                reasons.add(f"it takes back {m.seats[step.seat].name}'s move")
+            if step.reveal:
+                reasons.add("it goes back over a reveal (a draw comes out the same again)")
+        if reasons:
+            self.pending_undo = target
+            why = "; ".join(sorted(reasons))
+            self.say(f"Undo? {why[0].upper()}{why[1:]}. Type yes to undo, anything else to keep.")
+            return
+        self.do_undo(target)
+
+    def do_undo(self, target: int) -> None:
+        before = self.match.cursor
+        try:
+            self.src.undo_to(target)
+        except SourceError as exc:
+            self.say(f"Not undone: {exc}.")
+            return
+        m = self.match
+        self.say(f"Undone {counted(before - m.cursor, 'move')}: back at move {m.cursor + 1}.")
+        self.said = m.cursor
+        self.asked = None
+        self.heading = ""
+        self.say_heading(self.view())
+
+    def cmd_redo(self, rest: str) -> None:
+        if not self.match.can_redo():
+            self.say("Nothing to redo.")
+            return
+        try:
+            self.src.redo()
+        except SourceError as exc:
+            self.say(f"Not redone: {exc}.")
+            return
+        self.say("Redone:")
+
+    def cmd_back(self, rest: str) -> None:
+        prompt = self.match.prompt
+        if prompt is None or prompt.step == 0 or not self.src.mine(prompt.seat):
+            self.say("Nothing to step back from: this decision is the first of its move.")
+            return
+        if self.src.table:
+            self.do_undo(self.match.cursor - 1)
+            return
+        self.src.undo_to(self.match.cursor - 1)
+        self.said = self.match.cursor
+        self.asked = None
+        self.say("Stepped back.")
+
+    # ---- hint, rules, save ----------------------------------------------------------------
+    def cmd_hint(self, rest: str) -> None:
+        m = self.match
+        prompt = m.prompt
+        if self.src.strict:
+            self.say("Hints are off in this game (strict rules).")
+            return
+        if prompt is None or not self.src.mine(prompt.seat) or prompt.seat != self.viewer:
+            self.say("A hint is for your own decision: wait for your turn.")
+            return
+        from boardgames_tui.engine.bots.analysis import decision_seed
+        from boardgames_tui.engine.bots.coach import Coach
+        from boardgames_tui.engine.bots.search import default_think
+
+        think = self.hint_think if self.hint_think is not None else 3 * default_think()
+        self.say("Thinking...")
+        coach = Coach(self.game, seed=decision_seed(m, m.cursor + 1), think=think)
+        try:
+            values = coach.values(self.game.clone(m.state), prompt)
+        except Exception as exc:  # a search bug must not end the game
+            from boardgames_tui.session.errors import hint_error_message, write_error
+
+            self.say(hint_error_message(write_error("hint", exc)))
+            return
+        if not self.src.table:
+            m.hints.add(m.cursor + 1)
+        ids = prompt.ids()
+        scale = "chance the team wins" if self.game.cooperative else "chance of winning"
+        best = [
+            f"{ids.index(v.move_id) + 1} {v.label} {v.value:.0%}"
+            for v in values[:3]
+            if v.move_id in ids
+        ]
+        self.say(f"Hint ({scale}): {'; '.join(best)}.")
+
+    def cmd_rules(self, rest: str) -> None:
+        text = self.game.rules_reference(self.match.options)
+        sections = rule_sections(text)
+        topics = [h for h, _ in sections[1:]]
+        if not rest:
+            self.say(f"Rules of {self.game.title}: {sections[0][1][0] if sections[0][1] else ''}")
+            self.say(f"Topics: {listed(topics)}. Type rules TOPIC (a word of it is enough).")
+            return
+        want = rest.lower()
+        found = [s for s in sections[1:] if want in s[0].lower()]
+        if not found:
+            found = [s for s in sections[1:] if any(want in line.lower() for line in s[1])]
+        if not found:
+            self.say(f"No rules topic {rest!r}: topics are {listed(topics)}.")
+            return
+        heading, lines = found[0]
+        self.say(f"Rules, {heading}:")
+        for line in lines:
+            self.say(line)
+
+    def cmd_save(self, rest: str) -> None:
+        if self.src.table:
+            self.say("A table is kept in its store; export it when it is over (table export).")
+            return
+        m = self.match
+        folder = saves.saves_dir(self.saves_dir)
+        if self.confine:
+            from boardgames_tui.session.confine import ConfineError, confined_path
+
+            try:
+                target = confined_path(rest or f"{m.game.id}-{m.seed}", self.saves_dir)
+            except ConfineError as exc:
+                self.say(f"Not saved: {exc}.")
+                return
+            rest = str(target)
+        target = Path(rest).expanduser() if rest else Path(m.save_path or f"{m.game.id}-{m.seed}")
+        if not target.is_absolute():
+            target = folder / target
+        if target.suffix != ".toml":
+            target = target.with_name(target.name + ".toml")
+        try:
+            saves.save(m, target)
+        except (OSError, ValueError) as exc:
+            self.say(f"Could not save to {target}: {exc}.")
+            return
+        self.say(f"Saved to {target}.")
+
+    # ---- review -----------------------------------------------------------------------------
+    def cmd_review(self, rest: str) -> None:
+        m = self.match
+        if m.length == 0:
+            self.say("Nothing to review: no move has been played.")
+            return
+        self.review_at = m.cursor
+        self.say(
+            f"Review: {m.length} moves. next, prev, start, end, go N, board, hand, done. "
+            "The game waits meanwhile."
+        )
+        self.review_say()
+
+    def review_viewer(self) -> int | None:
+        return None if self.match.over else self.viewer
+
+    def review_line(self, i: int) -> str:
+        """Move `i` (1-based) as the reader may read it."""
+        m = self.match
+        step = m.steps[i - 1]
+        viewer = self.review_viewer()
+        name = m.seats[step.seat].name
+        line = m.move_line(i, viewer)
+        if not line.startswith(name):
+            line = f"{name}: {line}"
+        return line
+
+    def review_lines(self) -> list[str]:
+        return [f"{i} {self.review_line(i)}" for i in range(1, self.match.length + 1)]
+
+    def review_say(self) -> None:
+        i = self.review_at
+        assert i is not None
+        m = self.match
+        if i == 0:
+            self.say(f"Move 0 of {m.length}: the setup.")
+            return
+        step = m.steps[i - 1]
+        viewer = self.review_viewer()
+        lines = step.lines_for(viewer)
+        if i == 1:
+            lines = lines[len(m.opening(viewer)) :]
+        name = m.seats[step.seat].name
+        first = self.review_line(i)
+        self.say(f"Move {i} of {m.length}: {first}")
+        for line in lines[1:]:
+            self.say(line)
+        if not lines and first != f"{name}: {step.label_for(viewer)}":
+            pass
+
+    def review_command(self, line: str) -> bool:
+        m = self.match
+        word, _, rest = line.strip().lower().partition(" ")
+        word = {"n": "next", "p": "prev", "back": "done", "q": "done", "quit": "done"}.get(
+            word, word
+        )
+        assert self.review_at is not None
+        viewer, self.viewer = self.viewer, self.review_viewer()
+        try:
+            if word in ("", "next"):
+                if self.review_at >= m.length:
+                    self.say(f"The last move: {m.length} of {m.length}.")
+                    return True
+                self.review_at += 1
+            elif word == "prev":
+                if self.review_at == 0:
+                    self.say("The setup: nothing before it.")
+                    return True
+                self.review_at -= 1
+            elif word == "start":
+                self.review_at = 0
+            elif word == "end":
+                self.review_at = m.length
+            elif word == "go" and rest.isdigit() and int(rest) <= m.length:
+                self.review_at = int(rest)
+            elif word == "board":
+                self.cmd_board(rest.strip(), self.review_at)
+                return True
+            elif word == "hand":
+                self.cmd_hand(rest, self.review_at)
+                return True
+            elif word == "done":
+                self.review_at = None
+                where = "its end" if m.over else f"move {m.cursor + 1}"
+                self.say(f"Back to the game at {where}.")
+                self.asked = None
+                return True
+            else:
+                near = difflib.get_close_matches(word, [*REVIEW_COMMANDS, "board", "hand"], n=2)
+                hint = f"nearest {listed(near)}; " if near else ""
+                self.say(
+                    f"No review command {line.strip()!r}: {hint}next, prev, start, end, "
+                    f"go N (0 to {m.length}), board, hand or done."
+                )
+                return True
+            self.review_say()
+            return True
+        finally:
+            self.viewer = viewer
+
+
+def number(value: object) -> str:
+    """3.0 as 3; anything else as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def rule_sections(markdown: str) -> list[tuple[str, list[str]]]:
+    """The rules reference as (heading, plain lines): the title first, then each `##`."""
+    out: list[tuple[str, list[str]]] = [("", [])]
+    for raw in markdown.splitlines():
+        if raw.startswith("## "):
+            out.append((plain_markdown(raw[3:]), []))
+            continue
+        if raw.startswith("# "):
+            continue
+        line = plain_markdown(raw)
+        if line.strip() and not set(line.strip()) <= set("|-: "):
+            out[-1][1].append(line.strip())
+    return out
+
+
+def plain_markdown(text: str) -> str:
+    """A Markdown line as plain text: no emphasis marks, headings or table bars."""
+    text = re.sub(r"\*\*|__|`", "", text)
+    text = re.sub(r"^#+\s*", "", text)
+    text = re.sub(r"^\s*[-*]\s+", "- ", text)
+    if text.strip().startswith("|"):
+        text = "; ".join(c.strip() for c in text.strip().strip("|").split("|"))
+    return text
+
+
+__all__ = ["PlainSession", "may_read"]
