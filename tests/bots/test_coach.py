@@ -130,7 +130,7 @@ def test_a_new_branch_drops_the_hints_of_the_old_one() -> None:
     m = _toy_match()
     m.hints.update({2, 3, 4})
     m.goto(2)
-    m.play(m.prompt.moves[-1].id)  # type: ignore[union-attr]
+    m.play(m.prompt.moves[-1].id)
     assert m.hints == {2, 3}  # move 3 was decided again (after the hint); move 4 is gone
 
 

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import pytest
+from textual.widgets import OptionList
 
 from boardgames_tui.engine.core import Match, Seat, game_ids, get_game, saves
 from tests.conformance.test_robust_leaks import lines, screen_text, surfaces
@@ -228,7 +229,7 @@ async def test_hostile_names_on_the_tables_screen(tmp_path) -> None:  # type: ig
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, TablesScreen)
-        ol = app.screen.query_one("#tables-list")
+        ol = app.screen.query_one("#tables-list", OptionList)
         found["Tables screen"] = "\n".join(lines(ol)) + "\n" + screen_text(app)
         assert sound in found["Tables screen"]
         k = next(i for i in range(ol.option_count) if ol.get_option_at_index(i).id == damaged[1])
@@ -236,7 +237,7 @@ async def test_hostile_names_on_the_tables_screen(tmp_path) -> None:  # type: ig
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, MessageScreen)
-        found["damaged table dialog"] = app.screen.text + "\n" + screen_text(app)
+        found["damaged table dialog"] = str(app.screen.text) + "\n" + screen_text(app)
     shown = 0
     for surface, text in found.items():
         assert_clean(surface, text)

@@ -42,7 +42,7 @@ def lost_at_once(game: Game, worlds: list[Any], prompt: Prompt) -> list[bool | N
 def decisions_to_check(game: Game) -> list[tuple[Any, Prompt, list[bool | None]]]:
     """Decisions of seeded random games where one option loses at once and another does not
     (checked on the real position first: it is cheap, and most decisions end nothing)."""
-    found = []
+    found: list[tuple[Any, Prompt, list[bool | None]]] = []
     players = max(2, game.min_players)
     for seed in range(GAMES):
         state = game.new_state([f"P{i}" for i in range(players)], game.check_options({}), seed)

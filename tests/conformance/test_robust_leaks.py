@@ -15,7 +15,9 @@ import functools
 import io
 import pickle
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -27,13 +29,14 @@ from boardgames_tui.plain.lines import Output
 from boardgames_tui.plain.session import PlainSession
 from boardgames_tui.plain.source import LocalSource
 from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.widgets.board import BoardView
 from tests.conformance.twins import differs, sampled_view_differs
 
 # every installed title where a seat sees something the others may not
 GAMES = [g.id for g in all_games() if g.has_private_info]
 
 
-def render(game_id: str, view: dict, viewer: int, compact: bool) -> str:
+def render(game_id: str, view: Mapping[str, Any], viewer: int, compact: bool) -> str:
     console = Console(width=120, file=io.StringIO(), color_system=None)
     ui = ui_for(game_id)
     with console.capture() as cap:
@@ -56,7 +59,9 @@ def plain_data(v: object) -> bool:
     return isinstance(v, PLAIN)
 
 
-def drawn_alike(game_id: str, a: dict, b: dict, viewer: int, compact: bool) -> bool:
+def drawn_alike(
+    game_id: str, a: Mapping[str, Any], b: Mapping[str, Any], viewer: int, compact: bool
+) -> bool:
     """Whether the views `a` and `b` draw the same board for `viewer`. `a` is drawn, and `b`
     too unless both are plain data with the same `repr` (the same values of the same types
     in the same order, which draw the same text): what equal views may still differ in (`1`
@@ -381,7 +386,7 @@ async def one_match(m: Match, setting: str, indexes: list[int], tmp: str) -> dic
         await pilot.pause()
         await pilot.pause()
         out["compact game screen"] = screen_text(app)
-        out["compact panels"] = game.query_one("#board").all_text()  # every tab
+        out["compact panels"] = game.query_one("#board", BoardView).all_text()  # every tab
     return out
 
 
@@ -393,8 +398,8 @@ CASES += [(g, get_game(g).max_players) for g in SURFACE_GAMES[len(GAMES) :]]
 
 @pytest.mark.parametrize("game_id, players", CASES)
 async def test_every_surface_ignores_hidden_information(
-    game_id: str, players: int, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    game_id: str, players: int, tmp_path: Path
+) -> None:
     setting = SETTINGS[players % 3]
     m, viewer = seated(sample_point(game_id, players), setting)
     c = m.cursor
@@ -426,7 +431,7 @@ def plain_surfaces(m: Match, viewer: int | None, hotseat: bool, tmp: str) -> dic
     feed = iter(["", "", ""])
     source = LocalSource(m, tmp)
     m.settings["handover"] = hotseat
-    session = PlainSession(source, lambda t=None: next(feed, None), out, tmp)
+    session = PlainSession(source, lambda _: next(feed, None), out, tmp)
     found: dict[str, str] = {}
 
     def take(name: str, act: Callable[[], object]) -> None:

@@ -107,6 +107,7 @@ async def spectator_surfaces(path: Path, tids: list[str]) -> list[dict[str, str]
 
 async def surfaces_of(app, pilot, tid: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
     from boardgames_tui.tui.screens.game import GameScreen
+    from boardgames_tui.tui.widgets.board import BoardView
     from boardgames_tui.tui.widgets.log import GameLog
 
     out: dict[str, str] = {}
@@ -129,7 +130,7 @@ async def surfaces_of(app, pilot, tid: str) -> dict[str, str]:  # type: ignore[n
     await pilot.pause()
     await pilot.pause()
     out["compact game screen"] = screen_text(app)
-    out["compact panels"] = game.query_one("#board").all_text()
+    out["compact panels"] = game.query_one("#board", BoardView).all_text()
     return {k: v.replace(tid, "TABLE") for k, v in out.items()}
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from boardgames_tui.engine.core import (
     Match,
     Move,
     Prompt,
+    Result,
     Seat,
     saves,
 )
@@ -50,7 +53,7 @@ TABLE: DecisionTable[Toy, list[str], Pick] = DecisionTable(
 
 
 def test_the_table_routes_each_kind_to_its_functions() -> None:
-    game, state, ev = Toy(), ["x"], []
+    game, state, ev = Toy(), ["x"], list[Event]()
     d = Pick("pick", seat=1, left=2)
     assert TABLE.is_choice(d) and not TABLE.is_choice(Pick("tidy"))
     assert TABLE.prompt(game, state, d).text == "pick (2 left)"
@@ -120,7 +123,9 @@ def test_a_decision_class_is_its_own_kind_in_the_table() -> None:
         kind_of(Pick)
 
 
-def test_a_save_from_another_state_layout_replays_without_the_digest(tmp_path, monkeypatch) -> None:
+def test_a_save_from_another_state_layout_replays_without_the_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     m = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=4)
     for _ in range(5):
         m.play(m.prompt.moves[0].id)
@@ -193,7 +198,9 @@ def test_the_core_drives_turns_from_the_table_and_one_hook() -> None:
             }
         )
 
-        def new_state(self, names, options, seed):  # type: ignore[no-untyped-def]
+        def new_state(
+            self, names: Sequence[str], options: Mapping[str, str], seed: int
+        ) -> RaceState:
             s = RaceState(list(names), seed, dict(options), pending=[], log=[])
             self.next_decisions(s, [])
             return s
@@ -214,13 +221,13 @@ def test_the_core_drives_turns_from_the_table_and_one_hook() -> None:
                 return True
             return False
 
-        def result(self, s):  # type: ignore[no-untyped-def]
+        def result(self, s: RaceState) -> Result:
             raise NotImplementedError
 
-        def view(self, s, seat):  # type: ignore[no-untyped-def]
+        def view(self, s: RaceState, seat: int | None) -> dict[str, object]:
             return {}
 
-        def rules_reference(self, options=None):  # type: ignore[no-untyped-def]
+        def rules_reference(self, options: Mapping[str, str] | None = None) -> str:
             return ""
 
     game = Race()

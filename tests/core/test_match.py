@@ -7,7 +7,7 @@ import random
 import pytest
 
 from boardgames_tui.engine.core import IllegalMove, Match, Seat, SetupError, UnknownGame, get_game
-from boardgames_tui.engine.core.protocol import Event
+from boardgames_tui.engine.core.protocol import Event, Prompt
 
 
 def play_random(m: Match, n: int, seed: int = 0) -> None:
@@ -138,15 +138,17 @@ def test_one_prompt_and_view_per_position_shared_by_every_reader() -> None:
     """Item 3 of issue 33: the prompt and each seat's view are computed once per cursor
     position; a move, undo, redo, jump or a new branch gives the new position's own."""
     from boardgames_tui.engine.rattus_cartus.rules import RattusCartus
+    from boardgames_tui.engine.rattus_cartus.state import RattusState
+    from boardgames_tui.engine.rattus_cartus.view import RattusView
 
     calls = {"prompt": 0, "view": 0}
 
     class Counting(RattusCartus):  # the real game, counting what it is asked
-        def prompt(self, s):  # type: ignore[no-untyped-def]
+        def prompt(self, s: RattusState) -> Prompt | None:
             calls["prompt"] += 1
             return super().prompt(s)
 
-        def view(self, s, seat):  # type: ignore[no-untyped-def]
+        def view(self, s: RattusState, seat: int | None) -> RattusView:
             calls["view"] += 1
             return super().view(s, seat)
 

@@ -12,6 +12,7 @@ from typing import Any
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from textual.widgets import OptionList
 
 from boardgames_tui.engine.core import Match, Seat, saves
 
@@ -152,7 +153,7 @@ async def test_the_menu_and_load_screen_survive_a_deep_file(tmp_path: Path) -> N
         await pilot.pause()
         assert isinstance(app.screen, LoadScreen)
         assert "deep.toml  not a readable save" in str(
-            app.screen.query_one("#load-files").get_option_at_index(0).prompt
+            app.screen.query_one("#load-files", OptionList).get_option_at_index(0).prompt
         )
 
 

@@ -13,6 +13,7 @@ from boardgames_tui.tui.app import BoardgamesApp, Launch
 from boardgames_tui.tui.screens.dialogs import ConfirmScreen, HandoverScreen
 from boardgames_tui.tui.screens.end import EndScreen
 from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.log import GameLog
 
 
 async def test_notre_dame_with_one_person_and_two_computers(
@@ -25,8 +26,8 @@ async def test_notre_dame_with_one_person_and_two_computers(
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        assert isinstance(app.screen, GameScreen)
+        screen: GameScreen = app.screen
         ann = 0
         for _ in range(600):
             assert not isinstance(app.screen, HandoverScreen)  # one person: no hand-over
@@ -51,7 +52,7 @@ async def test_notre_dame_with_one_person_and_two_computers(
             assert prompt is not None and step.move_id in prompt.ids()
             game.play(legal, prompt.move(step.move_id))
         # the log names the computer players' moves
-        log_text = "\n".join(str(line) for line in screen.query_one("#log").lines)
+        log_text = "\n".join(str(line) for line in screen.query_one("#log", GameLog).lines)
         assert "Bob" in log_text and "Cy" in log_text
         # undo steps back over the computer moves to Ann's last decision
         while m.prompt is not None and m.prompt.seat != 0:

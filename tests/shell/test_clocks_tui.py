@@ -9,6 +9,7 @@ from pathlib import Path
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from boardgames_tui.engine.tables.clock import ClockRules
 from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.widgets.log import GameLog
 from tests.shell.test_tables_tui import app_for, at_table, source_of, until
 
 
@@ -33,7 +34,7 @@ async def test_the_clock_counts_down_runs_out_and_the_seat_is_taken_back(tmp_pat
             assert "bob to move" in shown and "left" in shown
         # bob's 2 s run out: alice's screen settles his turn (store clock), once
         await until(pilot, lambda: other.info(tid).moves > 0, tries=200)
-        log = screen.query_one("#log")
+        log = screen.query_one("#log", GameLog)
         await until(pilot, lambda: any("(autopilot)" in line.text for line in log.lines))
         info = other.info(tid)
         assert info.seats[0].strikes == 1 and source_of(screen).info.moves >= 1

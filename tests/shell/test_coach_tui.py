@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from textual.widgets import OptionList, Static
 
 from boardgames_tui.engine.bots.analysis import Rating
 from boardgames_tui.engine.core import Match, Seat, saves
@@ -93,7 +94,7 @@ async def test_review_marks_mistakes_and_jumps_between_them(tmp_path: Path) -> N
         assert isinstance(review, ReviewScreen)
         await pilot.press("home", "n")
         assert review.index == 2
-        status = str(review.query_one("#status").content)
+        status = str(review.query_one("#status", Static).content)
         assert "mistake: played 30%, best B 50%" in status and "hint used" in status
         await pilot.press("n")
         assert review.index == 5
@@ -102,7 +103,7 @@ async def test_review_marks_mistakes_and_jumps_between_them(tmp_path: Path) -> N
         await pilot.press("p")
         assert review.index == 2
         lines = [
-            plain(review.query_one("#review-moves").get_option_at_index(i).prompt)
+            plain(review.query_one("#review-moves", OptionList).get_option_at_index(i).prompt)
             for i in (2, 3, 5)
         ]
         assert lines[0].startswith("2 ? hint ") and "??" not in lines[1]
@@ -134,7 +135,7 @@ async def test_review_file_m_rates_everyone_in_an_unfinished_hotseat_game(tmp_pa
     game = get_game("toy")
     match = Match.new(game, [Seat("Ann"), Seat("Bob")], {}, seed=3)
     for _ in range(4):
-        match.play(match.prompt.moves[0].id)  # type: ignore[union-attr]
+        match.play(match.prompt.moves[0].id)
     assert not match.over
     path = saves.save(match, tmp_path / "hotseat.toml")
     launch = Launch(saves_dir=str(tmp_path), match=saves.load(path), review=True, think=0.01)
@@ -155,7 +156,7 @@ async def test_review_file_m_rates_everyone_in_an_unfinished_hotseat_game(tmp_pa
 async def test_in_game_analysis_says_why_it_rates_only_your_moves(tmp_path: Path) -> None:
     game = get_game("toy")
     match = Match.new(game, [Seat("Ann"), Seat("Bob", "greedy")], {}, seed=3)
-    match.play(match.prompt.moves[0].id)  # type: ignore[union-attr]
+    match.play(match.prompt.moves[0].id)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), bot_delay=0.0, think=0.01))
     async with app.run_test(size=(120, 40)) as pilot:
         await app.push_screen(ReviewScreen(match, 0))

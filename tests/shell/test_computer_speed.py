@@ -71,7 +71,7 @@ async def test_a_computers_turn_pauses_once(game_id: str, players: int, tmp_path
     """The first step of a computer's turn comes after the delay (0 here), then the delay is
     made endless: the turn's further steps come all the same, the next turn (Ann's) waits."""
     match = at_its_start(in_a_computers_turn(game_id, players))
-    seat, at = match.prompt.seat, match.cursor  # type: ignore[union-attr]
+    seat, at = match.prompt.seat, match.cursor
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(100):

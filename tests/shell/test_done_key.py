@@ -62,7 +62,7 @@ def test_rattus_hand_shows_no_nuns() -> None:
     for seed in range(20):  # a hand dealt with nuns on its cards
         match = Match.new("rattus-cartus", [Seat("Ann"), Seat("Bob")], seed=seed)
         view = match.view(seat)
-        if any(c["nuns"] for c in view["you"]["cards"]):  # type: ignore[index]
+        if any(c["nuns"] for c in view["you"]["cards"]):
             break
     else:
         raise AssertionError("no hand with nuns")

@@ -26,7 +26,7 @@ def game(game_id: str, seed: int = 3, moves: int | None = None) -> Match:
     return m
 
 
-def numbers(entries: list) -> list[int]:  # type: ignore[type-arg]
+def numbers(entries: list) -> list[int]:
     out: list[int] = []
     for e in entries:
         if e.move and (not out or out[-1] != e.number):

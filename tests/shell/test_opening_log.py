@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from boardgames_tui.engine.cathedral import data as CD
 from boardgames_tui.engine.core.match import Match
-from boardgames_tui.engine.notre_dame import rules as NR
+from boardgames_tui.engine.notre_dame.queries import plague_value
 from boardgames_tui.engine.pestis import data as PD
 from boardgames_tui.engine.rattus_cartus import data as RD
 
@@ -34,7 +34,7 @@ def test_1347_opening_lines_name_the_first_event_and_the_burgus() -> None:
 
 def test_notre_dame_opening_line_is_the_round_one_header() -> None:
     m = Match.new("notre-dame", ["Ann", "Bob", "Cy"], {}, seed=7)
-    plague = NR.plague_value(m.state)
+    plague = plague_value(m.state)
     m.play(m.prompt.moves[0].id)
     lines = [line for _, line in m.events()]
     assert lines[0].startswith("Round 1 (period A), bell-ringer Ann: persons ")

@@ -44,7 +44,7 @@ def at_longest(game_id: str) -> Match:
     m = Match.new(game_id, [Seat(f"P{i}") for i in range(game.max_players)], seed=seed)
     rng = random.Random(seed)
     while m.cursor < cursor:
-        m.play(rng.choice(m.prompt.moves).id)  # type: ignore[union-attr]
+        m.play(rng.choice(m.prompt.moves).id)
     m.settings["handover"] = False
     return m
 
@@ -70,7 +70,7 @@ async def test_every_option_is_shown_when_highlighted(
     game_id: str, size: tuple[int, int], tmp_path: Path
 ) -> None:
     match = at_longest(game_id)
-    count = len(match.prompt.moves)  # type: ignore[union-attr]
+    count = len(match.prompt.moves)
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

@@ -51,7 +51,7 @@ class Script:
 
     def answers(self) -> dict[str, list[str]]:
         """Each command's answer: the lines between it and the next line read."""
-        got = {}
+        got: dict[str, list[str]] = {}
         ends = [at for _, at in self.marks[1:]] + [len(self.out.lines)]
         for (line, at), end in zip(self.marks, ends, strict=True):
             got.setdefault(line, self.out.lines[at:end])
@@ -144,7 +144,7 @@ def check_every_command(game_id: str, tmp_path: Path) -> None:
     """Every command of the line mode answers at a person's decision in mid-game."""
     m = mid_game(game_id)
     out = Output()
-    first_section = PlainSession(LocalSource(m), lambda t=None: None, out).sections(
+    first_section = PlainSession(LocalSource(m), lambda _: None, out).sections(
         m.game.view(m.state, 0)
     )
     sections = [name for name, _ in first_section]
@@ -185,7 +185,7 @@ def check_every_command(game_id: str, tmp_path: Path) -> None:
     hand = got["hand"][0]
     assert hand.startswith("Your" if m.game.has_private_info else "No hand"), hand
     assert got["status"][0].startswith("P1 to move")
-    logged = len(PlainSession(LocalSource(m), lambda t=None: None, Output()).log_lines())
+    logged = len(PlainSession(LocalSource(m), lambda _: None, Output()).log_lines())
     assert got["log"][0] == f"Log, the last {min(10, logged)} of {logged} lines:"
     assert len(got["log 3"]) == 4 and got["log 3"][-1].startswith(f"Move {m.cursor}: ")
     assert got["rules"][1].startswith("Topics: ")

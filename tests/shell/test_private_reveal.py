@@ -54,7 +54,7 @@ async def test_a_private_reveal_is_shown_before_the_hand_over(game_id: str, tmp_
     found = first_private_reveal(game_id)
     assert found is not None
     match, move_id = found
-    mover = match.prompt.seat  # type: ignore[union-attr]
+    mover = match.prompt.seat
     app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -75,7 +75,7 @@ async def test_a_private_reveal_is_shown_before_the_hand_over(game_id: str, tmp_
         await pilot.press("enter")
         await pilot.pause()
         handover = app.screen
-        assert type(handover) is HandoverScreen and handover.seat == match.prompt.seat  # type: ignore[union-attr]
+        assert type(handover) is HandoverScreen and handover.seat == match.prompt.seat
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from rich.console import Console
+from textual.widgets import OptionList, Static
 
 from boardgames_tui.engine.core import Match, Seat, get_game, saves
 from boardgames_tui.engine.core.protocol import Move, Prompt
@@ -104,12 +105,12 @@ async def test_at_80x24_the_end_of_a_game_opens_on_its_result(
         await pilot.pause()
         assert board.tab == 0 and board.panels[0].key == result
         winner = match.game.result(match.state).winners[0]
-        status = str(screen.query_one("#status").content)
+        status = str(screen.query_one("#status", Static).content)
         assert f"move {len(match.steps)}/{len(match.steps)} · Winner: " in status
         assert match.seats[winner].name in status
         screen.action_step(-1)
         await pilot.pause()
-        assert "Winner" not in str(screen.query_one("#status").content)
+        assert "Winner" not in str(screen.query_one("#status", Static).content)
         assert board.panels[board.tab].key != result  # before the end: the board first
         screen.action_cycle(2)
         await pilot.pause()
@@ -271,7 +272,7 @@ async def test_review_gives_the_board_the_whole_width(tmp_path: Path) -> None:
         assert screen.query_one(BoardView).size.width == 120
         moves = screen.query_one("#review-moves")
         assert moves.region.y > screen.query_one(BoardView).region.y  # below the board
-        rows = [o.prompt for o in screen.query_one("#review-moves").options]
+        rows = [o.prompt for o in screen.query_one("#review-moves", OptionList).options]
         texts = [plain(r) for r in rows]
         assert not any(f"{n}: {n} " in t for t in texts for n in ("Ann", "Bob", "Cy", "Dee"))
 
@@ -379,7 +380,7 @@ async def test_load_list_names_game_players_and_state(tmp_path: Path) -> None:
         await pilot.pause()
         await app.push_screen(LoadScreen())
         await pilot.pause()
-        rows = [str(o.prompt) for o in app.screen.query_one("#load-files").options]
+        rows = [str(o.prompt) for o in app.screen.query_one("#load-files", OptionList).options]
         assert rows[0].startswith("Toy · unfinished") and "Ann + 1 computer (random)" in rows[0]
         assert any(r.startswith("Notre Dame · finished") for r in rows)  # the examples
         # the file name too (issue 34): a named save and its autosave otherwise look the same

@@ -44,6 +44,7 @@ class Terminal:
     def apply(self, update: object) -> None:
         """Write one update as the terminal would (Textual's own two kinds)."""
         self.updates += 1
+        strip: Strip | None  # a chop may be empty
         if isinstance(update, LayoutUpdate):
             for y, line in enumerate(update.strips, update.region.y):
                 x = update.region.x
@@ -104,7 +105,7 @@ async def _follow(gid: str, size: tuple[int, int], moves: int, tmp: str) -> int:
             term.apply(update)
         display(screen, update)  # type: ignore[arg-type]
 
-    app._display = shown  # type: ignore[method-assign]
+    app._display = shown  # type: ignore[method-assign, assignment]
     played = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

@@ -84,9 +84,9 @@ def _position(match: Match) -> tuple[int, int, str]:
 
 async def leave_and_continue(app: BoardgamesApp, pilot, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
     """Maybe a hint, an undo or a redo; then `q` to the menu and `c`: the same position."""
-    screen = app.screen
-    if not isinstance(screen, GameScreen):
+    if not isinstance(app.screen, GameScreen):
         return
+    screen: GameScreen = app.screen
     for key in rng.sample(["h", "u", "r", "h"], rng.randint(1, 3)):
         await pilot.press(key)
         if key == "h":  # the hint's search runs in a thread: let it report (or not)

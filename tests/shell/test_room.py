@@ -288,6 +288,7 @@ def test_two_players_in_two_ssh_sessions_play_a_hidden_game_to_the_end(room: Roo
         for k in range(4):  # by keys, in each player's own session
             note_secrets()
             mover = store.info(tid).to_move
+            assert mover is not None
             # the mover's screen learns of the other's move when it next asks the store: a
             # key typed before it shows "Your turn" would be a key for "bob to move", lost
             ptys[mover].wait_for("Your turn", mark[mover])
@@ -300,6 +301,7 @@ def test_two_players_in_two_ssh_sessions_play_a_hidden_game_to_the_end(room: Roo
         for _ in range(2):  # by `table play` over ssh
             note_secrets()
             info, match = store.load(tid)
+            assert info.to_move is not None
             done = room.run(
                 info.to_move, info.to_move, "table", "play", tid, match.prompt.moves[0].id
             )

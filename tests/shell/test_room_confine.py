@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 
 from boardgames_tui.room.names import name_problem
 from boardgames_tui.session.confine import ConfineError, confined_path
@@ -85,7 +86,7 @@ async def test_a_room_session_saves_and_loads_only_in_its_own_folder(tmp_path: P
         assert "save" in (mine / ".place.json").read_text()  # a reconnect comes back here
         await pilot.press("1", "1", "s")
         await pilot.pause()
-        inp = app.screen.query_one("#save-path")
+        inp = app.screen.query_one("#save-path", Input)
         assert inp.value == "toy-3"  # a name, never another player's path
         inp.value = "../bob/x"
         await pilot.press("enter")
@@ -93,7 +94,7 @@ async def test_a_room_session_saves_and_loads_only_in_its_own_folder(tmp_path: P
         assert isinstance(app.screen, MessageScreen) and "not a path" in app.screen.text
         await pilot.press("enter", "s")
         await pilot.pause()
-        app.screen.query_one("#save-path").value = "mine"
+        app.screen.query_one("#save-path", Input).value = "mine"
         await pilot.press("enter")
         await pilot.pause()
         assert (mine / "mine.toml").exists() and list(other.iterdir()) == []

@@ -61,7 +61,7 @@ def test_the_match_log_for_each_reader() -> None:
 @pytest.mark.parametrize("reader, line", [(1, SHOWN), (2, PUBLIC_LINE)])
 def test_the_line_mode_log(reader: int, line: str, tmp_path: Path) -> None:
     out = Output()
-    session = PlainSession(LocalSource(discarded(), str(tmp_path)), lambda t=None: None, out)
+    session = PlainSession(LocalSource(discarded(), str(tmp_path)), lambda _: None, out)
     session.viewer = reader
     session.command("log")
     assert any(x.endswith(line) for x in out.lines), out.lines

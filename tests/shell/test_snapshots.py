@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.xdist_group("snapshots")
 
 
 @pytest.fixture
-def saves_dir() -> str:
+def saves_dir() -> Iterator[str]:
     shutil.rmtree(SAVES, ignore_errors=True)
     SAVES.mkdir(parents=True)
     yield str(SAVES)

@@ -128,7 +128,7 @@ async def test_rematch_from_the_end_screen(tmp_path: Path) -> None:
     app = app_for(path, tid, "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
-        assert app.screen.rematch  # m: offered on a finished table's end screen
+        assert isinstance(app.screen, EndScreen) and app.screen.rematch  # m: offered at the end
         await pilot.press("m")
         await until(pilot, lambda: at_table(app) and source_of(app.screen).info.id != tid)
         new = source_of(app.screen).info

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats, public_view
 from boardgames_tui.session.table_source import TableSource
 from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.dialogs import HelpScreen
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.screens.review import ReviewScreen
 from boardgames_tui.tui.screens.tables import NewTableScreen, TablesScreen
@@ -33,7 +36,7 @@ def strings(data: Any) -> set[str]:
     return out
 
 
-def hidden_from(match: Any, state: Any, seen: dict[str, Any]) -> set[str]:
+def hidden_from(match: Any, state: Any, seen: Mapping[str, Any]) -> set[str]:
     """Names (cards, persons…) an observer who sees everything reads, but not this viewer:
     none of them may appear on the viewer's screen."""
     everything = strings(match.game.view(state, None))
@@ -88,7 +91,8 @@ async def test_the_table_screen_plays_from_your_seat(tmp_path: Path) -> None:
     app.bell = lambda: bells.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: at_table(app))
-        screen = app.screen
+        assert isinstance(app.screen, GameScreen)
+        screen: GameScreen = app.screen
         assert source_of(screen).seat == 0 and my_turn(screen)
         await pilot.press("1")
         assert other.info(tid).moves == 1 and not my_turn(screen)
@@ -132,7 +136,8 @@ async def test_a_spectator_sees_the_public_view(tmp_path: Path) -> None:
     app = app_for(path, tid, "dave")
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: at_table(app))
-        screen = app.screen
+        assert isinstance(app.screen, GameScreen)
+        screen: GameScreen = app.screen
         assert source_of(screen).seat is None and not my_turn(screen)
         match = screen.match
         pub = public_view(match)
@@ -153,7 +158,7 @@ async def test_tables_menu_creates_and_lists_tables(tmp_path: Path) -> None:
         assert isinstance(app.screen, TablesScreen)
         await pilot.press("n")
         assert isinstance(app.screen, NewTableScreen)
-        seats = app.screen.query_one("#table-seats")
+        seats = app.screen.query_one("#table-seats", Input)
         seats.value = "me,bob,alice"
         await pilot.press("ctrl+s")
         assert "only once" in str(app.screen.query_one("#table-error").render())
@@ -186,6 +191,7 @@ def test_players_and_a_spectator_in_their_own_terminals(tmp_path: Path) -> None:
         for k in range(6):
             info, match = store.load(tid)
             user = info.to_move
+            assert user is not None
             for u, seat in (("alice", 0), ("bob", 1), ("carol", None)):
                 v = match.game.view(match.state, seat) if seat is not None else public_view(match)
                 seen[u] |= hidden_from(match, match.state, v)
@@ -196,6 +202,7 @@ def test_players_and_a_spectator_in_their_own_terminals(tmp_path: Path) -> None:
                 mover.read(0.05, 0.2)
             assert store.info(tid).moves == k + 1
             nxt = store.info(tid).to_move
+            assert nxt is not None
             ptys[nxt].read_until("Your turn", quiet=0.1)
             for p in ptys.values():  # drain what it drew (all it draws is read in the end)
                 p.read(0.05, 0.1)
@@ -324,6 +331,7 @@ async def check_fit(path: Path, tid: str, user: str, game: str) -> None:
             await pilot.press("h")  # not offered: nothing happens, no refusal
             assert not notes(app)
             await pilot.press("question_mark")  # nor by the help's keys
+            assert isinstance(app.screen, HelpScreen) and app.screen.rows is not None
             assert not [k for k, _ in app.screen.rows if k in ("u", "r", "h", "b")]
             await pilot.press("escape")
 
@@ -338,7 +346,7 @@ async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
         await pilot.press("t", "n")
         assert isinstance(app.screen, NewTableScreen)
         app.screen.query_one("#table-game", Select).value = "rattus-cartus"
-        app.screen.query_one("#table-seats").value = "me,bob,bob"
+        app.screen.query_one("#table-seats", Input).value = "me,bob,bob"
         await pilot.press("ctrl+s")
         await until(
             pilot, lambda: "only once" in str(app.screen.query_one("#table-error").render())
@@ -455,7 +463,7 @@ async def test_away_notifications_leave_and_take_back_in_the_app(
             assert str(tmp_path) not in shown and "the room's tables" in shown
             await pilot.press("o")
             assert isinstance(app.screen, OverDaysScreen)
-            url = app.screen.query_one("#days-url")
+            url = app.screen.query_one("#days-url", Input)
             for bad, said in (
                 ("nonsense", "not a notification URL"),
                 ("syslog://", "targets are not allowed here"),
@@ -466,11 +474,11 @@ async def test_away_notifications_leave_and_take_back_in_the_app(
                 assert said in str(app.screen.query_one("#days-said").render())
             url.value = hook.url("bob")
             await pilot.press("enter")
-            remind = app.screen.query_one("#days-remind")
+            remind = app.screen.query_one("#days-remind", Input)
             remind.focus()
             remind.value = "0.5"
             await pilot.press("enter")
-            away = app.screen.query_one("#days-away")
+            away = app.screen.query_one("#days-away", Input)
             away.focus()
             away.value = "3d"
             await pilot.press("enter")
@@ -507,7 +515,7 @@ async def test_the_new_table_form_starts_at_the_game_and_enter_creates_nothing(
         await pilot.press("t", "n")
         assert isinstance(app.screen, NewTableScreen)
         assert isinstance(app.focused, Select) and app.focused.id == "table-game"
-        seats = app.screen.query_one("#table-seats")
+        seats = app.screen.query_one("#table-seats", Input)
         seats.focus()
         await pilot.press("enter")
         assert isinstance(app.screen, NewTableScreen) and app.focused is not seats

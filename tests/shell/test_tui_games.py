@@ -86,7 +86,9 @@ async def test_full_game_by_keyboard(game_id: str, tmp_path: Path) -> None:
     if game_id == "notre-dame":
         assert handovers > 0
     assert undos > 0 or match.length < 100
-    back = saves.load(saves.latest(tmp_path))  # every move was autosaved
+    latest = saves.latest(tmp_path)  # every move was autosaved
+    assert latest is not None
+    back = saves.load(latest)
     assert back.over and back.move_ids() == match.move_ids()
 
 

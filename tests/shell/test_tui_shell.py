@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
 
+from boardgames_tui.engine.bots.search import SearchBot
 from boardgames_tui.engine.core import Match, Seat, saves
 from boardgames_tui.session.source import LocalSource
 from boardgames_tui.tui.app import BoardgamesApp, Launch, TooSmallScreen
@@ -33,7 +36,7 @@ def make_app(
     return BoardgamesApp(launch)
 
 
-async def press(app: BoardgamesApp, pilot, key: str) -> None:  # type: ignore[no-untyped-def]
+async def press(app: BoardgamesApp, pilot: Pilot[int], key: str) -> None:
     """A key as typed, then every widget handles what it set off (a screen pushed or popped)
     without waiting for the app to idle: a whole game's keys (no computer players here)."""
     app.post_message(events.Key(key, {"enter": "\r"}.get(key, key)))
@@ -62,7 +65,9 @@ async def test_full_game_by_keyboard_with_handover(tmp_path: Path) -> None:
         # the autosave holds the finished game (written before the end screen came; the
         # app's own flush says nothing is still pending)
         assert app.autosaver.flush()
-        back = saves.load(saves.latest(tmp_path))
+        latest = saves.latest(tmp_path)
+        assert latest is not None
+        back = saves.load(latest)
         assert back.over and back.move_ids() == game.match.move_ids()
 
 
@@ -111,7 +116,7 @@ async def test_strict_forbids_undo(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("1", "1", "u")
         await pilot.pause()
-        assert app.screen.match.cursor == 2
+        assert isinstance(app.screen, GameScreen) and app.screen.match.cursor == 2
 
 
 async def test_filter_picks_by_typing(tmp_path: Path) -> None:
@@ -119,6 +124,7 @@ async def test_filter_picks_by_typing(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         game = app.screen
+        assert isinstance(game, GameScreen)
         labels = [m.label for m in game.match.prompt.moves]
         target = labels[-1]
         await pilot.press("slash", *target.split()[-1], "enter")
@@ -154,6 +160,7 @@ async def test_review_and_continue_from_here(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         game = app.screen
+        assert isinstance(game, GameScreen)
         await pilot.press("1", "1", "1", "1", "1", "1")
         assert game.match.cursor == 6
         await pilot.press("v")
@@ -178,7 +185,7 @@ async def test_save_as_and_load_from_menu(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.press("1", "1", "s")
         await pilot.pause()
-        inp = app.screen.query_one("#save-path")
+        inp = app.screen.query_one("#save-path", Input)
         inp.value = str(target)
         await pilot.press("enter")
         await pilot.pause()
@@ -241,7 +248,7 @@ async def test_too_small_says_q_quits_and_q_does(tmp_path: Path) -> None:
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
-        assert "q: quit" in str(app.screen.query_one("#too-small-text").content)
+        assert "q: quit" in str(app.screen.query_one("#too-small-text", Static).content)
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
@@ -261,7 +268,7 @@ async def test_new_game_from_setup_screen(tmp_path: Path) -> None:
 
 
 def test_match_helper_is_importable() -> None:
-    assert Match
+    assert callable(Match.new)
 
 
 async def test_question_mark_opens_help_on_every_screen(tmp_path: Path) -> None:
@@ -338,7 +345,7 @@ async def test_setup_sets_the_computer_thinking_time(
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert screen.think == 5.0
         assert isinstance(screen.source, LocalSource)
-        assert screen.source.bot_for(1).think == 5.0
+        assert isinstance(bot := screen.source.bot_for(1), SearchBot) and bot.think == 5.0
         assert app.think == 5.0  # kept for the next game of this session
 
 
@@ -354,7 +361,7 @@ async def test_think_from_the_command_line(tmp_path: Path) -> None:
         await pilot.pause()
         screen = next(s for s in app.screen_stack if isinstance(s, GameScreen))
         assert isinstance(screen.source, LocalSource)
-        assert screen.source.bot_for(1).think == 1.5
+        assert isinstance(bot := screen.source.bot_for(1), SearchBot) and bot.think == 1.5
         await app.push_screen(SetupScreen())
         await pilot.pause()
         assert app.screen.query_one("#think", Select).value == 1.5

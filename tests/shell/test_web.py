@@ -53,7 +53,7 @@ class Served:
         first = self.proc.stdout.readline()  # "boardgames-tui is served at URL"
         if not first:
             self.proc.wait()
-            pytest.fail(f"the server did not start: {self.proc.stderr.read()}")  # type: ignore[union-attr]
+            pytest.fail(f"the server did not start: {self.proc.stderr.read()}")
         self.url = first.split()[-1]
         self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
 

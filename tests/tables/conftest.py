@@ -103,12 +103,12 @@ class Backend:
             return
         import psycopg
 
-        with psycopg.connect(self.base) as c:
-            c.execute(
+        with psycopg.connect(self.base) as conn:
+            conn.execute(
                 f"SELECT 1 FROM {self.schema}.bg_tables WHERE id = %s FOR UPDATE", (table_id,)
             )
             yield
-            c.rollback()
+            conn.rollback()
 
 
 @pytest.fixture(scope="session")

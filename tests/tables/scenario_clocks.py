@@ -129,7 +129,7 @@ def main(out_dir: str, store: str | None = None) -> None:
     info, match = s.load(tid)
     rows = s.export_table(tid)[1]
     names = [x.user for x in info.seats]
-    autopilot = [
+    autopilot: list[dict[str, Any]] = [
         {"move": n, "seat": seat + 1, "for": names[seat], "move_id": mid, "at": at,
          "line": match.move_line(n, None)}
         for n, mid, seat, who, at in rows

@@ -114,10 +114,11 @@ def terminals(store: str, *specs: str) -> None:
         cli("table", "list", "--help")
     for game in all_games():
         Match.new(game, [f"P{i}" for i in range(game.min_players)], seed=1)
-    jobs = []
+    jobs: list[Callable[[], object]] = []
     for spec in specs:
         role, *args = spec.split(",")
-        run = {"player": player, "watcher": watcher}[role]
+        runs: dict[str, Callable[..., None]] = {"player": player, "watcher": watcher}
+        run = runs[role]
         jobs.append(functools.partial(run, store, *args))
     forked(jobs)
 
@@ -279,7 +280,8 @@ def settler(store_path: str, user: str, out_path: str) -> None:
 
 if __name__ == "__main__":
     role, *rest = sys.argv[1:]
-    roles = {"player": player, "watcher": watcher, "group": group, "writer": writer}
+    roles: dict[str, Callable[..., None]] = {"player": player, "watcher": watcher, "group": group}
+    roles["writer"] = writer
     roles["forker"] = forker
     roles["terminals"] = terminals
     roles["settler"] = settler

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from boardgames_tui.cli.main import main
 from boardgames_tui.engine.tables import DAMAGED, Damaged, TableStore, parse_seats
@@ -213,7 +214,7 @@ async def test_a_damaged_row_is_listed_on_the_tables_screen(tmp_path: Path) -> N
         text = screen_text(app)
         assert "Your tables" in text and good in text
         assert "Damaged tables" in text and "damaged: seat 2 is of an unknown kind" in text
-        ol = app.screen.query_one("#tables-list")
+        ol = app.screen.query_one("#tables-list", OptionList)
         index = next(k for k in range(ol.option_count) if ol.get_option_at_index(k).id == bad)
         ol.highlighted = index
         await pilot.press("enter")

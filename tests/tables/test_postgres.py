@@ -145,6 +145,7 @@ def test_a_players_role_reads_no_move_nor_seed_and_writes_nothing(
                       "bg_results", "bg_result_seats"):  # fmt: skip
             assert c.execute(f"SELECT * FROM {table}").fetchall() == [], table
         assert c.execute("SELECT * FROM bg_targets").fetchall() == []  # alice's URL: no
+        params: tuple[object, ...]
         for change, params in (
             ("UPDATE bg_tables SET updated = '2000-01-01', status = 'abandoned'", ()),
             ("DELETE FROM bg_moves WHERE table_id = %s", (t.id,)),  # his own, strict table

@@ -111,8 +111,8 @@ def test_processes_play_complete_games_of_every_title(backend: Backend, tmp_path
         "cathedral-of-orleans": "dave,carol,bob,alice",
     }
     ids = {}
-    for i, (game, seats) in enumerate(tables.items()):
-        ids[store.create(game, parse_seats(seats, "alice"), {}, 10 + i, "alice").id] = game
+    for i, (title, seats) in enumerate(tables.items()):
+        ids[store.create(title, parse_seats(seats, "alice"), {}, 10 + i, "alice").id] = title
     store.close()
     users = ["alice", "bob", "carol", "dave"]
     # one process each (forked after the imports), with its own connections to the store

@@ -24,10 +24,12 @@ def test_a_room_plays_at_tables_in_the_store_it_was_given(backend: Backend, tmp_
             listed = room.run(u, u, "table", "list", "--json")
             assert listed.returncode == 0 and tid in listed.stdout, listed.stderr
         info, match = store.load(tid)
+        assert info.to_move is not None
         played = room.run(info.to_move, info.to_move, "table", "play", tid, match.prompt.moves[0].id)  # fmt: skip
         assert played.returncode == 0, played.stderr
         assert store.info(tid).moves == 1
         mover = store.info(tid).to_move
+        assert mover is not None
         s = SshPty(room.ssh_args(mover, mover), size=(80, 24))
         s.read_until(f"welcome, {mover}")
         mark = len(s.output)

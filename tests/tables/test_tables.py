@@ -41,6 +41,7 @@ def play_first(store: TableStore, tid: str) -> str:
     """The seat to move plays its first legal move; returns that seat's user."""
     info, match = store.load(tid)
     user = info.seats[match.prompt.seat].user
+    assert user is not None
     store.append(tid, user, match.prompt.moves[0].id, info.moves)
     return user
 

@@ -10,12 +10,13 @@ import pytest
 from boardgames_tui.engine.cathedral import GAME
 from boardgames_tui.engine.cathedral import data as D
 from boardgames_tui.engine.cathedral.policy import choose
+from boardgames_tui.engine.cathedral.state import CathedralState
 from boardgames_tui.engine.core.playout import random_playout
 
 GAMES_PER_COUNT = 200
 
 
-def _check(state) -> None:
+def _check(state: CathedralState) -> None:
     errors = GAME.invariants(state)
     assert errors == [], errors
     # every prompt is non-empty and has distinct ids

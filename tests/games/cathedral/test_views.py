@@ -11,10 +11,12 @@ from rich.panel import Panel as RichPanel
 from boardgames_tui.engine.cathedral import GAME
 from boardgames_tui.engine.cathedral import data as D
 from boardgames_tui.engine.cathedral.policy import choose
+from boardgames_tui.engine.cathedral.state import CathedralState
+from boardgames_tui.engine.cathedral.view import CathedralView
 from boardgames_tui.tui.games.cathedral import UI
 
 
-def _midgame(players: int = 3, seed: int = 2, moves: int = 60, **opts: str):
+def _midgame(players: int = 3, seed: int = 2, moves: int = 60, **opts: str) -> CathedralState:
     s = GAME.new_state(["Ann", "Bob", "Cy", "Dee"][:players], GAME.check_options(opts), seed)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -25,7 +27,7 @@ def _midgame(players: int = 3, seed: int = 2, moves: int = 60, **opts: str):
     return s
 
 
-def _render(view, viewer, width: int) -> str:
+def _render(view: CathedralView, viewer: int | None, width: int) -> str:
     console = Console(width=width, record=True, color_system=None)
     for panel in UI.panels(view, viewer, width < 100):
         console.print(RichPanel(panel.body, title=panel.title))

@@ -11,6 +11,7 @@ import pytest
 
 from boardgames_tui.engine.core.decisions import kind_of
 from boardgames_tui.engine.core.playout import random_playout
+from boardgames_tui.engine.core.protocol import Prompt
 from boardgames_tui.engine.notre_dame import GAME
 from boardgames_tui.engine.notre_dame.decisions import DECISIONS
 from boardgames_tui.engine.notre_dame.state import (
@@ -18,6 +19,7 @@ from boardgames_tui.engine.notre_dame.state import (
     OVER,
     TURN_KINDS,
     NotreDameDecision,
+    NotreDameState,
 )
 
 GAMES_PER_COUNT = 200
@@ -29,7 +31,7 @@ OPTION_SETS = (
 )
 
 
-def _check(state) -> None:
+def _check(state: NotreDameState) -> None:
     errors = GAME.invariants(state)
     assert not errors, errors
     prompt = GAME.prompt(state)
@@ -59,7 +61,7 @@ def test_playouts_reach_every_kind_of_decision() -> None:
     """Random play exercises every sub-decision (so the playouts cover the rules)."""
     seen: set[str] = set()
 
-    def note(state, prompt, rng) -> str:
+    def note(state: NotreDameState, prompt: Prompt, rng: random.Random) -> str:
         if state.pending:
             seen.add(state.pending[0].kind)
         move = prompt.moves[rng.randrange(len(prompt.moves))]
@@ -102,7 +104,7 @@ def test_steps_mark_later_parts_of_a_decision() -> None:
         GAME.play(st, p.moves[rng.randrange(len(p.moves))])
 
 
-def _eager(state, prompt, rng) -> str:
+def _eager(state: NotreDameState, prompt: Prompt, rng: random.Random) -> str:
     """Mostly real plays (no "without effect", no passing): deeper, fuller boards."""
     good = [m for m in prompt.moves if not (m.id.startswith("void:") or m.id in ("pass", "leave"))]
     pool = good if good and rng.random() < 0.9 else prompt.moves

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardgames_tui.engine.core.protocol import IllegalMove, SetupError
+from boardgames_tui.engine.core.protocol import Event, IllegalMove, SetupError
 from boardgames_tui.engine.notre_dame import GAME
 from boardgames_tui.engine.notre_dame import data as D
 from boardgames_tui.engine.notre_dame.queries import count, may_take_message, park_bonus
@@ -180,7 +180,7 @@ def test_third_card_discarded_unplayed_and_unseen() -> None:
     assert "thirds" not in str(GAME.view(st, 1)["players"])
 
 
-def _void_first(st):  # the seat to move plays its first card without effect
+def _void_first(st: NotreDameState) -> list[Event]:  # the seat to move plays a card without effect
     p = GAME.prompt(st)
     return play(st, next(m.id for m in p.moves if m.id.startswith("void:")))
 
@@ -634,7 +634,7 @@ def test_park_bonus_on_person_and_message_gains() -> None:
 # ---------------------------------------------------------------- Notre Dame scoring -------
 
 
-def _finish_round(st) -> list:
+def _finish_round(st: NotreDameState) -> list[Event]:
     """Play the rest of the round passing/without effect (cheapest moves)."""
     events = []
     start_round = st.round
@@ -710,7 +710,9 @@ def test_notre_dame_scored_only_after_rounds_3_6_9() -> None:
 # ---------------------------------------------------------------- plague -------------------
 
 
-def _plague_state(n: int = 3, persons: tuple[str, ...] = ("hostess", "moneylender", "bishop")):
+def _plague_state(
+    n: int = 3, persons: tuple[str, ...] = ("hostess", "moneylender", "bishop")
+) -> NotreDameState:
     st = to_hire(new(n), list(persons))  # 2 + 3 + 1 = plague value 6
     return st
 

@@ -10,11 +10,14 @@ from boardgames_tui.engine.core.playout import random_playout
 from boardgames_tui.engine.notre_dame import GAME
 from boardgames_tui.engine.notre_dame import data as D
 from boardgames_tui.engine.notre_dame.state import NotreDameState
+from boardgames_tui.engine.notre_dame.view import NotreDameView
 from boardgames_tui.tui.games.notre_dame import UI
 from tests.games.notre_dame.support import new, place, play, to_actions
 
 
-def _states(players: int, seed: int, options: dict[str, str], every: int = 7):
+def _states(
+    players: int, seed: int, options: dict[str, str], every: int = 7
+) -> list[NotreDameState]:
     """States along a random game (every `every` moves)."""
     res = random_playout(GAME, players, seed, options)
     st = GAME.new_state([f"P{i + 1}" for i in range(players)], GAME.check_options(options), seed)
@@ -52,7 +55,7 @@ def _scramble(st: NotreDameState, seat: int, rng: random.Random) -> NotreDameSta
     return new_st
 
 
-def _render(view, viewer, compact: bool) -> str:
+def _render(view: NotreDameView, viewer: int | None, compact: bool) -> str:
     out = []
     for p in UI.panels(view, viewer, compact):
         width = 78 if compact else (42 if p.area == "side" else 74)
@@ -105,7 +108,8 @@ def test_hidden_scores_each_seat_sees_only_its_own_prestige() -> None:
     assert GAME.view(st, None)["players"][0]["prestige"] == 2
     line = events[-1]
     assert line.seat == 0 and "+2 prestige" in line.text
-    assert "+2" not in line.for_seat(1) and "Residence" in line.for_seat(1)
+    seen = line.for_seat(1)
+    assert seen is not None and "+2" not in seen and "Residence" in seen
     assert "hidden until the end" in _render(v1, 1, False)
     st.open_scores = True
     assert GAME.view(st, 1)["players"][0]["prestige"] == 2

@@ -187,7 +187,8 @@ def test_highest_total_is_active_and_active_tokens_are_used() -> None:
     place(s, 2, "agrus", 1)
     hold(s, 0)
     to_actions(s)
-    assert s.active == 1 and s.results[A["agrus"]]["totals"] == [3, 4, 1]
+    res = s.results[A["agrus"]]
+    assert s.active == 1 and res is not None and res["totals"] == [3, 4, 1]
     coins_b = s.coins[1]
     play(s, "agrus")
     while s.dec == "convert":

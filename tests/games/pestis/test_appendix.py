@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardgames_tui.engine.pestis import GAME
 from boardgames_tui.engine.pestis import data as D
+from boardgames_tui.engine.pestis.state import PestisState
 from tests.games.pestis.support import (
     APPENDIX,
     A,
@@ -24,7 +25,7 @@ from tests.games.pestis.support import (
 GEOFFREY, LOTHAR, ROLPH, HUGO = range(4)
 
 
-def appendix_game():
+def appendix_game() -> PestisState:
     """Round 1 of the appendix, at the start of the Action stage (Appendix II)."""
     s = new(4, names=APPENDIX)
     place(s, GEOFFREY, "schola", 2, 0)
@@ -109,6 +110,7 @@ def test_appendix_burgus_round_geoffrey_converts_five_points_into_five_coins() -
     to_actions(s)
     play(s, "buy")  # Schola Medica
     res = s.results[A["burgus"]]
+    assert res is not None
     assert res["totals"][GEOFFREY] == 5 and res["totals"][HUGO] == 2
     assert res["totals"][ROLPH] == 7 and res["active"] == ROLPH
     coins, docks, reserve = s.coins[GEOFFREY], s.docks[GEOFFREY], s.reserve[GEOFFREY]
@@ -281,7 +283,8 @@ def test_new_agrarian_law_gives_an_extra_investment_turn() -> None:
     play(s, "pass")  # Ann wins Schola Medica (10 points) and passes
     while s.area < A["agrus"]:
         play(s, ids(s)[-1])
-    assert s.results[A["agrus"]]["totals"][0] == 1 and s.active == 0
+    res = s.results[A["agrus"]]
+    assert res is not None and res["totals"][0] == 1 and s.active == 0
     play(s, "pass")
     assert s.reserve[0] == 3
 
@@ -313,7 +316,7 @@ def test_appendix_investments_plague_spreader_and_saved_token() -> None:
     assert s.phase == "action"
 
 
-def _area_ids(s, value: int) -> list[str]:
+def _area_ids(s: PestisState, value: int) -> list[str]:
     """The areas offered for `value` (then step back, as Esc would)."""
     clone = GAME.clone(s)
     play(clone, f"token:{value}")

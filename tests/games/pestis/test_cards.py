@@ -7,6 +7,7 @@ import pytest
 from boardgames_tui.engine.pestis import GAME
 from boardgames_tui.engine.pestis import data as D
 from boardgames_tui.engine.pestis import logic as L
+from boardgames_tui.engine.pestis.state import PestisState
 from tests.games.pestis.support import (
     A,
     add_dev,
@@ -35,7 +36,7 @@ from tests.games.pestis.support import (
 )
 
 
-def upcoming(s, key: str) -> None:
+def upcoming(s: PestisState, key: str) -> None:
     """Make `key` the next event card revealed (top of the next round's period deck)."""
     deck = s.event_decks[L.period_of(s.round + 1) - 1]
     if key in deck:
@@ -83,7 +84,8 @@ def test_town_crier_bonus_decides_burgus() -> None:
     place(s, 1, "burgus", 2)
     hold(s, 1)
     to_actions(s)
-    assert s.results[A["burgus"]]["active"] == 0 and s.results[A["burgus"]]["totals"] == [3, 2]
+    res = s.results[A["burgus"]]
+    assert res is not None and res["active"] == 0 and res["totals"] == [3, 2]
 
 
 def test_master_builder_developments_cost_two_grave_diggers() -> None:
@@ -357,7 +359,7 @@ def test_forged_seal_moves_a_face_down_token() -> None:
     ev = play(s, "area:agrus")
     assert s.invest[A["agrus"]][0] == [3] and s.invest[A["burgus"]][0] == []
     assert s.reinf[A["burgus"]][0] == 1  # the reinforcement stays behind
-    assert "3" not in ev[0].public
+    assert ev[0].public is not None and "3" not in ev[0].public
 
 
 def test_quarantine_forbids_reinforcements() -> None:
@@ -389,7 +391,7 @@ def test_informer_looks_at_tokens_privately() -> None:
     ev = play(s, "play:informer", "area:agrus")
     e = ev[-1]
     assert e.seat == 0 and "Bob 3" in e.text and "Cy 1" in e.text
-    assert "3" not in e.public and e.reveal
+    assert e.public is not None and "3" not in e.public and e.reveal
     v0 = GAME.view(s, 0)["areas"][A["agrus"]]["informer"]
     assert v0 == [{"owner": 1, "values": [3]}, {"owner": 2, "values": [1]}]
     assert GAME.view(s, 1)["areas"][A["agrus"]]["informer"] == []

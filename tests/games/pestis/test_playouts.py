@@ -13,6 +13,8 @@ from rich.console import Console
 from boardgames_tui.engine.core.playout import random_playout
 from boardgames_tui.engine.pestis import GAME
 from boardgames_tui.engine.pestis import data as D
+from boardgames_tui.engine.pestis.state import PestisState
+from boardgames_tui.engine.pestis.view import PestisView
 from boardgames_tui.tui.games.pestis import UI
 from tests.games.pestis.support import (
     A,
@@ -24,7 +26,7 @@ from tests.games.pestis.support import (
 )
 
 
-def check(state) -> None:
+def check(state: PestisState) -> None:
     bad = GAME.invariants(state)
     assert not bad, bad
 
@@ -42,7 +44,7 @@ def test_random_playouts(n: int) -> None:
         assert all(w in range(n) for w in res.winners) and res.winners
 
 
-def random_state(n: int, seed: int, steps: int):
+def random_state(n: int, seed: int, steps: int) -> PestisState:
     s = GAME.new_state([f"P{i}" for i in range(n)], {}, seed)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -54,7 +56,7 @@ def random_state(n: int, seed: int, steps: int):
 
 
 # ---- hidden information ------------------------------------------------------------------------
-def render(view: dict, viewer: int | None, compact: bool, width: int = 120) -> str:
+def render(view: PestisView, viewer: int | None, compact: bool, width: int = 120) -> str:
     console = Console(width=width, file=io.StringIO(), color_system=None)
     with console.capture() as cap:
         console.print(UI.status(view))
@@ -133,9 +135,10 @@ def test_private_events_have_public_versions() -> None:
     s = new(2)
     give_res(s, 1, "informer")
     ev = invest(s, 4, "agrus")
-    assert ev[0].seat == 0 and "4" not in ev[0].public
+    assert ev[0].seat == 0 and ev[0].public is not None and "4" not in ev[0].public
     ev = play(s, "play:informer", "area:agrus")
-    assert ev[-1].seat == 1 and "4" in ev[-1].text and "4" not in ev[-1].public
+    assert ev[-1].seat == 1 and "4" in ev[-1].text and ev[-1].public is not None
+    assert "4" not in ev[-1].public
 
 
 def test_determinize_keeps_own_knowledge_and_invariants() -> None:

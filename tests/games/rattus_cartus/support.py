@@ -102,7 +102,9 @@ def _to_phase(
     return s
 
 
-def to_supply(s: RattusState, keys: list[str], copies: list[int] | None = None, start: int = 0):
+def to_supply(
+    s: RattusState, keys: list[str], copies: list[int] | None = None, start: int = 0
+) -> RattusState:
     """Phase B with this row, from start player `start`."""
     return _to_phase(s, "supply", keys, copies, start)
 

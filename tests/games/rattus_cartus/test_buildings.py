@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardgames_tui.engine.core.protocol import IllegalMove
+from boardgames_tui.engine.rattus_cartus.state import RattusState
 from tests.games.rattus_cartus.support import (
     GAME,
     enter,
@@ -17,7 +18,7 @@ from tests.games.rattus_cartus.support import (
 )
 
 
-def premium_and_standard(key: str, cls: str, other: str = "castle", n: int = 2):
+def premium_and_standard(key: str, cls: str, other: str = "castle", n: int = 2) -> RattusState:
     """Ann enters `key` with 2 cards of its class (premium), Bob with 1 (standard)."""
     s = to_enter(fresh(n), [key, other])
     set_hand(s, 0, [cls, cls])
@@ -201,7 +202,7 @@ def test_guard_tower_premium_and_immunity() -> None:
     assert hand_kinds(s, 3) == ["peasantry", "sword"]  # kept, + standard Castle
     assert any("immune" in t for t in texts(ev))
     gift = next(e for e in ev if "gives Ann" in e.text)
-    assert gift.seat == 2 and "Joker" not in gift.public
+    assert gift.seat == 2 and gift.public is not None and "Joker" not in gift.public
 
 
 def test_guard_tower_gives_all_if_fewer() -> None:
@@ -269,7 +270,7 @@ def test_fortune_teller() -> None:
     ev = play(s, "look:1")
     assert s.players[0].seen == [0, 3] and s.players[1].seen == [0]
     assert ev[0].seat == 1 and ev[0].reveal and "nun" in ev[0].text
-    assert "nun" not in ev[0].public
+    assert ev[0].public is not None and "nun" not in ev[0].public
 
 
 def test_piper() -> None:
@@ -308,7 +309,7 @@ def test_sword_single_target_at_random() -> None:
     assert len(hand_kinds(s, 0)) == 2 + 2  # Ann: 2 taken + 2 drawn (standard)
     assert s.supply["sword"] == 12
     steal = next(e for e in ev if "Sword takes" in e.text and e.seat == 0)
-    assert steal.reveal and "at random" in steal.public
+    assert steal.reveal and steal.public and "at random" in steal.public
     assert any(e.seat == 1 and "takes from you" in e.text for e in ev)
 
 

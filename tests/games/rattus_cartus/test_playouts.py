@@ -24,7 +24,7 @@ def random_moves(s: RattusState, rng: random.Random, k: int) -> None:
         GAME.play(s, p.moves[rng.randrange(len(p.moves))])
 
 
-def check(state) -> None:
+def check(state: RattusState) -> None:
     bad = GAME.invariants(state)
     assert not bad, bad
 

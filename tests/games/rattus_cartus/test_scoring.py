@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from boardgames_tui.engine.rattus_cartus.scoring import compute, shared_places
+from boardgames_tui.engine.rattus_cartus.state import RattusState
 from tests.games.rattus_cartus.support import GAME, fresh, set_hand, set_nun_row
 
 
-def ended(n: int, nuns: list[int] | None = None):
+def ended(n: int, nuns: list[int] | None = None) -> RattusState:
     """A finished game with empty hands, no influence, 0 rats and the given Nun-row."""
     s = fresh(n)
     s.phase = "over"
@@ -20,12 +21,12 @@ def ended(n: int, nuns: list[int] | None = None):
     return s
 
 
-def points(s, seat: int, label: str) -> float:
+def points(s: RattusState, seat: int, label: str) -> float:
     line = next(ln for ln in GAME.result(s).lines if ln.seat == seat)
     return sum(v for k, v in line.breakdown if label in k and isinstance(v, int))
 
 
-def totals(s) -> list[float]:
+def totals(s: RattusState) -> list[float]:
     res = GAME.result(s)
     return [next(ln.score for ln in res.lines if ln.seat == i) for i in range(len(s.players))]
 
@@ -178,5 +179,6 @@ def test_end_of_game_reveals_and_scores() -> None:
     assert "Ann has 10 rats: dies of the plague" in lines
     assert GAME.result(s).winners == []
     view = GAME.view(s, 0)
+    assert view["final"] is not None
     assert view["final"]["nuns"] == 5 and view["final"]["rats"] == [10, 6]
     assert all(n["card"] is not None for n in view["nun_row"])

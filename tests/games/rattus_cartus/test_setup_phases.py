@@ -16,7 +16,7 @@ from boardgames_tui.engine.rattus_cartus.data import (
     building_of,
     rat_tokens,
 )
-from boardgames_tui.engine.rattus_cartus.state import Task
+from boardgames_tui.engine.rattus_cartus.state import RattusState, Task
 from tests.games.rattus_cartus.support import (
     GAME,
     NAMES,
@@ -76,7 +76,7 @@ def test_player_count_checked() -> None:
         GAME.new_state(NAMES[:3], {"buildings": "nonsense"}, 1)
 
 
-def _all_buildings(s) -> list[int]:
+def _all_buildings(s: RattusState) -> list[int]:
     return s.bdeck + s.replacement + s.row
 
 
@@ -187,7 +187,7 @@ def test_rat_tokens_decomposition() -> None:
 # ---- phase A -----------------------------------------------------------------------------
 
 
-def stack(s, top: list[int], replacement: list[int]) -> None:
+def stack(s: RattusState, top: list[int], replacement: list[int]) -> None:
     """Put these cards on top of the building deck and make this the replacement deck."""
     others = [c for c in range(60) if c not in top + replacement]
     s.row = []
@@ -329,7 +329,8 @@ def test_phase_c_turn_order_discs_and_face_down_count() -> None:
     ev += play(s, "done")
     assert s.players[1].committed() == 1 and s.players[1].entered == 0
     done = next(e for e in ev if "face down" in e.text)
-    assert done.seat == 1 and "Church" in done.text and "Church" not in done.public
+    assert done.seat == 1 and "Church" in done.text and done.public is not None
+    assert "Church" not in done.public
     assert "1 card face down" in done.public
     assert GAME.prompt(s).seat == 2
     enter(s, 1, "chivalry")

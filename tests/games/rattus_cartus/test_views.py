@@ -10,6 +10,8 @@ import pytest
 from rich.console import Console
 
 from boardgames_tui.engine.rattus_cartus.data import CARD_NUNS
+from boardgames_tui.engine.rattus_cartus.state import RattusState
+from boardgames_tui.engine.rattus_cartus.view import RattusView
 from boardgames_tui.tui.games.rattus_cartus import UI
 from tests.games.rattus_cartus.support import (
     GAME,
@@ -25,7 +27,7 @@ from tests.games.rattus_cartus.support import (
 HIDDEN_KEYS = ("rats", "hand_cards", "committed_cards")
 
 
-def render(view, viewer, compact: bool, width: int) -> str:
+def render(view: RattusView, viewer: int | None, compact: bool, width: int) -> str:
     console = Console(width=width, color_system=None, file=io.StringIO(), record=True)
     console.print(UI.status(view))
     for panel in UI.panels(view, viewer, compact):
@@ -34,7 +36,7 @@ def render(view, viewer, compact: bool, width: int) -> str:
     return console.export_text()
 
 
-def midgame_states(n: int, count: int, seed: int = 0):
+def midgame_states(n: int, count: int, seed: int = 0) -> list[RattusState]:
     """States at random points of random games (not finished)."""
     rng = random.Random(seed)
     out = []
@@ -87,6 +89,7 @@ def test_view_shows_own_private_info() -> None:
     assert v["you"]["hand"] == {"church": 1, "joker": 1, "sword": 1}
     assert v["you"]["committed"] == {"church": 1}
     assert v["you"]["rats"] == 10
+    assert v["nun_row"][2]["card"] is not None
     assert v["nun_row"][2]["card"]["nuns"] == CARD_NUNS[s.nun_row[2]]
     assert v["players"][0]["cards_in_building"] == 1
     vb = GAME.view(s, 1)
