@@ -11,7 +11,10 @@ from tests.root import ROOT
 
 
 def engine_modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.walk_packages(boardgames_tui.engine.__path__, "engine."))
+    return sorted(
+        m.name
+        for m in pkgutil.walk_packages(boardgames_tui.engine.__path__, "boardgames_tui.engine.")
+    )
 
 
 def test_engine_imports_no_ui() -> None:
@@ -22,7 +25,7 @@ def test_engine_imports_no_ui() -> None:
         f"mods = {mods!r}\n"
         "bad = []\n"
         "for name in mods:\n"
-        "    for k in [k for k in sys.modules if k.startswith('engine')]: del sys.modules[k]\n"
+        "    for k in [k for k in sys.modules if k.startswith('boardgames_tui.engine')]: del sys.modules[k]\n"
         "    importlib.import_module(name)\n"
         "    ui = sorted(k for k in sys.modules if k.split('.')[0] in ('textual', 'rich'))\n"
         "    if ui: bad.append((name, ui[:3]))\n"
