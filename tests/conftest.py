@@ -57,6 +57,32 @@ LONGEST_FIRST = (
     "tests/shell/test_board_layout.py::test_every_panel_whole",
 )
 
+# `pytest -m fast`: a minute's sample of every wing (the rules of each title, the conformance
+# checks on every title, saves, the table store on SQLite, the line mode, the Textual app on the
+# toy game, the lint gate), to run before a commit; the whole suite before a merge. A prefix of
+# a test id; a PostgreSQL case is never fast (its cluster starts first).
+FAST = (
+    "tests/core/test_lint.py::",
+    "tests/core/test_match.py::",
+    "tests/core/test_saves.py::",
+    "tests/core/test_decisions.py::",
+    "tests/games/notre_dame/test_rules.py::",
+    "tests/games/rattus_cartus/test_buildings.py::",
+    "tests/games/cathedral/test_rules.py::",
+    "tests/games/pestis/test_actions.py::",
+    "tests/conformance/test_conformance.py::test_determinism",
+    "tests/conformance/test_conformance.py::test_illegal_moves_rejected_with_state_unchanged",
+    "tests/conformance/test_conformance.py::test_no_leaks_check_passes_a_short_game",
+    "tests/tables/test_tables.py::test_a_move_needs_the_seat_the_turn_a_legal_move",
+    "tests/tables/test_tables.py::test_undo_only_your_own_last_move_that_revealed_nothing",
+    "tests/tables/test_tables.py::test_spectators_see_only_what_every_seat_sees",
+    "tests/shell/test_plain.py::test_every_command_answers_in_a_short_game",
+    "tests/shell/test_plain.py::test_undo_asks_first_across_a_reveal_and_a_bad_option",
+    "tests/shell/test_plain.py::test_the_menu_in_lines",
+    "tests/shell/test_tui_shell.py::test_undo_redo_escape_and_confirm",
+    "tests/shell/test_tui_shell.py::test_handover_hides_the_board",
+)
+
 
 @pytest.fixture
 def short_title() -> Iterator[str]:
@@ -86,7 +112,22 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(20_000, 20, 50)
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under `-m fast` a test file without a fast test is not even imported (collecting the
+    whole suite costs each worker about 11 s of a core)."""
+    if config.getoption("markexpr") != "fast" or not collection_path.name.startswith("test_"):
+        return None
+    name = collection_path.resolve().relative_to(TOY.parents[1]).as_posix()
+    return True if not any(p.startswith(f"{name}::") for p in FAST) else None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(item, "callspec", None)
+        postgres = params is not None and params.params.get("backend") == "postgres"
+        if item.nodeid.startswith(FAST) and not postgres:
+            item.add_marker(pytest.mark.fast)
+
     def rank(item: pytest.Item) -> int:
         return next(
             (i for i, p in enumerate(LONGEST_FIRST) if item.nodeid.startswith(p)),

@@ -21,7 +21,9 @@ LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command as
 CHECKS = {
     "ruff": [sys.executable, "-m", "ruff", "check", "--no-cache", "."],
     "ruff-format": [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", "."],
-    "mypy": [sys.executable, "-m", "mypy", "--cache-dir", os.devnull],
+    # mypy's incremental cache (.mypy_cache, as the pre-commit hook keeps it): 1 s against 28 s
+    # of a cold run over the whole tree; mypy rechecks whatever changed since
+    "mypy": [sys.executable, "-m", "mypy"],
     "lint-imports": [sys.executable, "-c", LINT_IMPORTS, "--no-cache", "--no-logo"],
 }
 
