@@ -33,7 +33,7 @@ def test_python_blocks_parse_and_import_what_exists() -> None:
         tree = ast.parse(body)
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module.split(".")[0] not in ("engine", "tui"):
+                if node.module.split(".")[0] != "boardgames_tui":
                     continue
                 module = importlib.import_module(node.module)
                 for alias in node.names:
