@@ -59,10 +59,12 @@ LONGEST_FIRST = (
 
 # `pytest -m fast`: a minute's sample of every wing (the rules of each title, the conformance
 # checks on every title, saves, the table store on SQLite, the line mode, the Textual app on the
-# toy game, the lint gate), to run before a commit; the whole suite before a merge. A prefix of
-# a test id; a PostgreSQL case is never fast (its cluster starts first).
+# toy game, the lint gate, the names in the guides), to run before a commit; the whole suite
+# before a merge. A prefix of a test id; a PostgreSQL case is never fast (its cluster starts
+# first).
 FAST = (
     "tests/core/test_lint.py::",
+    "tests/core/test_doc_names.py::",
     "tests/core/test_match.py::",
     "tests/core/test_saves.py::",
     "tests/core/test_decisions.py::",
