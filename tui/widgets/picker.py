@@ -243,11 +243,14 @@ class MovePicker(Vertical):
         self._subtitle: str | None = None  # the frame's "n more" as last set
         self._bottom_only = False  # while set, a repaint of the picker repaints its last line
         self._visuals: dict[tuple[str, str, str, int], RowVisual] = {}
+        # held, not queried: a picker removed while it mounts (its screen closing) has no
+        # children left when its mount handler runs
+        self._options = PickerList(id="picker-options")
 
     def compose(self) -> ComposeResult:
         yield Static("", id="picker-title")
         yield Input(placeholder="type to filter, Enter picks, Esc clears", id="picker-filter")
-        yield PickerList(id="picker-options")
+        yield self._options
 
     def on_mount(self) -> None:
         self.watch(self.options, "scroll_y", self._say_more, init=False)
@@ -286,7 +289,7 @@ class MovePicker(Vertical):
 
     @property
     def options(self) -> SafeOptionList:
-        return self.query_one("#picker-options", SafeOptionList)
+        return self._options
 
     def set_prompt(self, prompt: Prompt | None, title: str, enabled: bool = True) -> None:
         """Show the moves of `prompt` (or just `title` when nothing is to be decided here)."""
