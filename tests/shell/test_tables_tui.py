@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input
+from textual.widgets._footer import FooterKey
 
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats, public_view
 from boardgames_tui.session.table_source import TableSource
@@ -285,8 +286,6 @@ def status_line(screen: Any) -> str:
 
 def footer_keys(screen: Any, width: int) -> list[str]:
     """The footer's keys ("q Menu"), each checked to be wholly on the screen."""
-    from textual.widgets._footer import FooterKey
-
     keys = []
     for k in screen.query(FooterKey):
         assert k.region.right <= width, (k.key_display, k.description, k.region)
@@ -313,7 +312,14 @@ async def check_fit(path: Path, tid: str, user: str, game: str) -> None:
         await until(pilot, lambda: at_table(app))
         for width, height in ((80, 24), (120, 40)):
             if app.size != (width, height):  # it starts at the first size
+                # the footer shows other keys at the new size once it is composed again
+                # (after the screen's bindings are refreshed, when it is next idle)
+                before = {id(k) for k in app.screen.query(FooterKey)}
                 await pilot.resize_terminal(width, height)
+                await until(
+                    pilot,
+                    lambda: not {id(k) for k in app.screen.query(FooterKey)} & before,  # noqa: B023
+                )
             await until(pilot, lambda: footer_keys(app.screen, width) != [])  # noqa: B023
             line = status_line(app.screen)
             assert "to move" in line and not line.endswith("…"), (game, width, line)
@@ -351,6 +357,9 @@ async def test_the_new_table_form_fits_at_80x24(tmp_path: Path) -> None:
         await until(
             pilot, lambda: "only once" in str(app.screen.query_one("#table-error").render())
         )
+        # the error's text is there before the form is laid out around it: regions are read
+        # after the screen's next layout
+        await pilot.pause()
         for widget in app.screen.query("Input, Select, Switch, Static, Label"):
             assert widget.region.right <= 80 and widget.region.bottom <= 23, widget
 
