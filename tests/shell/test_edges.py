@@ -1,0 +1,41 @@
+"""Rough edges found by playing shared tables over days (issue 43): toasts, labels, keys and
+words that were each a little wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets._toast import Toast, ToastRack
+
+from boardgames_tui.engine.core import Match, Seat
+from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.widgets.picker import MovePicker
+
+
+def app_for(match: Match, tmp_path: Path) -> BoardgamesApp:
+    """The app opened on `match` without hand-over screens, computers moving at once."""
+    match.settings["handover"] = False
+    return BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, bot_delay=0.0))
+
+
+# ---- 1. toasts never cover the move list ---------------------------------------------------
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_toasts_stay_off_the_move_list(tmp_path: Path, size: tuple[int, int]) -> None:
+    match = Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=3)
+    async with app_for(match, tmp_path).run_test(size=size, notifications=True) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, GameScreen)
+        for i in range(6):  # more than fit: the oldest go, the newest is seen
+            pilot.app.notify(f"note {i}", title="Shared tables" if i % 2 else "")
+            await pilot.pause()
+        await pilot.pause()
+        picker = screen.query_one(MovePicker).region
+        toasts = {str(t.render()).splitlines()[-1].strip(): t.region
+                  for t in screen.get_child_by_type(ToastRack).query(Toast)}  # fmt: skip
+        assert len(toasts) == 6
+        for said, region in toasts.items():
+            assert not region.overlaps(picker), (said, region, picker)
+        assert screen.region.contains_region(toasts["note 5"])
