@@ -9,6 +9,7 @@ import pytest
 from textual.widgets._toast import Toast, ToastRack
 
 from boardgames_tui.engine.core import Match, Seat
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from boardgames_tui.tui.app import BoardgamesApp, Launch
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.widgets.picker import MovePicker
@@ -39,3 +40,18 @@ async def test_toasts_stay_off_the_move_list(tmp_path: Path, size: tuple[int, in
         for said, region in toasts.items():
             assert not region.overlaps(picker), (said, region, picker)
         assert screen.region.contains_region(toasts["note 5"])
+
+
+# ---- 2. a rematch's offered seat goes by its player's name ---------------------------------
+def test_a_rematch_names_the_seat_offered_to_its_player(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "tables.sqlite")
+    tid = store.create("cathedral", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    while True:
+        info, match = store.load(tid)
+        if match.prompt is None:
+            break
+        store.append(tid, info.to_move, match.prompt.moves[0].id, info.moves)
+    rematch, _ = store.rematch(tid, "alice", 9)
+    assert [s.label for s in rematch.seats] == ["bob?", "alice"]
+    assert store.load(rematch.id)[1].names == ["bob", "alice"]  # the board said "Seat 1"
+    store.close()
