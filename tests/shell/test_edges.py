@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 from textual.widgets._toast import Toast, ToastRack
 
-from boardgames_tui.engine.core import Match, Seat
+from boardgames_tui.engine.core import Match, Seat, get_game
+from boardgames_tui.engine.core.playout import random_playout
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from boardgames_tui.tui.app import BoardgamesApp, Launch
+from boardgames_tui.tui.games import ui_for
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.widgets.picker import MovePicker
 
@@ -55,3 +57,19 @@ def test_a_rematch_names_the_seat_offered_to_its_player(tmp_path: Path) -> None:
     assert [s.label for s in rematch.seats] == ["bob?", "alice"]
     assert store.load(rematch.id)[1].names == ["bob", "alice"]  # the board said "Seat 1"
     store.close()
+
+
+# ---- 3. a tab's label is a word that says what the tab holds ------------------------------
+@pytest.mark.parametrize("game_id", ["1347", "notre-dame", "rattus-cartus", "cathedral-of-orleans"])
+def test_every_tab_label_is_a_word_of_its_own(game_id: str) -> None:
+    """At 80x24 a tab not shown is labelled by its title's first word: never an article
+    (the end of Rattus Cartus read "The")."""
+    game = get_game(game_id)
+    ui = ui_for(game_id)
+    for seats in (game.min_players, game.max_players):
+        start = game.new_state([f"P{i}" for i in range(seats)], {}, 4)
+        for state in (start, random_playout(game, seats, 4).state):
+            for viewer in (None, 0):
+                for panel in ui.panels(game.view(state, viewer), viewer, True):
+                    word = panel.title.split()[0]
+                    assert word.lower() not in {"the", "a", "an"}, panel.title
