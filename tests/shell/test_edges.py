@@ -6,15 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
 
-from boardgames_tui.engine.core import Match, Seat, get_game
+from boardgames_tui.engine.core import Match, Seat, get_game, saves
 from boardgames_tui.engine.core.playout import random_playout
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from boardgames_tui.tui.app import BoardgamesApp, Launch
 from boardgames_tui.tui.games import ui_for
 from boardgames_tui.tui.screens.game import GameScreen
+from boardgames_tui.tui.screens.keys import keys_of
+from boardgames_tui.tui.screens.review import ReviewScreen
 from boardgames_tui.tui.widgets.picker import MovePicker
+from tests.root import ROOT
 
 
 def app_for(match: Match, tmp_path: Path) -> BoardgamesApp:
@@ -73,3 +77,25 @@ def test_every_tab_label_is_a_word_of_its_own(game_id: str) -> None:
                 for panel in ui.panels(game.view(state, viewer), viewer, True):
                     word = panel.title.split()[0]
                     assert word.lower() not in {"the", "a", "an"}, panel.title
+
+
+# ---- 4. review's keys mean what they mean in the game ----------------------------------------
+def test_review_steps_with_one_key_the_game_does_not_use() -> None:
+    """The game's h (hint) and l (log) stepped through the review: one key per step now."""
+    game_keys = set().union(*(keys_of(b.id, {}) for b in GameScreen.BINDINGS if b.id))
+    for ident in ("review.step-back", "review.step-forward"):
+        keys = keys_of(ident, {})
+        assert len(keys) == 1 and not keys & game_keys, (ident, keys)
+
+
+async def test_review_footer_names_its_step_keys(tmp_path: Path) -> None:
+    match = saves.load(ROOT / "saves" / "notre-dame-2p-seed10.toml")
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), match=match, review=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        keys = {(k.key_display, k.description) for k in app.screen.query(FooterKey)}
+        assert {("←", "Prev"), ("→", "Next")} <= keys
+        at = app.screen.index
+        await pilot.press("h", "l", "left")
+        assert app.screen.index == at - 1
