@@ -3,6 +3,7 @@ words that were each a little wrong."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,16 @@ async def test_review_footer_names_its_step_keys(tmp_path: Path) -> None:
         at = app.screen.index
         await pilot.press("h", "l", "left")
         assert app.screen.index == at - 1
+
+
+# ---- 5. 1347 names its periods as the rulebook does ------------------------------------------
+def test_1347_says_period_in_roman_numerals_everywhere() -> None:
+    """The status said "Period I", the log "Period 1": the rulebook's I, II, III in both."""
+    match = Match.new("1347", ["Ann", "Bob", "Cy"], {}, seed=2)
+    ui = ui_for("1347")
+    said: set[str] = set()
+    while match.prompt is not None:
+        said.update(re.findall(r"Period \w+", ui.status(match.game.view(match.state, None))))
+        match.play(match.prompt.moves[0].id)
+    said.update(re.findall(r"Period \w+", "\n".join(line for _, line in match.events())))
+    assert said == {"Period I", "Period II", "Period III"}
