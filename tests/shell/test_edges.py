@@ -3,7 +3,10 @@ words that were each a little wrong."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,3 +116,21 @@ def test_1347_says_period_in_roman_numerals_everywhere() -> None:
         match.play(match.prompt.moves[0].id)
     said.update(re.findall(r"Period \w+", "\n".join(line for _, line in match.events())))
     assert said == {"Period I", "Period II", "Period III"}
+
+
+# ---- 6. without a terminal: what helps where it was run ------------------------------------
+@pytest.mark.parametrize("over_ssh", [False, True])
+def test_the_no_terminal_line_fits_where_the_app_was_run(tmp_path: Path, over_ssh: bool) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SSH_")}
+    if over_ssh:  # what sshd sets for a session, ssh -T too
+        env["SSH_CONNECTION"] = "192.0.2.1 50000 192.0.2.2 22"
+    out = subprocess.run(
+        [sys.executable, "-m", "boardgames_tui", "--saves", str(tmp_path)],
+        cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30, env=env,
+    )  # fmt: skip
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out
+    assert out.stderr.startswith("boardgames-tui needs a terminal")
+    if over_ssh:
+        assert "ssh -t" in out.stderr
+    else:  # on this machine ssh has nothing to do with it: the line mode needs no terminal
+        assert "ssh" not in out.stderr and "--plain" in out.stderr
