@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
 
@@ -18,6 +19,7 @@ from boardgames_tui.engine.core.playout import random_playout
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats
 from boardgames_tui.tui.app import BoardgamesApp, Launch
 from boardgames_tui.tui.games import ui_for
+from boardgames_tui.tui.screens.end import result_renderable
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.screens.keys import keys_of
 from boardgames_tui.tui.screens.review import ReviewScreen
@@ -134,3 +136,22 @@ def test_the_no_terminal_line_fits_where_the_app_was_run(tmp_path: Path, over_ss
         assert "ssh -t" in out.stderr
     else:  # on this machine ssh has nothing to do with it: the line mode needs no terminal
         assert "ssh" not in out.stderr and "--plain" in out.stderr
+
+
+# ---- 7. the score sheet fits 80 columns ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("players", "width", "beside"),  # the end screen's room at 80 and 120 columns
+    [(5, 76, False), (5, 116, False), (3, 116, True)],
+)
+def test_score_sheet_has_a_line_per_category(players: int, width: int, beside: bool) -> None:
+    """Rattus Cartus with five players at 80x24 wrapped its cells and cut "survives": each
+    category is one line, the details beside the values where they fit, else beneath."""
+    match = saves.load(ROOT / "saves" / f"rattus-cartus-{players}p-seed10.toml")
+    console = Console(width=width, color_system=None, record=True)
+    with console.capture() as cap:
+        console.print(result_renderable(match))
+    text = cap.get()
+    body = text.split("┡")[1].split("├")[0].splitlines()[1:]
+    assert len(body) == 9 and all(line[2] != " " for line in body), text
+    assert "…" not in text and max(map(len, text.splitlines())) <= width
+    assert ("10 (1st)" in text) == beside and ("Church track: A 1st" in text) != beside
