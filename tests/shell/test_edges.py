@@ -155,3 +155,18 @@ def test_score_sheet_has_a_line_per_category(players: int, width: int, beside: b
     assert len(body) == 9 and all(line[2] != " " for line in body), text
     assert "…" not in text and max(map(len, text.splitlines())) <= width
     assert ("10 (1st)" in text) == beside and ("Church track: A 1st" in text) != beside
+
+
+# ---- 8. the plague's line in words that fit any name -------------------------------------------
+def test_the_plague_line_builds_no_possessive_and_no_empty_arrow() -> None:
+    """Review read "Me's rat 2→2": a player named Me, whose rat did not move."""
+    match = Match.new("notre-dame", [Seat("Me"), Seat("Bob")], seed=5)
+    while match.prompt is not None:
+        match.play(match.prompt.moves[0].id)
+    lines = [line for _, line in match.events() if "rat" in line and "(" in line]
+    plague = [line for line in lines if line.startswith(("Me: rat", "Bob: rat"))]
+    assert plague and not any("'s rat" in line for line in lines)
+    for line in plague:
+        if m := re.search(r"rat (\d+)→(\d+)", line):
+            assert m.group(1) != m.group(2), line
+    assert any("rat stays on" in line for line in plague)
