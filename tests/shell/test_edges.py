@@ -23,8 +23,9 @@ from boardgames_tui.tui.screens.end import result_renderable
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.screens.keys import keys_of
 from boardgames_tui.tui.screens.review import ReviewScreen
-from boardgames_tui.tui.widgets.picker import MovePicker
+from boardgames_tui.tui.widgets.picker import DONE_KEY, MovePicker
 from tests.root import ROOT
+from tests.shell.test_done_key import until
 
 
 def app_for(match: Match, tmp_path: Path) -> BoardgamesApp:
@@ -170,3 +171,18 @@ def test_the_plague_line_builds_no_possessive_and_no_empty_arrow() -> None:
         if m := re.search(r"rat (\d+)→(\d+)", line):
             assert m.group(1) != m.group(2), line
     assert any("rat stays on" in line for line in plague)
+
+
+# ---- 9. 0 declines in every title ----------------------------------------------------------------
+async def test_the_cathedral_declines_with_0(tmp_path: Path) -> None:
+    """"Decline the action" had the key 2 (after the one option before it)."""
+    match = until("cathedral-of-orleans", lambda p: any(m.id == "decline" for m in p.moves))
+    prompt = match.prompt
+    assert prompt is not None
+    async with app_for(match, tmp_path).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert pilot.app.screen.query_one(MovePicker).keys["decline"] == DONE_KEY
+        at = match.cursor
+        await pilot.press(DONE_KEY)
+        await pilot.pause()
+        assert match.steps[at].move_id.endswith("decline")
