@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
 
@@ -23,6 +24,7 @@ from boardgames_tui.tui.screens.end import result_renderable
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.screens.keys import keys_of
 from boardgames_tui.tui.screens.review import ReviewScreen
+from boardgames_tui.tui.screens.tables import ProposeScreen, TablesScreen
 from boardgames_tui.tui.widgets.picker import DONE_KEY, MovePicker
 from tests.root import ROOT
 from tests.shell.test_done_key import until
@@ -186,3 +188,33 @@ async def test_the_cathedral_declines_with_0(tmp_path: Path) -> None:
         await pilot.press(DONE_KEY)
         await pilot.pause()
         assert match.steps[at].move_id.endswith("decline")
+
+
+# ---- 10. the Tables screen proposes and turns down, as the command line does ---------------------
+async def test_tables_screen_turns_down_and_proposes_a_change(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite"
+    bob = SQLiteStore(path)  # bob's terminal
+    tid = bob.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    bob.propose(tid, "bob", ["limit", "24h"])
+    app = BoardgamesApp(Launch(saves_dir=str(tmp_path), store=str(path), user="alice"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        assert isinstance(app.screen, TablesScreen)
+        assert "d turns down" in app.export_screenshot().replace("&#160;", " ")
+        await pilot.press("d")  # table agree --no
+        await pilot.pause()
+        assert bob.proposal(tid) is None
+        await pilot.press("p", *"limit soon", "enter")  # refused: asked again, nothing lost
+        await pilot.pause()
+        assert isinstance(app.screen, ProposeScreen) and bob.proposal(tid) is None
+        field = app.screen.query_one(Input)
+        problem = str(app.screen.query_one("#propose-problem", Static).render())
+        assert field.value == "limit soon" and "give a duration" in problem
+        field.value = "limit 2d"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TablesScreen)
+    made = bob.proposal(tid)
+    assert made is not None and made.text == "a turn limit of 2d from now on"
+    assert made.waiting_for == ("bob",)
+    bob.close()
