@@ -28,6 +28,7 @@ from boardgames_tui.tui.screens.tables import ProposeScreen, TablesScreen
 from boardgames_tui.tui.widgets.picker import DONE_KEY, MovePicker
 from tests.root import ROOT
 from tests.shell.test_done_key import until
+from tests.tables.test_notify import Hook
 
 
 def app_for(match: Match, tmp_path: Path) -> BoardgamesApp:
@@ -218,3 +219,39 @@ async def test_tables_screen_turns_down_and_proposes_a_change(tmp_path: Path) ->
     assert made is not None and made.text == "a turn limit of 2d from now on"
     assert made.waiting_for == ("bob",)
     bob.close()
+
+
+# ---- 11. the line mode sets where messages go and who is away --------------------------------
+def test_the_line_mode_menu_has_away_and_notifications(tmp_path: Path) -> None:
+    """The app had a screen for it, the command line `table notify`/`table away`: the line
+    mode's menu had nothing."""
+    from argparse import Namespace
+
+    from boardgames_tui.plain.lines import script_reader
+    from boardgames_tui.plain.menu import menu
+
+    path = tmp_path / "tables.sqlite"
+    store = SQLiteStore(path)
+    tid = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 5, "alice").id
+    hook = Hook()
+    said: list[str] = []
+    answers = ["5", "1", hook.url("alice"), "4", "5", "soon", "5", "3", "3", "9", "3", "1"]
+    answers += ["6", "", "6", "2", "1", "7", "7"]  # away, back, remove 1, to the menu, quit
+    args = Namespace(saves=str(tmp_path), think=None, store=str(path), user="alice")
+    try:
+        assert menu(args, script_reader(answers), said.append) == 0
+    finally:
+        hook.close()
+    assert "Target 1 added: your turn messages go there too." in said
+    assert "No target 9: yours are 1." in said
+    assert "Target 1 takes the talk at your tables." in said
+    assert any(x.startswith(f"Target 1: {hook.url('alice')}") for x in said)  # then listed
+    assert [post[:2] for post in hook.posts] == [("/alice", "boardgames-tui: a test")]
+    assert "'soon': give hours, 0 (never) or more." in said and "Reminded once after 3 h." in said
+    assert 'You are away: 1 table(s) told; "I am back" here ends it.' in said
+    assert "You are back: your clocks run and you play your seats." in said
+    assert store.targets("alice") == [] and store.remind_hours("alice") == 3
+    assert store.away("alice") is None
+    told = [e.text for e in store.events(tid)]
+    assert told[0].startswith("alice is away") and told[1].startswith("alice is back")
+    store.close()
