@@ -169,7 +169,9 @@ def away_and_notices(args: Any, read: Reader, say: Any) -> None:
                 "A target takes the talk at your tables too (or no longer)",
                 "Send a test to every target",
                 "Remind me after some hours of one turn",
-                "I am back" if away is not None else "Away (until a date, for a while, or until back)",
+                "I am back"
+                if away is not None
+                else "Away (until a date, for a while, or until back)",
                 "Back to the menu",
             ]
             k = choose(read, say, f"Away and notifications ({user}):", items)
@@ -202,7 +204,9 @@ def _days_lines(store: Any, user: str, away: Any) -> list[str]:
     if away is None:
         lines.append("You are here.")
     else:
-        lines.append("You are away" + ("." if away[1] is None else f" until {shown_time(away[1])}."))
+        lines.append(
+            "You are away" + ("." if away[1] is None else f" until {shown_time(away[1])}.")
+        )
     return lines
 
 

@@ -178,7 +178,7 @@ def test_the_plague_line_builds_no_possessive_and_no_empty_arrow() -> None:
 
 # ---- 9. 0 declines in every title ----------------------------------------------------------------
 async def test_the_cathedral_declines_with_0(tmp_path: Path) -> None:
-    """"Decline the action" had the key 2 (after the one option before it)."""
+    """The Cathedral's "Decline the action" had the key 2 (after the one option before it)."""
     match = until("cathedral-of-orleans", lambda p: any(m.id == "decline" for m in p.moves))
     prompt = match.prompt
     assert prompt is not None

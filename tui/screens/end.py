@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-
 from collections.abc import Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -185,7 +184,10 @@ class _ScoreSheet:
         won = " ★ wins" if beside else " ★"
         t.add_row(
             "Place",
-            *[Text(_ordinal(sl.rank) + (won if sl.seat in self.winners else "")) for sl in self.lines],
+            *[
+                Text(_ordinal(sl.rank) + (won if sl.seat in self.winners else ""))
+                for sl in self.lines
+            ],
         )
         return t
 
