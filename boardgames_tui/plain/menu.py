@@ -1,4 +1,5 @@
-"""The menu in lines: new game, continue, load, shared tables, rules, quit."""
+"""The menu in lines: new game, continue, load, shared tables, away and notifications, rules,
+quit."""
 
 from __future__ import annotations
 
@@ -51,19 +52,20 @@ def menu(args: Any, read: Reader, say: Any) -> int:
             "Continue the latest game",
             "Load a save",
             "Shared tables (each player on their own terminal)",
+            "Away and notifications (shared tables)",
             "Rules",
             "Quit",
         ]
         if latest is None:
             items[1] = "Continue the latest game (there is none)"
         pick = choose(read, say, "What next?", items)
-        if pick is None or pick == 5:
+        if pick is None or pick == 6:
             return 0
-        if pick == 3:
-            shared_tables(args, read, say)
+        if pick in (3, 4):
+            (shared_tables if pick == 3 else away_and_notices)(args, read, say)
             say("Back at the menu.")
             continue
-        if pick == 4:
+        if pick == 5:
             pick = 3  # the rules, below
         match: Match | None = None
         if pick == 0:
@@ -138,6 +140,138 @@ def shared_tables(args: Any, read: Reader, say: Any) -> None:
                 say(str(exc))
     finally:
         store.close()
+
+
+def away_and_notices(args: Any, read: Reader, say: Any) -> None:
+    """Playing over days in lines, as the app's "Away and notifications" screen: where your
+    turn messages go (add, remove, talk too, a test), the reminder, away and back; the same
+    store calls as `table notify` and `table away`, for this user only."""
+    from boardgames_tui.engine.tables import StoreError, default_user, open_store
+
+    user = getattr(args, "user", None) or default_user()
+    try:
+        store = open_store(getattr(args, "store", None))
+    except StoreError as exc:
+        say(f"No shared tables: {exc}")
+        return
+    try:
+        while True:
+            try:
+                away = store.away(user)
+                for line in _days_lines(store, user, away):
+                    say(line)
+            except StoreError as exc:
+                say(str(exc))
+                return
+            items = [
+                "Add a notification target",
+                "Remove a target",
+                "A target takes the talk at your tables too (or no longer)",
+                "Send a test to every target",
+                "Remind me after some hours of one turn",
+                "I am back"
+                if away is not None
+                else "Away (until a date, for a while, or until back)",
+                "Back to the menu",
+            ]
+            k = choose(read, say, f"Away and notifications ({user}):", items)
+            if k is None or k == len(items) - 1:
+                return
+            try:
+                said = _days_change(store, user, k, away is not None, args, read, say)
+            except StoreError as exc:
+                said = str(exc)
+            if said:
+                say(said)
+    finally:
+        store.close()
+
+
+def _days_lines(store: Any, user: str, away: Any) -> list[str]:
+    """Where the messages go, the reminder and whether `user` is away, in lines."""
+    from boardgames_tui.engine.tables.notify import shown_url
+    from boardgames_tui.engine.tables.sqlstore import shown_time
+
+    lines = []
+    for t in store.targets(user):
+        talk = ", talk too" if t.talk else ""
+        failing = f" (failing: {t.error})" if t.error else ""
+        lines.append(f"Target {t.n}: {shown_url(t.url)}{talk}{failing}")
+    if not lines:
+        lines.append("No notification targets yet: your turns reach you nowhere else.")
+    hours = store.remind_hours(user)
+    lines.append("Never reminded." if hours == 0 else f"Reminded after {hours:g} h on one turn.")
+    if away is None:
+        lines.append("You are here.")
+    else:
+        lines.append(
+            "You are away" + ("." if away[1] is None else f" until {shown_time(away[1])}.")
+        )
+    return lines
+
+
+def _days_change(
+    store: Any, user: str, k: int, away: bool, args: Any, read: Reader, say: Any
+) -> str | None:
+    """Item `k` of the away and notifications menu, asked and done: what to say after."""
+    from boardgames_tui.engine.tables.clock import ClockError, parse_until
+    from boardgames_tui.engine.tables.notify import check_room_target, check_target, send
+
+    if k == 0:
+        url = ask(read, say, "The target's address: ntfy://TOPIC, json://HOST:PORT/PATH, …")
+        if not url:
+            return None
+        # in a room the host's process sends it: the host's policy
+        url = check_room_target(url) if getattr(args, "confine", False) else check_target(url)
+        return f"Target {store.add_target(user, url)} added: your turn messages go there too."
+    if k in (1, 2):
+        answer = ask(read, say, "Which target? Its number.")
+        if not answer:
+            return None
+        if not answer.isdigit():
+            return f"{answer!r}: give a target's number."
+        n = int(answer)
+        talk = {t.n: t.talk for t in store.targets(user)}
+        if n not in talk:
+            return f"No target {n}: " + (
+                f"yours are {listed([str(t) for t in talk], '')}." if talk else "you have none."
+            )
+        if k == 1:
+            store.remove_target(user, n)
+            return f"Target {n} removed."
+        now = not talk[n]
+        store.set_target_talk(user, n, now)
+        return f"Target {n} {'takes' if now else 'no longer takes'} the talk at your tables."
+    if k == 3:
+        said = []
+        for t in store.targets(user):
+            error = send(t.url, "boardgames-tui: a test", f"A test notification for {user}.")
+            said.append(f"{t.n}: {'sent' if error is None else f'FAILED: {error}'}")
+        return " · ".join(said) or "No targets to test."
+    if k == 4:
+        answer = ask(read, say, "Remind after how many hours of one turn? 0: never.")
+        if answer is None:
+            return None
+        try:
+            hours = float(answer)
+        except ValueError:
+            hours = -1.0
+        if not 0 <= hours <= 24 * 365:
+            return f"{answer!r}: give hours, 0 (never) or more."
+        store.set_remind(user, hours)
+        return "Never reminded." if hours == 0 else f"Reminded once after {hours:g} h."
+    if away:
+        store.end_away(user)
+        return "You are back: your clocks run and you play your seats."
+    answer = ask(read, say, "Away until? 3d, 12h or 2026-12-24; Enter alone: until you are back.")
+    if answer is None:
+        return None
+    try:
+        until = parse_until(answer, store.clock_now()) if answer else None
+    except ClockError as exc:
+        return str(exc)
+    infos = store.set_away(user, until)
+    return f'You are away: {len(infos)} table(s) told; "I am back" here ends it.'
 
 
 def table_rows(store: Any, user: str) -> list[tuple[str, str]]:

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from typing import TextIO
 
-NO_TERMINAL = "boardgames-tui needs a terminal; over ssh use ssh -t"
+
+def no_terminal_line(environ: Mapping[str, str] = os.environ) -> str:
+    """Why the screens cannot start, with what helps where the command was run: over ssh
+    (sshd names the connection) ssh -t; on this machine a terminal, or the line mode."""
+    if environ.get("SSH_CONNECTION") or environ.get("SSH_CLIENT"):
+        return "boardgames-tui needs a terminal; over ssh use ssh -t"
+    return "boardgames-tui needs a terminal; start it in one, or play by lines with --plain"
+
+
+NO_TERMINAL = no_terminal_line()  # this process's: sshd sets its variables before we start
 
 
 def has_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:

@@ -232,7 +232,9 @@ class NotreDame(FlowGame[NotreDameState, NotreDameDecision, NotreDameView]):
                 + (" (Doctor)" if s.doctor[seat] else "")
                 + (f" − {hosp} hospital" if hosp else "")
             )
-            line = f"{who}'s rat {old}→{new} ({why})"
+            # no possessive on a name (a player called "Me"), no arrow where nothing moved
+            moved = f"rat {old}→{new}" if new != old else f"rat stays on {old}"
+            line = f"{who}: {moved} ({why})"
             if not over:
                 ev.append(Event(line))
                 continue

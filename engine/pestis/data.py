@@ -23,6 +23,7 @@ BURGUS_SUBJECTS = 3  # subjects laid out in the Burgus each round
 EVENTS_PER_PERIOD = 3
 ROUNDS = 9
 ROUNDS_PER_PERIOD = 3
+PERIOD_NUMERALS = ("I", "II", "III")  # the rulebook names the periods so, everywhere
 FIRST_PLAYER_SEAT = 0  # [design] the first seat of the setup screen starts as First Player
 
 # ---- the Apothecary option: when a healed Apothecary's ability may first be used -------------

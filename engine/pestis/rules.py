@@ -165,7 +165,7 @@ def setup(s: PestisState, out: Out) -> None:
     )
     out.append(Event("Burgus: " + ", ".join(data.SUBJECTS[k].name for k in s.burgus), reveal=True))
     reveal_event(s, out)
-    out.append(Event(f"Round 1 (Period 1): {name(s, s.first)} is First Player."))
+    out.append(Event(f"Round 1 (Period I): {name(s, s.first)} is First Player."))
     if s.dec != "wave":
         begin_investments(s, out)
 
@@ -204,7 +204,7 @@ def new_round(s: PestisState, out: Out) -> None:
     s.round += 1
     out.append(
         Event(
-            f"Round {s.round} (Period {logic.period_of(s.round)}): "
+            f"Round {s.round} (Period {data.PERIOD_NUMERALS[logic.period_of(s.round) - 1]}): "
             f"{name(s, s.first)} is First Player."
         )
     )

@@ -397,11 +397,12 @@ class TableInfo:
 
 
 def seat_names(seats: Sequence[SeatInfo]) -> list[str]:
-    """The players' names inside the match: users, "Greedy bot", "Seat 2" while open."""
+    """The players' names inside the match: users (the one a seat is offered to, too),
+    "Greedy bot", "Seat 2" while open."""
     names = []
     for s in seats:
-        if s.user:
-            name = s.user
+        if s.user or s.offered:
+            name = s.user or s.offered or ""
         elif s.is_bot:
             name = f"{s.kind.capitalize()} bot"
             k = 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -202,6 +203,7 @@ def test_without_a_terminal_the_app_says_so_and_ends(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=30,
+        env={**os.environ, "SSH_CONNECTION": "192.0.2.1 50000 192.0.2.2 22"},
     )
     assert out.returncode == 2, out
     assert "needs a terminal" in out.stderr and "ssh -t" in out.stderr

@@ -10,6 +10,7 @@ import time
 from textual.screen import Screen
 from textual.widgets import Static
 
+from boardgames_tui.session.terminal import no_terminal_line
 from tests.root import ROOT
 
 
@@ -81,7 +82,7 @@ def test_without_a_terminal_the_app_says_so_and_exits(tmp_path) -> None:  # type
             # at once: a process that waited for input would run into the time-out
             out = cli(*env_saves, *args, stdin=null.fileno(), timeout=10)
             assert out.returncode == 2, out.stderr
-            assert out.stderr == "boardgames-tui needs a terminal; over ssh use ssh -t\n"
+            assert out.stderr == no_terminal_line() + "\n"  # (the environment is ours)
         out = cli("rules", "notre-dame", stdin=null.fileno())
         assert out.returncode == 0 and out.stdout.startswith("# Notre Dame")
 

@@ -26,7 +26,7 @@ def test_1347_opening_lines_name_the_first_event_and_the_burgus() -> None:
     assert lines[0].startswith("Setup: First Player Ann")
     assert lines[1] == "Burgus: " + ", ".join(PD.SUBJECTS[k].name for k in burgus)
     assert lines[2].startswith(f"Event: {PD.EVENTS[event].name} — ")
-    assert lines[3] == "Round 1 (Period 1): Ann is First Player."
+    assert lines[3] == "Round 1 (Period I): Ann is First Player."
     # written once: the second move brings only its own lines
     m.play(m.prompt.moves[0].id)
     assert not any(line.startswith(("Setup:", "Burgus:")) for i, line in m.events() if i == 2)

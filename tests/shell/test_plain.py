@@ -359,7 +359,7 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     pick = str([g.id for g in all_games()].index("notre-dame") + 1)
     out = Output()
     answers = ["1", pick, "Ann,Ann", "Ann,Bob", "9=strong", "2=random", "1", "quit"]
-    answers += ["2", "status", "quit", "7", "quit"]  # (6: Quit)
+    answers += ["2", "status", "quit", "8", "quit"]  # (7: Quit)
     args = Namespace(saves=str(tmp_path), think=None)
     assert menu(args, script_reader(answers), out) == 0
     text = out.lines
@@ -369,7 +369,7 @@ def test_the_menu_in_lines(tmp_path: Path) -> None:
     assert "Ann to decide: Draft: keep 1 of your 3 cards, pass the other 2 to Bob" in text
     assert "Continuing at move 2. The last lines of the log:" in text
     assert any(line.startswith("Ann to move, move 3.") for line in text)
-    assert "No choice '7': type a number from 1 to 6." in text
+    assert "No choice '8': type a number from 1 to 7." in text
 
 
 def test_review_of_a_save_in_lines(tmp_path: Path) -> None:
@@ -561,7 +561,7 @@ def test_shared_tables_in_the_line_mode_menu_with_talk_and_the_clock(tmp_path: P
         "notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice", rules=ClockRules(600.0)
     )
     answers = iter(["4", "2", "help", "clock", "say hello bob", "wait", "wait", "quit"])
-    answers_after = ["1", "1", "", "10m", "quit", "4", "6"]  # a new table, then back, quit
+    answers_after = ["1", "1", "", "10m", "quit", "4", "7"]  # a new table, then back, quit
     out = Output()
 
     def read(timeout: float | None = None) -> str | None:

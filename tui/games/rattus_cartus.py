@@ -120,7 +120,7 @@ class RattusCartusUI:
             Panel("nuns", "Nun-row", self._nun_row(view, viewer, compact), area="side"),
         ]  # fmt: skip
         if view.get("final"):  # the supplies matter no more: the plague's reckoning instead
-            out.append(Panel("end", "The plague comes", self._final(view), area="side"))
+            out.append(Panel("end", "Plague · who survives", self._final(view), area="side"))
         else:
             out.append(Panel("supply", "Round & supplies", self._supplies(view), area="side"))
         if compact and view["phase"] == "over":

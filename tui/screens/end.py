@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from boardgames_tui.engine.core import Match
-from boardgames_tui.engine.core.protocol import Result
+from boardgames_tui.engine.core.protocol import Result, ScoreLine
 from boardgames_tui.session.scores import score_history
 from boardgames_tui.tui.screens.dialogs import ScreenHelp
 from boardgames_tui.tui.text import seat_label
@@ -101,32 +103,7 @@ def result_renderable(match: Match) -> Group:
         cells.append(row)
     cats = merged_order([list(r) for r in cells])
     if cats:
-        t = Table(title="Score sheet", expand=False)
-        t.add_column("", no_wrap=True)
-        for sl in ordered:
-            mark = " ★" if sl.seat in res.winners else ""
-            t.add_column(seat_label(sl.seat, names[sl.seat]).append(mark), justify="right")
-        for cat in cats:
-            row_cells: list[Text] = []
-            for r in cells:
-                value, detail = r.get(cat, ("", ""))
-                cell = Text(_fmt(value) if value != "" else "–")
-                if detail:
-                    cell.append(f" ({detail})", style="dim")
-                row_cells.append(cell)
-            t.add_row(cat, *row_cells)
-        t.add_section()
-        t.add_row(
-            Text("Total", style="bold"), *[Text(_fmt(sl.score), style="bold") for sl in ordered]
-        )
-        t.add_row(
-            "Place",
-            *[
-                Text(_ordinal(sl.rank) + (" ★ wins" if sl.seat in res.winners else ""))
-                for sl in ordered
-            ],
-        )
-        parts.append(t)
+        parts.append(_ScoreSheet(names, ordered, cells, cats, res.winners))
     for label, values in tie_breaks.items():
         parts.append(Text(f"{label}: " + " · ".join(values), style="italic"))
     notes = [f"{names[sl.seat]} {sl.note}" for sl in ordered if sl.note]
@@ -135,6 +112,84 @@ def result_renderable(match: Match) -> Group:
     for d in res.details:
         parts.append(Text(d))
     return Group(*parts)
+
+
+class _ScoreSheet:
+    """The score sheet, a column per player: each cell's detail ("1st, tied") beside its value
+    where the screen is wide enough for every cell on one line, else in a line per category
+    beneath (five players at 80 columns wrapped cells and cut "survives")."""
+
+    def __init__(
+        self,
+        names: list[str],
+        lines: list[ScoreLine],
+        cells: list[dict[str, tuple[object, str]]],
+        cats: list[str],
+        winners: Sequence[int],
+    ) -> None:
+        self.names, self.lines, self.cells, self.cats = names, lines, cells, cats
+        self.winners = winners
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        full = self._table(beside=True)
+        unbounded = options.update_width(10_000)  # a measure is clamped to the width it gets
+        if Measurement.get(console, unbounded, full).maximum <= options.max_width:
+            yield full
+            return
+        yield self._table(beside=False)
+        for cat in self.cats:
+            said = [
+                seat_label(sl.seat).append(f" {detail}")
+                for sl, r in zip(self.lines, self.cells, strict=True)
+                if (detail := self._split(r.get(cat))[1])
+            ]
+            if said:
+                yield Text.assemble(f"{cat}: ", Text(" · ").join(said))
+
+    @staticmethod
+    def _split(cell: tuple[object, str] | None) -> tuple[str, str]:
+        """A cell as (value, detail); a value in words ("4 <= 8 nuns: survives") keeps its
+        first word in the cell and gives the rest to the detail."""
+        value, detail = cell or ("", "")
+        shown = _fmt(value) if value != "" else "–"
+        if isinstance(value, str) and " " in value.strip():
+            shown, _, rest = value.strip().partition(" ")
+            detail = f"{rest} ({detail})" if detail else rest
+        return shown, detail
+
+    def _table(self, beside: bool) -> Table:
+        t = Table(title="Score sheet", expand=False)
+        t.add_column("", no_wrap=True)
+        for sl in self.lines:
+            mark = " ★" if sl.seat in self.winners else ""
+            t.add_column(seat_label(sl.seat, self.names[sl.seat]).append(mark), justify="right")
+        for cat in self.cats:
+            row_cells: list[Text] = []
+            for r in self.cells:
+                if beside:
+                    value, detail = r.get(cat, ("", ""))
+                    cell = Text(_fmt(value) if value != "" else "–")
+                else:
+                    shown, detail = self._split(r.get(cat))
+                    cell, detail = Text(shown), ""
+                if detail:
+                    cell.append(f" ({detail})", style="dim")
+                row_cells.append(cell)
+            t.add_row(cat, *row_cells)
+        t.add_section()
+        t.add_row(
+            Text("Total", style="bold"),
+            *[Text(_fmt(sl.score), style="bold") for sl in self.lines],
+        )
+        won = " ★ wins" if beside else " ★"
+        t.add_row(
+            "Place",
+            *[
+                Text(_ordinal(sl.rank) + (won if sl.seat in self.winners else ""))
+                for sl in self.lines
+            ],
+        )
+        return t
 
 
 def _team_sheet(lines: list, details: list[str]) -> Table:

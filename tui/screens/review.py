@@ -80,8 +80,9 @@ class ReviewScreen(ScreenHelp, Screen[int | None]):
 
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="help"),
-        Binding("left,h", "step(-1)", "Prev", id="review.step-back"),
-        Binding("right,l", "step(1)", "Next", id="review.step-forward"),
+        # priority: the move list's own (hidden) left/right would hide them from the footer
+        Binding("left", "step(-1)", "Prev", priority=True, id="review.step-back"),
+        Binding("right", "step(1)", "Next", priority=True, id="review.step-forward"),
         Binding("m", "analyse", "Analyse", id="review.analyse"),
         Binding("n", "mistake(1)", "Mistake", id="review.mistake-forward"),
         Binding("p", "mistake(-1)", "Previous mistake", show=False, id="review.mistake-back"),

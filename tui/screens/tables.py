@@ -7,6 +7,7 @@ when it becomes your turn, and every move goes through the store.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from textual.widgets.option_list import Option
 
@@ -38,7 +40,12 @@ from boardgames_tui.engine.tables.clock import (
     parse_duration,
 )
 from boardgames_tui.tui.screens.base import BaseScreen
-from boardgames_tui.tui.screens.dialogs import ConfirmScreen, MessageScreen, ScreenHelp
+from boardgames_tui.tui.screens.dialogs import (
+    ConfirmScreen,
+    DismissOnce,
+    MessageScreen,
+    ScreenHelp,
+)
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.screens.store import table_store
 from boardgames_tui.tui.screens.when import short_date
@@ -87,6 +94,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         Binding("r", "reclaim", "Take back seat", show=False, id="tables.reclaim"),
         Binding("x", "cancel", "Cancel table", show=False, id="tables.cancel"),
         Binding("a", "agree", "Agree", show=False, id="tables.agree"),
+        Binding("d", "decline", "Turn down", show=False, id="tables.decline"),
+        Binding("p", "propose", "Propose a change", show=False, id="tables.propose"),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("escape,q", "close", "Back", id="tables.close"),
     ]
@@ -221,7 +230,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         where = "the room's tables" if self.app.launch.confine else f"store: {store.path}"
         note.update(
             Text(
-                f"{where} · o notices/away · L leave · r take back · x cancel · a agree",
+                f"{where} · o notices/away · L leave · r take back · x cancel · "
+                "p propose a change · a agree · d turn down",
                 style="dim",
             )
         )
@@ -261,7 +271,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         if proposal is not None:
             t.append(f" · proposed: {one_line(proposal.text)}", style="bold")
             if user in proposal.waiting_for:
-                t.append(" (a agrees)", style="bold")
+                t.append(" (a agrees, d turns down)", style="bold")
         return t
 
     @on(OptionList.OptionSelected, "#tables-list")
@@ -368,6 +378,42 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         )
         self.refill()
 
+    def action_decline(self) -> None:
+        """Turn down the change proposed at the highlighted table (`table agree --no`)."""
+        tid = self._chosen()
+        if tid is None:
+            return
+        try:
+            made, _ = table_store(self.app).agree(tid, self.app.launch.table_user(), yes=False)
+        except StoreError as exc:
+            self.app.notify(str(exc), severity="warning")
+            return
+        self.app.notify(f"Turned down: {made.text}")
+        self.refill()
+
+    def action_propose(self) -> None:
+        """Propose a change at the highlighted table (`table propose`), in the command's words;
+        a change the store refuses stays in the form with the reason."""
+        tid = self._chosen()
+        if tid is None:
+            return
+
+        def propose(change: str) -> str:
+            made, done = table_store(self.app).propose(
+                tid, self.app.launch.table_user(), change.split()
+            )
+            waiting = ", ".join(made.waiting_for)
+            return f"{'Done' if done else 'Proposed'}: {made.text}" + (
+                "" if done else f" (waiting for {waiting})"
+            )
+
+        def answered(said: str | None) -> None:
+            if said:
+                self.app.notify(said)
+                self.refill()
+
+        self.app.push_screen(ProposeScreen(tid, propose), answered)
+
     def action_reclaim(self) -> None:
         tid = self._chosen()
         if tid is not None:
@@ -387,6 +433,44 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         )
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ProposeScreen(DismissOnce, ModalScreen[str | None]):
+    """A change for the players of a table to agree to, typed as `table propose` takes it;
+    answers with what the store said, or None (cancelled)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="propose.cancel")]
+
+    def __init__(self, tid: str, propose: Callable[[str], str]) -> None:
+        super().__init__()
+        self.tid, self.propose = tid, propose
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(f"Propose a change at table {self.tid}", style="bold"))
+            yield Static(
+                "limit 24h (or limit none) · pause · resume · seat N USER (a seat whose "
+                "player left, to a new player); the others agree or turn it down",
+                classes="dialog-title",
+            )
+            yield Input(placeholder="limit 24h", id="propose-text")
+            yield Static("", id="propose-problem")
+            yield Static("Enter: propose    Esc: cancel", classes="dialog-keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        change = event.value.strip()
+        if not change:
+            return
+        try:
+            said = self.propose(change)
+        except StoreError as exc:  # the form stays as typed, with the reason: mend and retry
+            self.query_one("#propose-problem", Static).update(Text(str(exc), style="bold"))
+            return
+        self.dismiss(said)
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
 
 

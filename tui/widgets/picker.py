@@ -40,9 +40,9 @@ HOTKEYS = [str(d) for d in range(1, 10)] + [
     c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
 ]
 # The option that ends or declines a decision ("Done", "Pass", "Stop discarding", "End the
-# turn") keeps one key in every title, however many options come before it.
+# turn", "Decline the action") keeps one key in every title, however many come before it.
 DONE_KEY = "0"
-DONE_IDS = ("done", "pass", "end")
+DONE_IDS = ("done", "pass", "end", "decline")
 
 
 class SafeOptionList(OptionList):

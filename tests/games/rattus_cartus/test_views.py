@@ -149,7 +149,7 @@ def test_omniscient_view_and_final_view() -> None:
     assert v["final"] is not None and all("rats" in p for p in v["players"])
     assert not any("hand_cards" in p for p in v["players"] if p["seat"] != 1)
     text = render(v, 1, False, 120)
-    assert "The plague comes" in text or "Nun-row" in text
+    assert "Plague · who survives" in text or "Nun-row" in text
 
 
 @pytest.mark.parametrize("n", [2, 5])
