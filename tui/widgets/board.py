@@ -230,6 +230,8 @@ class BoardView(Horizontal):
         self, view: Mapping[str, Any], viewer: int | None, compact: bool, highlight: bool = True
     ) -> list[Panel]:
         """Draw `view`; panels whose text changed since the last draw are highlighted."""
+        if not self.is_attached:  # a late refresh after its screen closed: nothing to draw on
+            return self.ui.panels(view, viewer, compact)
         self.compact = compact
         self.set_class(compact, "compact")
         panels = self.ui.panels(view, viewer, compact)
