@@ -358,7 +358,7 @@ def bench_tables(quick: bool, _row: Row) -> list[dict[str, Any]]:
         cluster = None
         if not quick:
             try:
-                from boardgames_tui.engine.tables.throwaway import Cluster, ClusterUnavailable
+                from tools.throwaway_pg import Cluster, ClusterUnavailable
 
                 cluster = Cluster()
                 stores.append(("PostgreSQL", cluster.url() + "?schema=bench"))

@@ -119,7 +119,7 @@ def pg_cluster() -> Iterator[Any]:
     if given:
         yield given
         return
-    from boardgames_tui.engine.tables.throwaway import Cluster, ClusterUnavailable, alive
+    from tools.throwaway_pg import Cluster, ClusterUnavailable, alive
 
     try:
         import psycopg  # noqa: F401

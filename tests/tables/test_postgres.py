@@ -331,7 +331,7 @@ def test_two_process_groups_play_through_a_server_restart(pgb: Backend, tmp_path
         old = pgb.cluster.pid()
         pgb.cluster.restart()
         assert old is not None and pgb.cluster.pid() not in (None, old)
-        from boardgames_tui.engine.tables.throwaway import alive
+        from tools.throwaway_pg import alive
 
         assert not alive(old)
         for p in groups:

@@ -1,6 +1,9 @@
 """A throwaway PostgreSQL cluster for the tests and the bench: Debian's `postgresql` binaries,
 `initdb` in a temporary folder (as an unprivileged user when run as root), a random port on
-127.0.0.1 and the socket in that folder; `close()` stops it and removes the folder."""
+127.0.0.1 and the socket in that folder; `close()` stops it and removes the folder.
+
+A guard process stops it too when the process that made it dies without `close()` (a test
+worker killed, a bench interrupted): nothing is left running after its client goes."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +43,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# waits for its stdin to close (the owner ended, however it ended), then stops the cluster
+# at once and removes its folder: argv is the folder, then the stop command
+_GUARD = (
+    "import shutil, subprocess, sys\n"
+    "sys.stdin.buffer.read()\n"
+    "subprocess.run(sys.argv[2:], capture_output=True, timeout=120)\n"
+    "shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
+)
+
+
 class Cluster:
     """One postmaster of our own; `url()` addresses it as its superuser over TCP."""
 
@@ -50,6 +64,7 @@ class Cluster:
         self.data = self.dir / "data"
         self.port = _free_port()
         self.run_as: list[str] = []
+        self._guard: subprocess.Popen[bytes] | None = None
         if os.geteuid() == 0:  # initdb refuses to run as root
             user = next((u for u in ("postgres", "nobody") if _uid(u) is not None), None)
             if user is None:
@@ -64,6 +79,14 @@ class Cluster:
                 "--no-sync", "-E", "UTF8", "--no-instructions",
             )  # fmt: skip
             self.start()
+            stop = [*self.run_as, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate"]
+            self._guard = subprocess.Popen(
+                [sys.executable, "-c", _GUARD, str(self.dir), *stop, "-w", "stop"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl+C to the owner's group is the owner's to handle
+            )
         except BaseException:
             self.close()
             raise
@@ -118,6 +141,12 @@ class Cluster:
 
     def close(self) -> None:
         """Stop the postmaster (killed if it will not stop) and remove the folder."""
+        if self._guard is not None:  # the stop is done here, not by the guard
+            self._guard.kill()
+            self._guard.wait()
+            assert self._guard.stdin is not None
+            self._guard.stdin.close()
+            self._guard = None
         pid = self.pid()
         if pid is not None:
             with contextlib.suppress(ClusterUnavailable):
