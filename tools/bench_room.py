@@ -25,7 +25,7 @@ import asyncssh
 from boardgames_tui.room.server import _set_size
 
 Row = Callable[..., dict[str, Any]]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(rb"\x1b\[[0-9;?<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07")
 
 

@@ -298,8 +298,12 @@ class GameScreen(BaseScreen[None]):
         self.query_one(MovePicker).reserved = frozenset(reserved)
         self.refresh_game(highlight=False)
         self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
-        if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
-            self.set_interval(self.source.poll_seconds, self._poll)
+        if self.source.poll_seconds:  # moves by others (a shared table): the store wakes us
+            watch = getattr(self.source, "watch", None)
+            if watch is not None:
+                watch(self._woken)
+            else:
+                self.set_interval(self.source.poll_seconds, self._poll)
             self.set_interval(1.0, self._tick)  # the turn's clock counts down
         if self.app.launch.confine:  # a room's session: a reconnect comes back here
             from boardgames_tui.session import place
@@ -434,8 +438,16 @@ class GameScreen(BaseScreen[None]):
             self._hide_hint()  # the hint was for another decision
         self._render_picker()
 
+    def _woken(self) -> None:
+        """The table's watch (a thread) saw a change: ask the source on the app's thread."""
+        with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+            self.app.call_from_thread(self._poll)
+
     def _tick(self) -> None:
-        """Once a second: the clock in the status line."""
+        """Once a second: the clock in the status line; and the source asked (a turn run
+        out, who is here, a lost store back) when a watch wakes the screen on changes."""
+        if getattr(self.source, "watch", None) is not None:
+            self._poll()
         clock = self.source.clock_line()
         if clock != self._clock_shown and not self._waiting_handover:
             self._render_status(self.source.view(self.viewer))
