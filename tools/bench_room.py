@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -198,6 +199,28 @@ async def _measure(tmp: Path, port: int, quick: bool) -> dict[str, Any]:
     return out
 
 
+def load_rows(row: Row, sessions: int = 200, watchers: int = 50) -> list[dict[str, Any]]:
+    """The room at scale (tools/load_room.py in a process of its own): `sessions` held at
+    once, their idle CPU together, and a move to `watchers` other screens."""
+    out = subprocess.run(
+        [sys.executable, "-m", "tools.load_room", "--sessions", str(sessions),
+         "--watchers", str(watchers), "--moves", "12", "--idle", "15"],
+        cwd=ROOT, capture_output=True, text=True, timeout=1200,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )  # fmt: skip
+    lines = [x for x in out.stdout.splitlines() if x.startswith("{")]
+    r = json.loads(lines[-1]) if lines else {"error": out.stderr[-300:]}
+    if "error" in r:
+        print(f"bench: the load run failed: {r['error']}", file=sys.stderr)
+    nan = float("nan")
+    return [
+        row(f"room sessions held at once ({sessions} asked)", r.get("held", 0), sessions, "sessions"),
+        row(f"idle CPU of {sessions} room sessions together (share of a core)", r.get("idle_cpu_cores", nan), 1.0, "cores", "<= 0.25"),
+        row(f"move to {watchers} other screens, 95th percentile", r.get("seen_p95_s", nan), 0.5, "s", "<= 0.5 s"),
+        row("processes left running after the load run", r.get("left_running", nan), 0, "processes", "0"),
+    ]  # fmt: skip
+
+
 def bench_room(quick: bool, row: Row) -> list[dict[str, Any]]:
     with TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -237,4 +260,4 @@ def bench_room(quick: bool, row: Row) -> list[dict[str, Any]]:
         row(f"memory per session, PSS with {m['held']} held (ref: the local app's)", m["pss_mb"], m["local_pss_mb"], "MB", "<= 20 MB"),
         row("memory per session, its own pages (USS; ref: the local app's)", m["uss_mb"], m["local_uss_mb"], "MB"),
         row("sessions held at once (reached the menu)", m["held"], m["held_of"], "sessions"),
-    ]  # fmt: skip
+    ] + ([] if quick else load_rows(row))  # fmt: skip

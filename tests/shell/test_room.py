@@ -179,7 +179,7 @@ def room_processes(room: Room) -> list[int]:
 def _fork_server(proc: Path, cmd: bytes) -> bool:
     """The room's fork server while its room runs (a session forked from it shows the same
     command line, but its parent is the fork server, not the room)."""
-    if b"boardgames_tui.room.forks" not in cmd:
+    if b"boardgames_tui.cli.forks" not in cmd:
         return False
     try:
         status = (proc / "status").read_text()
