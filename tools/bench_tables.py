@@ -376,7 +376,7 @@ def idle_cpu(argv: list[str], env: dict[str, str], ready: bytes, seconds: float)
         while ready not in ANSI.sub(b"", bytes(buf)) and time.monotonic() < end:
             if select.select([fd], [], [], 0.05)[0]:
                 buf.extend(os.read(fd, 65536))
-        end = time.monotonic() + 1.0  # the first frames settle
+        end = time.monotonic() + 5.0  # start-up's last work (the rules parsed, …) is done
         while time.monotonic() < end:
             if select.select([fd], [], [], 0.05)[0]:
                 os.read(fd, 65536)
