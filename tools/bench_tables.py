@@ -30,7 +30,7 @@ from boardgames_tui.engine.tables import Refused, TableStore, open_store, parse_
 
 Row = Callable[..., dict[str, Any]]  # bench's row maker: (name, value, ref, unit, target)
 
-ROOT = Path(__file__).resolve().parents[2]  # the checkout: tools/ is two below
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: tools/ is at its top
 ANSI = re.compile(rb"\x1b\[[0-9;?<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\x1b\][^\x07]*\x07")
 
 
@@ -51,8 +51,9 @@ def _play_one(store: TableStore, tid: str, rng: random.Random) -> bool:
 
 
 def _new_table(store: TableStore, rng: random.Random) -> str:
+    # (no limit on the tables open at once: a bench makes hundreds)
     return store.create(
-        "notre-dame", parse_seats("ann,bo", "ann"), {}, rng.randrange(999), "ann"
+        "notre-dame", parse_seats("ann,bo", "ann"), {}, rng.randrange(999), "ann", max_open=0
     ).id
 
 
@@ -349,6 +350,80 @@ def screen_latency(
     return seen, keys
 
 
+def _cpu_ticks(pid: int) -> int:
+    """User and system clock ticks a process has used (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def idle_cpu(argv: list[str], env: dict[str, str], ready: bytes, seconds: float) -> float:
+    """CPU seconds per second of the app in a pty (120x40), idle once `ready` is drawn: its
+    screen left alone for `seconds`, its output read and thrown away."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            import fcntl
+            import struct
+            import termios
+
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    buf = bytearray()
+    try:
+        end = time.monotonic() + 60
+        while ready not in ANSI.sub(b"", bytes(buf)) and time.monotonic() < end:
+            if select.select([fd], [], [], 0.05)[0]:
+                buf.extend(os.read(fd, 65536))
+        end = time.monotonic() + 5.0  # start-up's last work (the rules parsed, …) is done
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.05)[0]:
+                os.read(fd, 65536)
+        t0, c0 = time.monotonic(), _cpu_ticks(pid)
+        while time.monotonic() - t0 < seconds:
+            if select.select([fd], [], [], 0.1)[0]:
+                os.read(fd, 65536)
+        used = (_cpu_ticks(pid) - c0) / os.sysconf("SC_CLK_TCK")
+        return used / (time.monotonic() - t0)
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def idle_rows(tmp: str, where: str, _row: Row, tag: str, seconds: float) -> list[dict[str, Any]]:
+    """An idle table screen's CPU against an idle local game screen's, in the same run."""
+    path = where or str(Path(tmp) / "idle.sqlite")
+    store = open_store(path)
+    tid = _new_table(store, random.Random(5))
+    store.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "TEXTUAL"))}
+    env.update(TERM="xterm-256color", PYTHONPATH=str(ROOT), XDG_DATA_HOME=tmp)
+    for name in ("COLORTERM", "COLUMNS", "LINES"):
+        env.pop(name, None)
+    app = [sys.executable, "-m", "boardgames_tui"]
+    local = idle_cpu(
+        [*app, "new", "notre-dame", "--players", "ann,bo", "--no-handover"],
+        env,
+        b"to move",
+        seconds,
+    )
+    table = idle_cpu(
+        [*app, "--user", "bo", "--store", path, "table", "join", tid], env, b"to move", seconds
+    )
+    return [
+        _row(
+            "idle table screen, CPU share of a core (ref: an idle local game)" + tag,
+            table,
+            local,
+            "cores",
+            "ratio <= 1.5",
+        )
+    ]
+
+
 def bench_tables(quick: bool, _row: Row) -> list[dict[str, Any]]:
     """The rows; `_row` makes one (bench's own, passed in: this module imports no bench).
     The full bench measures PostgreSQL too, on a throwaway cluster of its own."""
@@ -376,6 +451,7 @@ def bench_tables(quick: bool, _row: Row) -> list[dict[str, Any]]:
 def _store_rows(tmp: str, quick: bool, _row: Row, name: str, where: str) -> list[dict[str, Any]]:
     rows = []
     tag = f" [{name}]"
+    rows += idle_rows(tmp, where, _row, tag, 5.0 if quick else 20.0)
     times, ref = append_latency(tmp, 40 if quick else 400, where)
     med = sorted(ref)[len(ref) // 2]
     rows.append(_row("table append latency, median" + tag, _pct(times, 0.5), med, "s"))
@@ -406,7 +482,13 @@ def _store_rows(tmp: str, quick: bool, _row: Row, name: str, where: str) -> list
         for n in (1, 2, 4, 8, 16):
             value = one if n == 1 else appends_per_second(tmp, n, 2.5, where, shared)
             rows.append(
-                _row(f"appends/s, {n} writing processes, {where_to}" + tag, value, one, "appends/s")
+                _row(
+                    f"appends/s, {n} writing processes, {where_to}" + tag,
+                    value,
+                    one,
+                    "appends/s",
+                    "ratio >= 0.5" if shared and n == 16 else "",
+                )
             )
     return rows
 

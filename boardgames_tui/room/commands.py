@@ -66,6 +66,12 @@ def add_room_parsers(sub: Any) -> None:
         help="close a connection that has not logged in after this long (30)",
     )
     s.add_argument(
+        "--no-fork-server",
+        action="store_true",
+        help="start each session as a new Python process (slower, more memory) instead of "
+        "forking it from one that has imported the app",
+    )
+    s.add_argument(
         "--public",
         action="store_true",
         help="the tighter limits of a room open to strangers (each can still be set below)",
@@ -177,6 +183,7 @@ def _serve(args: argparse.Namespace, room: Any) -> int:
         registrations=int(limits["registrations"]),
         notify_schemes=schemes,
         notify_private=args.notify_private,
+        fork_server=not args.no_fork_server,
     )
     return serve(settings, room)
 

@@ -27,6 +27,7 @@ import asyncssh
 
 from boardgames_tui.engine.tables.store import lookalike
 from boardgames_tui.room.folder import CODE_TRIES, WRONG_CODE, Room, RoomError, key_text, taken_like
+from boardgames_tui.room.forks import Forked, ForkServer
 from boardgames_tui.room.names import name_problem
 
 LOGIN_GRACE = 30.0  # seconds to authenticate
@@ -68,6 +69,9 @@ class Settings:
     # list), and whether one may be on this machine or a private network
     notify_schemes: tuple[str, ...] | None = None
     notify_private: bool = False
+    # sessions forked from a process that has imported the app (forks.py): shared pages,
+    # a sooner first frame; off, each session is a new interpreter
+    fork_server: bool = True
 
     @property
     def max_connections(self) -> int:
@@ -90,6 +94,7 @@ class State:
     dropped: dict[str, tuple[float, int]] = field(default_factory=dict)  # addr: (logged, since)
     connections: int = 0
     closing: bool = False
+    forks: ForkServer | None = None  # the fork server, once started
 
     def refused_recently(self, addr: str) -> bool:
         return _recent(self.fails[addr], 60) >= FAILS_PER_MINUTE
@@ -356,7 +361,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         self.size = (80, 24)
         self.command: str | None = None
         self.subsystem: str | None = None
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: asyncio.subprocess.Process | Forked | None = None
         self.master: int | None = None
         self.counted = False
         self.last_input = time.monotonic()
@@ -531,17 +536,22 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
             return
         master, slave = os.openpty()
         _set_size(slave, *self.size)
+        forks = self.state.forks
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *self._argv("boardgames_tui.room.child"),
-                *extra,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                start_new_session=True,
-                env=self._env(),
-                cwd=str(self.state.room.saves_of(owner.name)),
-            )
+            argv = [*self._argv("boardgames_tui.room.child"), *extra]
+            cwd = str(self.state.room.saves_of(owner.name))
+            if forks is not None and forks.alive:  # from the process that imported the app
+                self.proc = await forks.spawn(argv[3:], self._env(), cwd, slave)
+            else:
+                self.proc = await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    start_new_session=True,
+                    env=self._env(),
+                    cwd=cwd,
+                )
         except OSError as exc:
             os.close(master)
             os.close(slave)
@@ -964,6 +974,11 @@ async def _serve(state: State) -> int:
         return 2
     port = acceptor.get_port()
     state.settings.port = port
+    if state.settings.fork_server:
+        try:
+            state.forks = await ForkServer.start(_fork_env(state), str(state.room.path))
+        except OSError as exc:  # each session is then an interpreter of its own
+            state.room.log(f"fork server: could not start ({exc.strerror or exc})")
     state.room.log(f"open {state.settings.host}:{port} invite_only={state.settings.invite_only}")
     for line in banner(state, port, state.room.host_key()):
         print(line, flush=True)
@@ -984,9 +999,29 @@ async def _serve(state: State) -> int:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(session.proc.wait(), 3)
     await asyncio.sleep(0.2)
+    if state.forks is not None:
+        await state.forks.close()
     state.room.log(f"close: {len(sessions)} sessions ended")
     print(f"room closed ({len(sessions)} sessions ended, every game saved)", flush=True)
     return 0
+
+
+def _fork_env(state: State) -> dict[str, str]:
+    """The fork server's environment: what every session's has in common (each session's
+    own is set in its process after the fork; Textual's settings for a remote terminal are
+    read once, at import, and are the same for all)."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/"),
+        "PYTHONPATH": os.pathsep.join(
+            p for p in (str(PACKAGE_ROOT), os.environ.get("PYTHONPATH", "")) if p
+        ),
+        "SSH_CONNECTION": f"127.0.0.1 0 {state.settings.host} {state.settings.port}",
+        "TERM": "xterm-256color",
+        "PYTHONUTF8": "1",
+    }
+    env.update({k: v for k, v in os.environ.items() if k.startswith(("BOARDGAMES_", "PG"))})
+    return env
 
 
 def _store_label(location: str) -> str:

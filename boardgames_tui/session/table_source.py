@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from boardgames_tui.engine.core import Match, get_game
@@ -26,6 +26,7 @@ from boardgames_tui.engine.tables import (
 from boardgames_tui.engine.tables import Refused as StoreRefused
 from boardgames_tui.engine.tables.clock import clock_text, deadline, is_away, pilot_reason
 from boardgames_tui.engine.tables.computer import choose, computer_to_move, lease_owner
+from boardgames_tui.engine.tables.watch import TableWatch
 from boardgames_tui.session.source import SPECTATOR, ComputerTurn, Refused
 
 CLOCK_CHECK_SECONDS = 1.0
@@ -56,13 +57,16 @@ class TableSource:
         self.info = store.check_watch(table_id, user)
         self.info, self._match = store.load(self.info.id)
         self.talk: list[Talk] = store.talk(self.info.id, user)
+        self._talk_rev = self.info.rev  # the revision the talk and the notes were read at
+        self._looked: tuple[int, int] | None = None  # the look last recorded here
         self._read_at = time.monotonic()  # when `info.now` (the store's clock) was read
         self._notes = self._read_notes()
         self._clock_check = 0.0  # when an expired turn was last looked for in the store
         self.strict = self.info.strict
         self.offline = False  # the store's server is unreachable: "reconnecting…"
         self.owner = lease_owner()
-        self._version = store.version()
+        self._version = store.version(self.info.id)
+        self._watch: TableWatch | None = None
         self._busy = False  # a computer decision of this table is being thought here
         self._mine: bool | None = None
         self._ring = False
@@ -148,9 +152,12 @@ class TableSource:
         self._record_look()
 
     def _record_look(self) -> None:
-        last_talk = max((t.n for t in self.talk), default=0)
+        look = (self.info.moves, max((t.n for t in self.talk), default=0))
+        if look == self._looked:
+            return
         with contextlib.suppress(StoreError):
-            self.store.look(self.info.id, self.user, self.info.moves, last_talk)
+            self.store.look(self.info.id, self.user, *look)
+            self._looked = look
 
     def _read_notes(self) -> list[tuple[int, str]]:
         try:
@@ -212,11 +219,15 @@ class TableSource:
         shown = self._match.steps[: self._match.cursor]  # the store brings the match up to date
         try:
             self.info, self._match = self.store.load(self.info.id)
-            self.talk = self.store.talk(self.info.id, self.user)
+            fresh = self.info.rev != self._talk_rev  # talk and notes change the revision
+            if fresh:
+                self.talk = self.store.talk(self.info.id, self.user)
         except StoreError as exc:
             raise self._problem(exc) from None
         self._read_at = time.monotonic()
-        self._notes = self._read_notes()
+        if fresh:
+            self._notes = self._read_notes()
+            self._talk_rev = self.info.rev
         self._seated()
         self._record_look()
         if tell:
@@ -258,7 +269,7 @@ class TableSource:
         if not self._my_turn():
             raise Refused("Not your turn.")
         try:
-            self.info = self.store.append(self.info.id, self.user, move_id, self.info.moves)
+            self._own_change(self.store.append(self.info.id, self.user, move_id, self.info.moves))
         except Stale:
             self.reload()
             raise Refused(
@@ -270,8 +281,15 @@ class TableSource:
                 self.reload()
             raise problem from None
         with contextlib.suppress(StoreError):
-            self._version = self.store.version()
+            self._version = self.store.version(self.info.id)
         self.reload()
+
+    def _own_change(self, info: TableInfo) -> None:
+        """The table after this screen's own move: the talk and notes read at the revision
+        before it are still the table's when nothing else changed in between."""
+        if info.rev == self.info.rev + 1 and self._talk_rev == self.info.rev:
+            self._talk_rev = info.rev
+        self.info = info
 
     def step_back(self) -> None:
         self.undo()
@@ -339,7 +357,9 @@ class TableSource:
         info = turn.at
         assert isinstance(info, TableInfo)
         try:
-            self.info = self.store.append(info.id, None, move_id, info.moves, lease=self.owner)
+            self._own_change(
+                self.store.append(info.id, None, move_id, info.moves, lease=self.owner)
+            )
         except StoreRefused:
             pass  # someone else played it, or the position changed: just show what is there
         except StoreError as exc:
@@ -352,7 +372,7 @@ class TableSource:
     def changed(self) -> bool | None:
 
         try:
-            v = self.store.version()
+            v = self.store.version(self.info.id)
             if self.offline:  # back: whatever happened meanwhile is read afresh
                 self.offline = False
                 self._version = v
@@ -365,8 +385,9 @@ class TableSource:
             self._version = v
             if self._busy:  # the computer is thinking here: keep its lease
                 self.store.take_lease(self.info.id, self.owner)
-            if self.store.info(self.info.id).rev != self.info.rev:
-                self.reload(by_others=True)
+            rev = self.info.rev
+            self.reload(by_others=True)  # no move read when none is new (the store's cache)
+            if self.info.rev != rev:
                 return True
         except StoreError as exc:
             was_offline = self.offline
@@ -418,8 +439,18 @@ class TableSource:
             raise Refused(str(exc)) from None
         return info.id
 
+    def watch(self, wake: Callable[[], None]) -> None:
+        """Call `wake()` (from a thread) whenever the table may have changed, until `close`:
+        the screen then asks `changed()`, instead of polling on a timer."""
+        try:
+            self._watch = TableWatch(self.store, self.info.id, wake)
+        except StoreError:  # no second connection now: the screen's slow timer still asks
+            self._watch = None
+
     def close(self) -> None:
-        """Let another terminal play the computers."""
+        """Let another terminal play the computers; stop watching."""
+        if self._watch is not None:
+            self._watch.stop()
         with contextlib.suppress(StoreError):
             self.store.release_lease(self.info.id, self.owner)
 

@@ -267,11 +267,13 @@ class Match:
         self.cursor = index
 
     def truncate(self) -> None:
-        """Drop the redo branch (continue from here)."""
-        del self.snaps[self.cursor + 1 :]
-        del self.steps[self.cursor :]
-        self._recent.clear()
-        self._at = -1
+        """Drop the redo branch (continue from here); with none, nothing changes (the
+        position cache stays)."""
+        if self.cursor < len(self.steps):
+            del self.snaps[self.cursor + 1 :]
+            del self.steps[self.cursor :]
+            self._recent.clear()
+            self._at = -1
         self.hints = {n for n in self.hints if n <= self.cursor}
         self.autopilot = {n for n in self.autopilot if n <= self.cursor}
 

@@ -71,7 +71,7 @@ def to_dict(match: Match) -> dict[str, Any]:
         "created": match.created,
         "updated": now_iso(),
         "cursor": match.cursor,
-        "finished": match.game.prompt(final) is None,
+        "finished": _final_prompt(match, final) is None,
         "digest": match.game.digest(final),
         **({"layout": match.game.state_layout} if match.game.state_layout != 1 else {}),
         "options": dict(match.options),
@@ -87,6 +87,11 @@ def to_dict(match: Match) -> dict[str, Any]:
     if auto:  # moves a shared table's computer played for an absent person
         doc["autopilot"] = auto
     return doc
+
+
+def _final_prompt(match: Match, final: Any) -> Any:
+    """The decision after the last move: the match's cached one when the cursor is there."""
+    return match.prompt if match.cursor == len(match.steps) else match.game.prompt(final)
 
 
 def dumps(match: Match) -> str:

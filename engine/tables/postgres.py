@@ -17,6 +17,7 @@ and the app refuses to open the store as one (players are named by the room: ssh
 from __future__ import annotations
 
 import contextlib
+import select
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -37,6 +38,7 @@ from .store import (
     NoStore,
     Refused,
     StoreUnavailable,
+    normalize_id,
     upgrade_steps,
 )
 
@@ -230,10 +232,13 @@ class PostgresStore(SQLStore):
         self.busy = busy
         self.connect_timeout = connect_timeout
         self._cache: dict[str, Match] = _CACHE.setdefault(self.path, {}) if shared_cache else {}
+        self._synced = {}
         self.conn: psycopg.Connection[Any] | None = None
         self._listener: psycopg.Connection[Any] | None = None
         self._retry_at = 0.0
         self._version = 0
+        self._resets = 0  # reconnections and missed notifications: any table may have changed
+        self._bumps: dict[str, int] = {}  # table id -> its notifications
         self._fingerprint: tuple[int, int] | None = None
         self._next_poll = 0.0
         self.role = ""
@@ -445,9 +450,34 @@ class PostgresStore(SQLStore):
         self._drop(self._listener)
         self.conn = self._listener = None
 
-    def version(self) -> int:
+    def version(self, table_id: str | None = None) -> int:
         """Bumped by every notification, by a changed fingerprint (polled every few seconds)
-        and by a reconnection (notifications may have been missed)."""
+        and by a reconnection (notifications may have been missed); given `table_id`, by
+        that table's notifications and by what may have missed one (no round trip)."""
+        everything = self._any_version()
+        if table_id is None:
+            return everything
+        return (self._resets << 32) + self._bumps.get(normalize_id(table_id), 0)
+
+    def _notified(self, n: psycopg.Notify) -> None:
+        self._version += 1
+        self._bumps[n.payload] = self._bumps.get(n.payload, 0) + 1
+
+    def reopen(self) -> PostgresStore:
+        return PostgresStore(
+            self.url, create_file=False, busy=self.busy, connect_timeout=self.connect_timeout
+        )
+
+    def wait(self, seconds: float) -> None:
+        """Until a notification arrives on the listener (or `seconds` pass): no round trip."""
+        lis = self._listener
+        if lis is None or lis.closed or lis.broken:
+            time.sleep(seconds)
+            return
+        with contextlib.suppress(OSError, ValueError):
+            select.select([lis.pgconn.socket], [], [], seconds)
+
+    def _any_version(self) -> int:
         with self._errors():
             lis = self._listener
             if lis is None or lis.closed or lis.broken:
@@ -458,14 +488,17 @@ class PostgresStore(SQLStore):
                 lis.execute(sql.SQL("LISTEN {}").format(sql.Identifier(f"{self.schema}.bg_tables")))
                 self._listener = lis
                 self._version += 1
+                self._resets += 1
                 self._next_poll = 0.0
             try:
                 # what has arrived, without a round trip (twice: a session cut by the server
                 # reads as its error message first, then as the closed socket)
                 lis.pgconn.consume_input()
                 lis.pgconn.consume_input()
-                while lis.pgconn.notifies() is not None:
+                while (note := lis.pgconn.notifies()) is not None:
                     self._version += 1
+                    tid = note.extra.decode(errors="replace")
+                    self._bumps[tid] = self._bumps.get(tid, 0) + 1
                 if lis.pgconn.status != psycopg.pq.ConnStatus.OK:
                     raise psycopg.OperationalError("the connection was closed by the server")
                 now = time.monotonic()
@@ -478,6 +511,7 @@ class PostgresStore(SQLStore):
                     if fp != self._fingerprint:
                         self._fingerprint = fp
                         self._version += 1
+                        self._resets += 1  # a notification may have been missed
             except psycopg.Error as exc:
                 self._drop(lis)
                 self._listener = None
@@ -485,9 +519,6 @@ class PostgresStore(SQLStore):
                     f"the table store {self.path} was lost ({_first_line(exc)}): reconnecting…"
                 ) from None
         return self._version
-
-    def _notified(self, _n: psycopg.Notify) -> None:
-        self._version += 1
 
 
 def _one(c: psycopg.Cursor[Any]) -> Any:

@@ -29,6 +29,7 @@ from .store import (
     UNDO_CLOCK,
     NoStore,
     StoreUnavailable,
+    normalize_id,
     upgrade_steps,
 )
 
@@ -123,6 +124,11 @@ class SQLiteStore(SQLStore):
         # this process's other stores of the same file (a script calling the command line
         # again and again then replays only the new moves)
         self._cache: dict[str, Match] = _CACHE.setdefault(self.path, {}) if shared_cache else {}
+        self._synced = {}
+        # what `version` last saw, per table ("" for all): (data_version and this
+        # connection's commits, the rows' mark, the number returned)
+        self._versions: dict[str, tuple[tuple[int, int], tuple[Any, ...], int]] = {}
+        self._commits = 0
         # set when the disk is full: the store was opened to be read only, and says why
         self.read_only: str | None = None
         self._full = False
@@ -238,6 +244,8 @@ class SQLiteStore(SQLStore):
                     self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+            if write:
+                self._commits += 1
 
     def _setup(self) -> None:
         c = self.conn
@@ -271,9 +279,31 @@ class SQLiteStore(SQLStore):
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
-    def version(self) -> int:
+    def version(self, table_id: str | None = None) -> int:
+        """`PRAGMA data_version` (the other connections' commits) with this connection's own
+        commits: while neither moved, nothing is read; after, the table's revision (or the
+        tables' count and revisions) says whether the tables changed, not just the file (a
+        session saying it is here, a look recorded)."""
         with self._errors():
-            return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            at = (int(self.conn.execute("PRAGMA data_version").fetchone()[0]), self._commits)
+            key = "" if table_id is None else normalize_id(table_id)
+            seen = self._versions.get(key)
+            if seen is not None and seen[0] == at:
+                return seen[2]
+            if table_id is None:
+                row = self.conn.execute(
+                    "SELECT count(*), coalesce(sum(rev), 0), coalesce(max(updated), '') "
+                    "FROM bg_tables"
+                ).fetchone()
+            else:
+                row = self.conn.execute("SELECT rev FROM bg_tables WHERE id = ?", (key,)).fetchone()
+            mark = tuple(row) if row else ()
+            n = 0 if seen is None else seen[2] + (seen[1] != mark)
+            self._versions[key] = (at, mark, n)
+            return n
+
+    def reopen(self) -> SQLiteStore:
+        return SQLiteStore(self.path, create_file=False, busy=self.busy)
 
     def integrity(self) -> str:
         """`PRAGMA integrity_check`: "ok" for a sound file."""

@@ -70,6 +70,7 @@ from .store import (
     check_moves,
     check_undo,
     check_user,
+    extend_match,
     lookalike,
     new_table_id,
     new_table_probe,
@@ -165,6 +166,9 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
     NOW_SQL = "0"  # the store's clock in seconds since the epoch (a backend's expression)
     clock_skew = 0.0  # seconds added to the store's clock (tests of day-long waits)
     _cache: dict[str, Match]  # table id -> its match, replayed
+    # table id -> (its cached match, the revision and move count it was last seen at): a
+    # table that has not changed since is not read again
+    _synced: dict[str, tuple[Match, int, int]]
 
     @abstractmethod
     def _tx(
@@ -239,12 +243,42 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
         )
 
     def _match(self, q: Sql, info: TableInfo) -> Match:
+        """The table's match at its last move: the cached one as it is when the table has
+        not changed since it was read (no move read), brought up to date with the new moves
+        only when moves were only added since, else checked against every move."""
+        m = self._cache.get(info.id)
+        mark = self._synced.pop(info.id, None)
+        if m is not None and mark is not None and mark[0] is m:
+            _, rev, k = mark
+            added = info.moves - k
+            # every change bumps the revision once, and only an append adds a move: as many
+            # revisions as new moves means nothing but appends (no undo, no other change)
+            if info.rev - rev == added >= 0 and m.cursor == len(m.steps) == k:
+                if added:
+                    rows = q(
+                        'SELECT n, move_id, "user" FROM bg_moves WHERE table_id = ? AND n > ? '
+                        "ORDER BY n",
+                        (info.id, k),
+                    )
+                    ids = check_moves(info.id, [(n, mid) for n, mid, _ in rows], first=k + 1)
+                    if len(ids) != added:
+                        raise Damaged(info.id, f"{k + len(ids)} moves stored, {info.moves} counted")
+                    try:
+                        extend_match(m, info, [*m.move_ids(), *ids])
+                    except StoreError:
+                        self._cache.pop(info.id, None)
+                        raise
+                    m.autopilot |= {int(n) for n, _, who in rows if who == AUTOPILOT}
+                self._synced[info.id] = (m, info.rev, info.moves)
+                return m
         rows = q(
             'SELECT n, move_id, "user" FROM bg_moves WHERE table_id = ? ORDER BY n', (info.id,)
         )
         ids = check_moves(info.id, [r[:2] for r in rows])
         auto = [int(n) for n, _, who in rows if who == AUTOPILOT]
-        return cached_match(self._cache, info, ids, auto)
+        m = cached_match(self._cache, info, ids, auto)
+        self._synced[info.id] = (m, info.rev, info.moves)
+        return m
 
     def load(self, table_id: str) -> tuple[TableInfo, Match]:
         with self._tx(write=False, snapshot=True) as q:
@@ -422,12 +456,14 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
                     if self._clock_after_move(q, info, sat, user, reason, new_turn):
                         done = self._info(q, info.id)  # a seat's clock changed
                     queue_turn_notice(q, done, match, user, self.TARGET_NUMBERS)
-                    return done
                 except BaseException:
                     self._cache.pop(info.id, None)  # rolled back: so is the cache
                     raise
         except Conflict:
             raise Stale(normalize_id(table_id), expected, expected + 1) from None
+        # committed: the cached match is the table as stored (the next read reads no move)
+        self._synced[done.id] = (match, done.rev, done.moves)
+        return done
 
     def undo(self, table_id: str, user: str, expected: int) -> TableInfo:
         self._as(user)
@@ -438,6 +474,7 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             match = self._match(q, info)
             check_undo(info, match, user)
             self._cache.pop(info.id, None)
+            self._synced.pop(info.id, None)
             gone = q.count(
                 "DELETE FROM bg_moves WHERE table_id = ? AND n = ?", (info.id, info.moves)
             )
@@ -453,7 +490,13 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
                 "status = ?, to_move_seat = ?, turn_since = ? WHERE id = ?",
                 (now_iso(), PLAYING, back, since, info.id),
             )
-            return self._info(q, info.id)
+            done = self._info(q, info.id)
+        # committed: the cached match one move back is the table as stored (no replay)
+        match.goto(match.cursor - 1)
+        match.truncate()
+        self._cache[done.id] = match
+        self._synced[done.id] = (match, done.rev, done.moves)
+        return done
 
     def _role_name(self) -> str:
         """Who this connection acts as, for a refusal by the database."""

@@ -1007,8 +1007,19 @@ class TableStore(ABC):
         """Give the computer seats back at once (the screen closed)."""
 
     @abstractmethod
-    def version(self) -> int:
-        """A number that changes when anything in the store may have changed (cheap)."""
+    def version(self, table_id: str | None = None) -> int:
+        """A number that changes when the tables may have changed (given `table_id`: that
+        table), and stays the same until then: cheap enough to ask several times a second
+        (no read of the tables while nothing changed)."""
+
+    def reopen(self) -> TableStore:
+        """Another connection to this same store (for a thread of its own)."""
+        raise StoreError(f"{self.path} cannot be opened twice")
+
+    def wait(self, seconds: float) -> None:
+        """Return after `seconds`, or sooner when the store may have changed (a server that
+        notifies changes wakes its listener); `version` then says whether anything did."""
+        time.sleep(seconds)
 
     @abstractmethod
     def move_ids(self, table_id: str) -> list[str]:
@@ -1370,12 +1381,12 @@ def cached_match(
     return m
 
 
-def check_moves(tid: str, rows: Sequence[Sequence[Any]]) -> list[str]:
-    """Move ids from (n, move id) rows in order: StoreError at a gap."""
+def check_moves(tid: str, rows: Sequence[Sequence[Any]], first: int = 1) -> list[str]:
+    """Move ids from (n, move id) rows in order, numbered from `first`: StoreError at a gap."""
     out: list[str] = []
     for n, mid in rows:
-        if n != len(out) + 1 or not isinstance(n, int):
-            raise Damaged(tid, f"move {len(out) + 1} is missing")
+        if n != len(out) + first or not isinstance(n, int):
+            raise Damaged(tid, f"move {len(out) + first} is missing")
         if not isinstance(mid, str) or not mid.isprintable() or not mid:
             raise Damaged(tid, f"move {n} ({quoted(mid)}) is not a move id")
         out.append(mid)

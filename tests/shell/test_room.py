@@ -171,9 +171,22 @@ def room_processes(room: Room) -> list[int]:
             cmd = (d / "cmdline").read_bytes()
         except OSError:
             continue
-        if str(room.dir).encode() in cmd and b"serve" not in cmd:
+        if str(room.dir).encode() in cmd and b"serve" not in cmd and not _fork_server(d, cmd):
             out.append(int(d.name))
     return out
+
+
+def _fork_server(proc: Path, cmd: bytes) -> bool:
+    """The room's fork server while its room runs (a session forked from it shows the same
+    command line, but its parent is the fork server, not the room)."""
+    if b"boardgames_tui.cli.forks" not in cmd:
+        return False
+    try:
+        status = (proc / "status").read_text()
+        parent = status.split("PPid:")[1].split()[0]
+        return b"serve" in Path(f"/proc/{parent}/cmdline").read_bytes()
+    except (OSError, IndexError):
+        return False
 
 
 def pids_started(room: Room) -> list[int]:

@@ -19,6 +19,7 @@ from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import Worker, get_current_worker
 
@@ -82,6 +83,7 @@ ROW_IDS = {
 }
 RULES_PREPARE = 1.5  # seconds after the screen opens: the rules reference is parsed in a thread
 HINT_THINK = 3.0  # the hint searches this many times a strong player's thinking time
+HERE_TICK = 5.0  # a shared table without a clock: who is here, a lost store back, this often
 
 
 def thinking_line(match: Match, prompt: Prompt) -> str:
@@ -257,6 +259,7 @@ class GameScreen(BaseScreen[None]):
         self._log_talk: tuple[Any, ...] = ()  # the table talk at the last write
         self._end_shown = False
         self._clock_shown = ""
+        self._ticking: Timer | None = None  # the once-a-second tick, while a clock shows
         self._computer_cursor = -1  # the position right after a computer's move played here
         self._waiting_handover = False
         self._handover_later = False  # a hand-over waits for the window to be big enough
@@ -298,9 +301,17 @@ class GameScreen(BaseScreen[None]):
         self.query_one(MovePicker).reserved = frozenset(reserved)
         self.refresh_game(highlight=False)
         self.set_timer(RULES_PREPARE, self._prepare_rules)  # off the first moves' path
-        if self.source.poll_seconds:  # moves by others (a shared table) come in by polling
-            self.set_interval(self.source.poll_seconds, self._poll)
-            self.set_interval(1.0, self._tick)  # the turn's clock counts down
+        if self.source.poll_seconds:  # moves by others (a shared table): the store wakes us
+            watch = getattr(self.source, "watch", None)
+            if watch is not None:
+                watch(self._woken)
+            else:
+                self.set_interval(self.source.poll_seconds, self._poll)
+            # the turn's clock counts down each second; without one, a slower tick asks
+            # the source (presence, a lost store) and starts the fast one if a clock comes
+            self.set_interval(HERE_TICK, self._tick)
+            if self.source.clock_line():
+                self._ticking = self.set_interval(1.0, self._tick)
         if self.app.launch.confine:  # a room's session: a reconnect comes back here
             from boardgames_tui.session import place
 
@@ -434,8 +445,18 @@ class GameScreen(BaseScreen[None]):
             self._hide_hint()  # the hint was for another decision
         self._render_picker()
 
+    def _woken(self) -> None:
+        """The table's watch (a thread) saw a change: ask the source on the app's thread."""
+        with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+            self.app.call_from_thread(self._poll)
+
     def _tick(self) -> None:
-        """Once a second: the clock in the status line."""
+        """Once a second: the clock in the status line; and the source asked (a turn run
+        out, who is here, a lost store back) when a watch wakes the screen on changes."""
+        if getattr(self.source, "watch", None) is not None:
+            self._poll()
+        if self._ticking is None and self.source.clock_line():
+            self._ticking = self.set_interval(1.0, self._tick)
         clock = self.source.clock_line()
         if clock != self._clock_shown and not self._waiting_handover:
             self._render_status(self.source.view(self.viewer))
