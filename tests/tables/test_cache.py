@@ -91,11 +91,11 @@ def test_an_undo_keeps_the_cached_match(two: tuple[TableStore, TableStore, str])
 def test_truncate_with_nothing_to_drop_keeps_the_position() -> None:
     """`truncate()` at the end of the history keeps the prompt computed for the position."""
     m = Match.new("notre-dame", ["A", "B"], seed=3)
-    m.play(m.prompt.moves[0].id)  # type: ignore[union-attr]
+    m.play(m.prompt.moves[0].id)
     prompt = m.prompt
     m.truncate()
     assert m.prompt is prompt
-    m.play(m.prompt.moves[0].id)  # type: ignore[union-attr]
+    m.play(m.prompt.moves[0].id)
     m.goto(1)
     m.truncate()
     assert m.length == 1 and m.prompt is not prompt
@@ -104,11 +104,15 @@ def test_truncate_with_nothing_to_drop_keeps_the_position() -> None:
 def test_a_save_reads_the_cached_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
     """Writing a save at the end of the history asks the game for no new prompt."""
     m = Match.new("notre-dame", ["A", "B"], seed=3)
-    m.play(m.prompt.moves[0].id)  # type: ignore[union-attr]
+    m.play(m.prompt.moves[0].id)
     assert m.prompt is not None
     asked: list[object] = []
     real = m.game.prompt
-    monkeypatch.setattr(m.game, "prompt", lambda state: asked.append(state) or real(state))
+    def prompt(state: object) -> object:
+        asked.append(state)
+        return real(state)
+
+    monkeypatch.setattr(m.game, "prompt", prompt)
     assert to_dict(m)["finished"] is False
     assert asked == []
 
