@@ -108,6 +108,7 @@ def test_a_save_reads_the_cached_prompt(monkeypatch: pytest.MonkeyPatch) -> None
     assert m.prompt is not None
     asked: list[object] = []
     real = m.game.prompt
+
     def prompt(state: object) -> object:
         asked.append(state)
         return real(state)
