@@ -1,4 +1,4 @@
-"""A shared table as a game screen's source of moves (see `boardgames_tui.session.source` for the interface)."""
+"""A shared table as a session's source of moves (see `boardgames_tui.session.source`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from boardgames_tui.engine.tables import (
 from boardgames_tui.engine.tables import Refused as StoreRefused
 from boardgames_tui.engine.tables.clock import clock_text, deadline, is_away, pilot_reason
 from boardgames_tui.engine.tables.computer import choose, computer_to_move, lease_owner
-from boardgames_tui.session.source import SPECTATOR, ComputerTurn, Refused
+from boardgames_tui.engine.tables.store import HEARTBEAT
+from boardgames_tui.session.source import SPECTATOR, ComputerTurn, Facts, Refused
 
 CLOCK_CHECK_SECONDS = 1.0
 HERE_CHECK_SECONDS = 5.0  # who is connected now is read this often
@@ -45,14 +46,22 @@ class TableSource:
     store, which checks the seat, the turn, the move and the move number in one transaction;
     the others' moves come in by polling it (`PRAGMA data_version` costs next to nothing)."""
 
-    shared = True
     poll_seconds = 0.15
 
     def __init__(
-        self, store: TableStore, table_id: str, user: str, think: float | None = None
+        self,
+        store: TableStore,
+        table_id: str,
+        user: str,
+        think: float | None = None,
+        presence: bool = False,
     ) -> None:
-
         self.store, self.user, self.think = store, user, think
+        # say "here" while polling and "gone" at the end (the app's turn watcher does it
+        # for the game screen; the line mode has no other)
+        self.presence = presence
+        self._said_here = -HEARTBEAT
+        self.last_look: int | None = None  # the moves seen when this user last looked
         self.info = store.check_watch(table_id, user)
         self.info, self._match = store.load(self.info.id)
         self.talk: list[Talk] = store.talk(self.info.id, user)
@@ -64,14 +73,13 @@ class TableSource:
         self.owner = lease_owner()
         self._version = store.version()
         self._busy = False  # a computer decision of this table is being thought here
-        self._mine: bool | None = None
-        self._ring = False
         self._news: list[str] = []  # moves taken back at other terminals, not said yet
         self._seated()
         self.here: set[str] = set()  # the others seated here with a session open now
         self._here_at = 0.0
         self._read_here()
         self._since_last_look()
+        self._heartbeat()
 
     def _seated(self) -> None:
         self.seat = self.info.seat_of(self.user)
@@ -131,6 +139,7 @@ class TableSource:
             return
         if seen is not None:
             moves, talk = seen
+            self.last_look = moves
             lines = [line for n, line in self._match.events(self.reader) if n > moves]
             said = len([t for t in self.talk if t.n > talk])
             notes = [text for n, text in self._notes if n >= moves][-3:]
@@ -161,6 +170,25 @@ class TableSource:
     def _estimate(self) -> TableInfo:
         """The table as read, at the store's clock now (as far as this process can tell)."""
         return dataclasses.replace(self.info, now=self.info.now + time.monotonic() - self._read_at)
+
+    def facts(self) -> Facts:
+        return Facts(
+            seat=self.seat,
+            reader=self.reader,
+            strict=self.strict,
+            shared=True,
+            keys_off=self.keys_off,
+            poll_seconds=self.poll_seconds,
+            heading=self.heading,
+            brief_heading=self.brief_heading,
+            who=self.who,
+            waiting=self.waiting(),
+            clock=self.clock_line(),
+            notes=tuple(self._notes),
+            talk=tuple(self.talk),
+            save_refusal=self.save_refusal(),
+            table_id=self.info.id,
+        )
 
     def clock_line(self) -> str:
         if self.info.finished or self.waiting() is not None:
@@ -204,11 +232,9 @@ class TableSource:
             return Refused(str(exc), "warning", reloaded=True)
         return Refused(str(exc), "error", reloaded, dialog=isinstance(exc, StoreUnavailable))
 
-    def reload(self, by_others: bool = False, tell: bool = True) -> None:
+    def reload(self, tell: bool = True) -> None:
         """Read the table again (others moved, or a move was refused); moves shown here that
         are gone (taken back elsewhere) are told once, unless `tell` is off (our own undo)."""
-
-        self._ring = by_others
         shown = self._match.steps[: self._match.cursor]  # the store brings the match up to date
         try:
             self.info, self._match = self.store.load(self.info.id)
@@ -273,14 +299,11 @@ class TableSource:
             self._version = self.store.version()
         self.reload()
 
-    def step_back(self) -> None:
-        self.undo()
-
-    def undo_reasons(self, viewer: int | None) -> list[str] | None:
-        return []  # the store allows only your own last move that revealed nothing
-
-    def undo(self) -> None:
-
+    def goto(self, index: int) -> None:
+        """Take back this seat's last move (the store allows only that, if it revealed
+        nothing): a table goes on from its last move, never from an earlier one."""
+        if index >= self._match.cursor:
+            raise Refused("A shared table goes on from its last move.")
         if self.seat is None:
             raise Refused("A spectator has no moves to undo.")
         try:
@@ -292,14 +315,8 @@ class TableSource:
             raise Refused(str(exc)) from None
         self.reload(tell=False)
 
-    def can_redo(self) -> bool:
-        return False
-
     def redo(self) -> None:
         raise Refused("No redo at a shared table.")
-
-    def goto(self, index: int) -> None:
-        raise Refused("A shared table goes on from its last move.")
 
     def save_refusal(self) -> str | None:
         if self.info.shown_seed is None:
@@ -349,14 +366,21 @@ class TableSource:
         self.reload()
         return True
 
-    def changed(self) -> bool | None:
+    def _heartbeat(self) -> None:
+        """Tell the others this user is here (every HEARTBEAT seconds), if this source says so."""
+        if self.presence and time.monotonic() - self._said_here >= HEARTBEAT:
+            self._said_here = time.monotonic()
+            with contextlib.suppress(StoreError):
+                self.store.here(self.user)
 
+    def poll(self) -> bool | None:
+        self._heartbeat()
         try:
             v = self.store.version()
             if self.offline:  # back: whatever happened meanwhile is read afresh
                 self.offline = False
                 self._version = v
-                self.reload(by_others=True)
+                self.reload()
                 return True
             if time.monotonic() - self._here_at >= HERE_CHECK_SECONDS and self._read_here():
                 return True  # someone came or went: the status line says who is here
@@ -366,7 +390,7 @@ class TableSource:
             if self._busy:  # the computer is thinking here: keep its lease
                 self.store.take_lease(self.info.id, self.owner)
             if self.store.info(self.info.id).rev != self.info.rev:
-                self.reload(by_others=True)
+                self.reload()
                 return True
         except StoreError as exc:
             was_offline = self.offline
@@ -391,12 +415,6 @@ class TableSource:
         self.reload()
         return False if computer_to_move(self.info, self._match) else None
 
-    def turn_arrived(self) -> bool:
-        mine = self._my_turn()
-        arrived = mine and self._mine is False and self._ring
-        self._mine = mine
-        return arrived
-
     # ---- around the table ----------------------------------------------------------------
     def say(self, text: str) -> None:
         """Say something at the table (Refused: too long, too fast, not there)."""
@@ -419,10 +437,9 @@ class TableSource:
         return info.id
 
     def close(self) -> None:
-        """Let another terminal play the computers."""
+        """Let another terminal play the computers (and say this user has gone)."""
         with contextlib.suppress(StoreError):
             self.store.release_lease(self.info.id, self.owner)
-
-    def room_place(self, saves_dir: str | None) -> dict[str, str]:
-        """Where a reconnect comes back to: this table."""
-        return {"table": self.info.id}
+        if self.presence:
+            with contextlib.suppress(StoreError):
+                self.store.gone(self.user)
