@@ -258,9 +258,10 @@ class Session:
         return {"save": saves.autosave_path(self.match, self.saves_dir).name}
 
     # ---- changing --------------------------------------------------------------------
-    def play(self, move_id: str) -> Position:
-        """A person's move here (Refused: not theirs, illegal, the table moved on)."""
-        self._change(lambda: self.source.play(move_id))
+    def play(self, move_id: str, expected: int | None = None) -> Position:
+        """A person's move here (Refused: not theirs, illegal, the table moved on);
+        `expected`: the moves played so far it was chosen after (another: refused)."""
+        self._change(lambda: self.source.play(move_id, expected))
         return self.position
 
     def _change(self, step: Callable[[], None]) -> None:

@@ -10,7 +10,8 @@ Rich. Its members:
                          clock, the table's own lines and talk, why nobody can move yet)
     `decides(seat)`      whether a person at this terminal decides for `seat` now
     `view(viewer)`       what the board shows (a spectator: only what every seat sees alike)
-    `play(move_id)`      a move of a person here
+    `play(move_id, expected)`  a move of a person here (`expected`: the moves played so far
+                         it was chosen after, as boardgame.io's state id; another: refused)
     `goto(index)`        back to move `index` (undo, step back, review); a table takes back
                          only your own last move
     `redo()`             a move undone here played again (a table has none)
@@ -46,13 +47,20 @@ class Refused(Exception):
     """The source did not take a move or an undo; the text says why.
 
     `reloaded`: the position was read again (draw it); `dialog`: the store itself has a
-    problem (a dialog, once, rather than a passing note)."""
+    problem (a dialog, once, rather than a passing note); `error`: the store's own error, if
+    it was one (a script reports that one)."""
 
     def __init__(
-        self, text: str, severity: str = "warning", reloaded: bool = False, dialog: bool = False
+        self,
+        text: str,
+        severity: str = "warning",
+        reloaded: bool = False,
+        dialog: bool = False,
+        error: Exception | None = None,
     ) -> None:
         super().__init__(text)
         self.severity, self.reloaded, self.dialog = severity, reloaded, dialog
+        self.error = error
 
 
 @dataclass(frozen=True)
@@ -94,7 +102,7 @@ class Source(Protocol):
     def facts(self) -> Facts: ...
     def decides(self, seat: int) -> bool: ...
     def view(self, viewer: int | None) -> Mapping[str, Any]: ...
-    def play(self, move_id: str) -> None: ...
+    def play(self, move_id: str, expected: int | None = None) -> None: ...
     def goto(self, index: int) -> None: ...
     def redo(self) -> None: ...
     def computer(self) -> ComputerTurn | None: ...
@@ -138,7 +146,9 @@ class LocalSource:
         view: Mapping[str, Any] = self._match.view(viewer)  # computed once per position
         return view
 
-    def play(self, move_id: str) -> None:
+    def play(self, move_id: str, expected: int | None = None) -> None:
+        if expected is not None and expected != self._match.cursor:
+            raise Refused(f"The game is at move {self._match.cursor}, not {expected}.")
         try:
             self._match.play(move_id)
         except IllegalMove as exc:

@@ -55,16 +55,21 @@ class TableSource:
         user: str,
         think: float | None = None,
         presence: bool = False,
+        script: bool = False,
     ) -> None:
         self.store, self.user, self.think = store, user, think
+        # a command's one move (`table play`): no look recorded, no talk read, and the
+        # store's own refusals as they are
+        self.script = script
         # say "here" while polling and "gone" at the end (the app's turn watcher does it
         # for the game screen; the line mode has no other)
         self.presence = presence
         self._said_here = -HEARTBEAT
         self.last_look: int | None = None  # the moves seen when this user last looked
-        self.info = store.check_watch(table_id, user)
-        self.info, self._match = store.load(self.info.id)
-        self.talk: list[Talk] = store.talk(self.info.id, user)
+        if not script:
+            table_id = store.check_watch(table_id, user).id
+        self.info, self._match = store.load(table_id)
+        self.talk: list[Talk] = [] if script else store.talk(self.info.id, user)
         self._read_at = time.monotonic()  # when `info.now` (the store's clock) was read
         self._notes = self._read_notes()
         self._clock_check = 0.0  # when an expired turn was last looked for in the store
@@ -77,9 +82,10 @@ class TableSource:
         self._seated()
         self.here: set[str] = set()  # the others seated here with a session open now
         self._here_at = 0.0
-        self._read_here()
-        self._since_last_look()
-        self._heartbeat()
+        if not script:
+            self._read_here()
+            self._since_last_look()
+            self._heartbeat()
 
     def _seated(self) -> None:
         self.seat = self.info.seat_of(self.user)
@@ -162,6 +168,8 @@ class TableSource:
             self.store.look(self.info.id, self.user, self.info.moves, last_talk)
 
     def _read_notes(self) -> list[tuple[int, str]]:
+        if self.script:
+            return []
         try:
             return [(e.n, e.text) for e in self.store.events(self.info.id)]
         except StoreError:
@@ -229,8 +237,9 @@ class TableSource:
     def _problem(self, exc: Exception, reloaded: bool = False) -> Refused:
         if isinstance(exc, Disconnected):  # a move not acknowledged is not shown as played
             self.offline = True
-            return Refused(str(exc), "warning", reloaded=True)
-        return Refused(str(exc), "error", reloaded, dialog=isinstance(exc, StoreUnavailable))
+            return Refused(str(exc), "warning", reloaded=True, error=exc)
+        dialog = isinstance(exc, StoreUnavailable)
+        return Refused(str(exc), "error", reloaded, dialog=dialog, error=exc)
 
     def reload(self, tell: bool = True) -> None:
         """Read the table again (others moved, or a move was refused); moves shown here that
@@ -238,13 +247,15 @@ class TableSource:
         shown = self._match.steps[: self._match.cursor]  # the store brings the match up to date
         try:
             self.info, self._match = self.store.load(self.info.id)
-            self.talk = self.store.talk(self.info.id, self.user)
+            if not self.script:
+                self.talk = self.store.talk(self.info.id, self.user)
         except StoreError as exc:
             raise self._problem(exc) from None
         self._read_at = time.monotonic()
         self._notes = self._read_notes()
         self._seated()
-        self._record_look()
+        if not self.script:
+            self._record_look()
         if tell:
             self._news += taken_back(shown, self._match, self.reader, self.seat)
 
@@ -279,13 +290,15 @@ class TableSource:
 
         return view_for(self.info, self._match, self.user)
 
-    def play(self, move_id: str) -> None:
-
-        if not self._my_turn():
+    def play(self, move_id: str, expected: int | None = None) -> None:
+        if not self.script and not self._my_turn():
             raise Refused("Not your turn.")
+        at = self.info.moves if expected is None else expected
         try:
-            self.info = self.store.append(self.info.id, self.user, move_id, self.info.moves)
-        except Stale:
+            self.info = self.store.append(self.info.id, self.user, move_id, at)
+        except Stale as exc:
+            if self.script:
+                raise Refused(str(exc), error=exc) from None
             self.reload()
             raise Refused(
                 "Someone moved first: the table has been reloaded.", reloaded=True
