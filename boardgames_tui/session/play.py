@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boardgames_tui.engine.core import PUBLIC, Match, saves
 from boardgames_tui.engine.core.protocol import Prompt
@@ -26,6 +26,9 @@ from boardgames_tui.session.source import (
     Source,
     fallback_move,
 )
+
+if TYPE_CHECKING:
+    from boardgames_tui.session.table_source import TableSource
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,9 @@ class Session:
         return self.source.facts().shared
 
     @property
-    def table(self) -> Any:
+    def table(self) -> TableSource | None:
         """The shared table's own source (talk, rematch, reclaim), or None."""
-        return self.source if self.shared else None
+        return cast("TableSource", self.source) if self.shared else None
 
     def refresh(self) -> Position:
         """Work out who is to act now and make the change's position (`self.position`)."""
@@ -164,9 +167,11 @@ class Session:
         mine = facts.shared and facts.seat is not None and decides
         bell = mine and self._mine is False and self._ring
         self._mine, self._ring = mine, False
-        start = min(self._shown, m.cursor)
-        lines = tuple(x for s in m.steps[start : m.cursor] for x in s.lines_for(self.viewer))
-        self._shown = m.cursor
+        lines: tuple[str, ...] = ()
+        if handover is None:  # else kept for the one who takes the keyboard
+            start = min(self._shown, m.cursor)
+            lines = tuple(x for s in m.steps[start : m.cursor] for x in s.lines_for(self.viewer))
+            self._shown = m.cursor
         self._n += 1
         # nothing private shows while a hand-over is owed
         view = source.view(PUBLIC if handover else self.viewer)
@@ -182,7 +187,7 @@ class Session:
             decides=decides,
             computer=computer,
             handover=handover,
-            lines=() if handover else lines,
+            lines=lines,
             news=tuple(source.news()),
             bell=bell,
             facts=facts,

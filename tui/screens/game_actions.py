@@ -419,7 +419,7 @@ class GameActions(BaseScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys that do nothing with this source (a table: redo; a spectator: undo, bell)
-        keys_off = self.session.facts.keys_off
+        keys_off = self.session.position.facts.keys_off
         if action in keys_off:
             return False
         if action == "say_footer":  # the same key as "say", shown only where it fits
