@@ -315,7 +315,14 @@ class Session:
         return self.position
 
     def redo(self) -> Position:
-        self._change(self.source.redo)
+        """Play an undone move again, and the computers' moves after it."""
+        m = self.match
+        if not self.can_redo():
+            raise Refused("Nothing to redo.", "information")
+        target = m.cursor + 1
+        while target < len(m.steps) and m.seats[m.steps[target].seat].is_bot:
+            target += 1
+        self._change(lambda: self.source.goto(target))
         return self.position
 
     def goto(self, index: int) -> Position:

@@ -12,9 +12,8 @@ Rich. Its members:
     `view(viewer)`       what the board shows (a spectator: only what every seat sees alike)
     `play(move_id, expected)`  a move of a person here (`expected`: the moves played so far
                          it was chosen after, as boardgame.io's state id; another: refused)
-    `goto(index)`        back to move `index` (undo, step back, review); a table takes back
-                         only your own last move
-    `redo()`             a move undone here played again (a table has none)
+    `goto(index)`        to move `index` of the history: back (undo, step back, review) or
+                         forward again (redo); a table only takes back your own last move
     `computer()`         the next computer decision (`ComputerTurn`, its `think` runs off the
                          main thread), or None; its answer goes back by `computer_done`
     `poll()`             anything from elsewhere? None (nothing), True (the position moved),
@@ -104,7 +103,6 @@ class Source(Protocol):
     def view(self, viewer: int | None) -> Mapping[str, Any]: ...
     def play(self, move_id: str, expected: int | None = None) -> None: ...
     def goto(self, index: int) -> None: ...
-    def redo(self) -> None: ...
     def computer(self) -> ComputerTurn | None: ...
     def computer_done(self, turn: ComputerTurn, move_id: str | None) -> bool: ...
     def poll(self) -> bool | None: ...
@@ -156,14 +154,6 @@ class LocalSource:
 
     def goto(self, index: int) -> None:
         self._match.goto(index)
-
-    def redo(self) -> None:
-        m = self._match
-        if not m.can_redo():
-            raise Refused("Nothing to redo.", "information")
-        m.redo()
-        while m.can_redo() and m.prompt is not None and m.seats[m.prompt.seat].is_bot:
-            m.redo()
 
     def bot_for(self, seat: int) -> Bot:
         if seat not in self.bots:

@@ -328,9 +328,6 @@ class TableSource:
             raise Refused(str(exc)) from None
         self.reload(tell=False)
 
-    def redo(self) -> None:
-        raise Refused("No redo at a shared table.")
-
     def save_refusal(self) -> str | None:
         if self.info.shown_seed is None:
             return (

@@ -70,3 +70,21 @@ def test_a_table_s_bell_rings_once_when_the_others_move(tmp_path: Path) -> None:
     bob.close()
     other.close()
     store.close()
+
+
+def test_redo_plays_again_the_computers_moves_after_the_person_s() -> None:
+    session = Session(Match.new("notre-dame", [Seat("Ann"), Seat("Bob", "random")], seed=2))
+    while session.position.to_move != 0 or session.match.cursor == 0:
+        pos = session.position
+        if pos.computer:
+            turn = session.computer()
+            assert turn is not None
+            session.computer_done(turn, session.think(turn)[0])
+        else:
+            assert pos.prompt is not None
+            session.play(pos.prompt.moves[0].id)
+    played = session.match.cursor  # Ann's move, then the computer's: Ann to move again
+    assert session.match.steps[played - 1].seat == 1
+    session.undo()  # back to before Ann's move, over the computer's
+    assert session.match.cursor < played - 1
+    assert session.redo().cursor == played
