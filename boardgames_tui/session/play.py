@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from boardgames_tui.engine.core import PUBLIC, Match, saves
 from boardgames_tui.engine.core.protocol import Prompt
@@ -29,6 +29,8 @@ from boardgames_tui.session.source import (
 
 if TYPE_CHECKING:
     from boardgames_tui.session.table_source import TableSource
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -270,14 +272,19 @@ class Session:
         return self.position
 
     def _change(self, step: Callable[[], None]) -> None:
+        self._asking(step)
+        self.autosave()
+        self.refresh()
+
+    def _asking(self, call: Callable[[], T]) -> T:
+        """`call()`; a refusal that read the source again (or lost its store) makes the
+        position anew before it is raised."""
         try:
-            step()
+            return call()
         except Refused as exc:
             if exc.reloaded:
                 self.refresh()
             raise
-        self.autosave()
-        self.refresh()
 
     def undo_reasons(self) -> list[str] | None:
         """Why an undo wants a yes (another person's move, a reveal); None: nothing to undo.
@@ -333,16 +340,11 @@ class Session:
     def computer(self) -> ComputerTurn | None:
         """The computer decision due here, or None (not a computer's turn, or another
         terminal plays them); answer it with `computer_done`."""
-        return self.source.computer()
+        return self._asking(self.source.computer)
 
     def computer_done(self, turn: ComputerTurn, move_id: str | None) -> bool:
         """A computer's answer (None: dropped); whether it was played."""
-        try:
-            played = self.source.computer_done(turn, move_id)
-        except Refused as exc:
-            if exc.reloaded:
-                self.refresh()
-            raise
+        played = self._asking(lambda: self.source.computer_done(turn, move_id))
         if played:
             self.autosave()
             self.refresh()
@@ -359,7 +361,7 @@ class Session:
     def poll(self) -> bool | None:
         """Anything new from elsewhere? True: a new position (drawn from `position`);
         False: the computers may be due; None: nothing."""
-        moved = self.source.poll()
+        moved = self._asking(self.source.poll)
         if moved:
             self._ring = True
             self.refresh()
