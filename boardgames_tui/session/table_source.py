@@ -78,6 +78,7 @@ class TableSource:
         self.owner = lease_owner()
         self._version = store.version()
         self._busy = False  # a computer decision of this table is being thought here
+        self._leased = False  # this process has held the computers' lease
         self._news: list[str] = []  # moves taken back at other terminals, not said yet
         self._seated()
         self.here: set[str] = set()  # the others seated here with a session open now
@@ -308,8 +309,9 @@ class TableSource:
             if not self.offline:
                 self.reload()
             raise problem from None
-        with contextlib.suppress(StoreError):
-            self._version = self.store.version()
+        if not self.script:  # a script reads no more changes after its move
+            with contextlib.suppress(StoreError):
+                self._version = self.store.version()
         self.reload()
 
     def goto(self, index: int) -> None:
@@ -344,6 +346,7 @@ class TableSource:
         try:
             if not self.store.take_lease(self.info.id, self.owner):
                 return None  # another terminal plays the computers
+            self._leased = True
         except StoreError as exc:
             raise self._problem(exc) from None
         self._busy = True
@@ -448,8 +451,9 @@ class TableSource:
 
     def close(self) -> None:
         """Let another terminal play the computers (and say this user has gone)."""
-        with contextlib.suppress(StoreError):
-            self.store.release_lease(self.info.id, self.owner)
+        if self._leased:  # else there is nothing of ours to release (one statement saved)
+            with contextlib.suppress(StoreError):
+                self.store.release_lease(self.info.id, self.owner)
         if self.presence:
             with contextlib.suppress(StoreError):
                 self.store.gone(self.user)
