@@ -827,17 +827,30 @@ def _show(store: TableStore, table_id: str, user: str, as_json: bool) -> int:
 
 
 def _play(store: TableStore, table_id: str, user: str, move: str, expect: int | None) -> int:
-    info, match = store.load(table_id)
-    expected = info.moves if expect is None else expect
-    label = move
-    if match.prompt is not None:
-        label = next((m.label for m in match.prompt.moves if m.id == move), move)
-    info = store.append(table_id, user, move, expected)
-    print(f"played {label} (move {info.moves}) at table {info.id}")
-    _, match = store.load(table_id)
-    if computer_to_move(info, match):
-        play_computers(store, table_id, lease_owner(), None)
-        info = store.info(table_id)
+    """One move by a script, through the same `Session` as every front end; then the
+    computers' moves it owes, played here."""
+    from boardgames_tui.session.play import Session
+    from boardgames_tui.session.source import Refused
+    from boardgames_tui.session.table_source import TableSource
+
+    table = TableSource(store, table_id, user, script=True)
+    session = Session(table)
+    try:
+        prompt = session.position.prompt
+        label = next((m.label for m in prompt.moves if m.id == move), move) if prompt else move
+        session.play(move, expect)
+        print(f"played {label} (move {table.info.moves}) at table {table.info.id}")
+        for _ in range(10_000):  # a computer's move the store refuses ends it (as elsewhere)
+            turn = session.computer()
+            if turn is None:
+                break
+            move_id, _error = session.think(turn)
+            session.computer_done(turn, move_id)
+    except Refused as exc:
+        raise exc.error if isinstance(exc.error, StoreError) else StoreError(str(exc)) from None
+    finally:
+        session.close()
+    info = table.info
     if info.finished:
         print("the game is over")
     elif info.your_turn(user):

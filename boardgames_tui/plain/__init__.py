@@ -15,7 +15,6 @@ from typing import IO, Any
 from boardgames_tui.engine.core import Match, saves
 from boardgames_tui.plain.lines import Output, Reader, TerminalReader, clean
 from boardgames_tui.plain.session import PlainSession
-from boardgames_tui.plain.source import LocalSource, TableSource
 
 ENV = "BOARDGAMES_PLAIN"
 
@@ -42,9 +41,8 @@ def play_match(
         match.settings["handover"] = handover
     if strict is not None:
         match.settings["strict"] = strict
-    source = LocalSource(match, saves_dir, think)
     session = PlainSession(
-        source, read or TerminalReader(), say or Output(sys.stdout), saves_dir, hint_think
+        match, read or TerminalReader(), say or Output(sys.stdout), saves_dir, hint_think, think
     )
     session.confine = confine  # in a room: save by a name inside the player's folder only
     if review:
@@ -68,7 +66,9 @@ def join_table(
     think: float | None = None,
 ) -> int:
     """Sit at (or watch) a shared table in lines: the others' moves arrive as they are made."""
-    source = TableSource(store, table_id, user, think)
+    from boardgames_tui.session.table_source import TableSource
+
+    source = TableSource(store, table_id, user, think, presence=True)
     session = PlainSession(source, read or TerminalReader(), say or Output(sys.stdout))
     return session.run()
 

@@ -14,12 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from boardgames_tui.engine.core import PUBLIC, IllegalMove, Match, saves
+from boardgames_tui.engine.core import PUBLIC, Match, saves
 from boardgames_tui.engine.core.protocol import Prompt, may_read
 from boardgames_tui.plain.boards import Sections, board_for, counted, listed
 from boardgames_tui.plain.lines import TIMEOUT, Reader
-from boardgames_tui.plain.source import SourceError
+from boardgames_tui.session.autosave import Autosaver
+from boardgames_tui.session.errors import bot_error_message, write_error
+from boardgames_tui.session.play import Session
 from boardgames_tui.session.scores import history_lines
+from boardgames_tui.session.source import Refused, Source
 
 COMMANDS: dict[str, str] = {
     "help": "this list",
@@ -51,36 +54,38 @@ def is_quit(line: str) -> bool:
 
 
 class PlainSession:
-    """Plays one game (a local match or a shared table) in lines."""
+    """Plays one game (a local match or a shared table) in lines, through a `Session`."""
 
     def __init__(
         self,
-        source: Any,
+        session: Session | Source | Match,
         read: Reader,
         say: Callable[[str], None],
         saves_dir: str | None = None,
         hint_think: float | None = None,
+        think: float | None = None,
     ) -> None:
-        self.src = source
+        if not isinstance(session, Session):
+            session = Session(session, autosaver=Autosaver(), saves_dir=saves_dir, think=think)
+        self.session = session
         self.read = read
         self.say = say
         self.saves_dir = saves_dir
         self.hint_think = hint_think
         self.confine = False  # a room's session: a save is a name in the player's own folder
-        match = source.match
+        match = session.match
         self.game = match.game
         self.board = board_for(self.game.id)
-        people = source.people
-        self.handover = (
-            not source.table
-            and match.settings.get("handover", True)
-            and len(people) > 1
-            and self.game.has_private_info
-            and not self.game.cooperative
-        )
+        self.shared = session.shared
+        self.table = session.table  # the shared table's source (talk, its id), or None
+        self.handover = session.handover
         # the reader: the seat at the keyboard (hotseat: nobody's before the first hand-over)
-        self.viewer: int | None = PUBLIC if self.handover else source.home_viewer()
+        self.viewer: int | None = PUBLIC if self.handover else session.viewer
         self.unlocked: int | None = None if self.handover else self.viewer
+        self.told = session.position.n  # the position whose news was said
+        self.warnings: list[str] = []  # lines to say before the next moves' (a computer's problem)
+        facts = session.facts
+        self.talk_said, self.notes_said = len(facts.talk), len(facts.notes)
         self.said = match.cursor  # the moves whose lines have been said
         self.heading = ""
         self.asked: tuple[int, tuple[str, ...]] | None = None
@@ -92,8 +97,52 @@ class PlainSession:
 
     @property
     def match(self) -> Match:
-        m: Match = self.src.match
-        return m
+        return self.session.match
+
+    def mine(self, prompt: Prompt | None) -> bool:
+        """A person at this keyboard decides `prompt` now (and reads it)."""
+        pos = self.session.position
+        return prompt is not None and pos.decides and prompt.seat == self.viewer
+
+    def news(self) -> None:
+        """What arrived with no move to show: a move taken back elsewhere, the talk and the
+        table's own lines (a timeout, someone left), into `warnings`."""
+        pos = self.session.position
+        if pos.n != self.told:
+            self.told = pos.n
+            self.warnings += [x for line in pos.news for x in line.split("\n")]
+        facts = pos.facts
+        if self.table is not None:
+            talk = [t for t in facts.talk[self.talk_said :] if t.user != self.table.user]
+            self.warnings += [f"Table: {text}" for _, text in facts.notes[self.notes_said :]]
+            self.warnings += [talk_line(t) for t in talk]
+        self.talk_said, self.notes_said = len(facts.talk), len(facts.notes)
+
+    def refresh(self) -> None:
+        """Anything new at the table (the others' moves, talk, the clock)?"""
+        try:
+            self.session.poll()
+        except Refused as exc:
+            self.say(f"{exc}")
+        self.news()
+
+    def computer_move(self) -> bool:
+        """Let the computer to move decide and play (a bot error: a random legal move);
+        False when another terminal plays the table's computers."""
+        turn = self.session.computer()
+        if turn is None:
+            return False
+        move_id, error = self.session.think(turn)
+        if error is not None:
+            name = self.match.seats[turn.seat].name
+            log = write_error(f"computer player {name}", error)
+            self.warnings.append(bot_error_message(name, log))
+        try:
+            self.session.computer_done(turn, move_id)
+        except Refused as exc:
+            self.warnings.append(str(exc))
+        self.news()
+        return True
 
     # ---- the loop -----------------------------------------------------------------------
     def run(self) -> int:
@@ -107,15 +156,20 @@ class PlainSession:
             self.say("")
             code = 130
         finally:
-            self.src.close()
+            session = self.session
+            session.close()
+            if session.autosaver is not None:
+                if session.dirty:
+                    session.autosave()
+                session.autosaver.flush()
         self.goodbye()
         return code
 
     def step(self) -> bool:
         """One turn of the loop; False to stop."""
-        for warning in self.src.warnings:
+        for warning in self.warnings:
             self.say(warning)
-        self.src.warnings.clear()
+        self.warnings.clear()
         self.catch_up()
         m = self.match
         if self.review_at is not None:
@@ -130,25 +184,24 @@ class PlainSession:
             line = self.read(None)
             return line is not None and self.command(line)
         self.ended = False
-        if self.src.computer_to_move():
-            before = m.cursor, self.src.match.length
-            self.src.computer_move()
-            if self.src.table and (self.match.cursor, self.match.length) == before:
+        pos = self.session.position
+        if pos.computer:
+            if not self.computer_move():
                 return self.wait()  # another process plays the computers
             return True
-        if not self.src.mine(prompt.seat):
-            return self.wait()
-        if self.handover and prompt.seat != self.unlocked:
+        if pos.handover is not None:
             return self.hand_over(prompt)
+        if not pos.decides:
+            return self.wait()
         self.viewer = prompt.seat
         key = (m.cursor, tuple(prompt.ids()))
         if self.asked != key:
             self.asked = key
             self.ask(prompt)
         # at a table the others talk, and the turn's time may run out: listen meanwhile
-        line = self.read(1.0 if self.src.table else None)
+        line = self.read(1.0 if self.shared else None)
         if line == TIMEOUT:
-            self.src.refresh()
+            self.refresh()
             return True
         return line is not None and self.command(line)
 
@@ -159,13 +212,13 @@ class PlainSession:
         waiting_for = None if prompt is None else prompt.seat
         if self.waiting_said != waiting_for:  # once a seat, not at each step of its move
             self.waiting_said = waiting_for
-            if self.src.info.status == "waiting":
+            if self.session.position.waiting is not None:
                 self.say("Waiting for players to take the open seats.")
             elif prompt is not None:
                 self.say(f"Waiting for {m.seats[prompt.seat].name} to move.")
         line = self.read(1.0)
         if line == TIMEOUT:
-            self.src.refresh()
+            self.refresh()
             return True
         return line is not None and self.command(line)
 
@@ -179,6 +232,7 @@ class PlainSession:
         if self.unlocked is not None:  # what the one leaving the keyboard has heard
             self.heard[self.unlocked] = self.said
         self.unlocked = self.viewer = prompt.seat
+        self.session.hand_over(prompt.seat)
         self.recap(prompt.seat)
         return True
 
@@ -203,27 +257,28 @@ class PlainSession:
         return sum(len(s.lines_for(self.viewer)) for s in m.steps[:cursor])
 
     def intro(self) -> None:
-        m = self.match
+        m, table, facts = self.match, self.table, self.session.facts
         seats = []
         for i, s in enumerate(m.seats):
-            if self.src.table:
-                who = "you" if i == self.src.seat else ("computer, " + s.kind if s.is_bot else "")
+            if table is not None:
+                who = "you" if i == facts.seat else ("computer, " + s.kind if s.is_bot else "")
             else:
                 who = f"computer, {s.kind}" if s.is_bot else "person"
             seats.append(f"{s.name} ({who})" if who else s.name)
-        where = f"Table {self.src.table_id}: " if self.src.table else ""
+        where = f"Table {facts.table_id}: " if table is not None else ""
         self.say(f"{where}{self.game.title}, {len(m.seats)} players: {listed(seats)}.")
-        if self.src.table and self.src.seat is None:
+        if table is not None and facts.seat is None:
             self.say("You are watching: no seat of yours is open.")
-        if self.src.table:
-            clock = self.src.clock_line()
+        if table is not None:
+            clock = self.session.clock()
             self.say(
                 "At this table: say TEXT talks to the others (their words arrive marked »), "
                 f"clock tells the time left{f' ({clock})' if clock else ''}."
             )
-            if self.src.recent_talk:
+            recent = [talk_line(t) for t in facts.talk][-5:]  # said before this terminal came
+            if recent:
                 self.say("Said here lately:")
-                for line in self.src.recent_talk:
+                for line in recent:
                     self.say(line)
         if self.review_at is not None:  # `review FILE`: the review first
             self.say(
@@ -237,8 +292,8 @@ class PlainSession:
         if m.cursor == 0:
             for line in m.opening(self.viewer):
                 self.say(line)
-        elif self.src.table and self.src.last_look is not None and self.src.last_look < m.cursor:
-            seen = self.src.last_look
+        elif table is not None and table.last_look is not None and table.last_look < m.cursor:
+            seen = table.last_look
             since = [line for n, line in m.events(self.viewer) if n > seen]
             self.say(f"Since you last looked: {m.cursor - seen} move(s).")
             for line in since[-RECAP:]:
@@ -250,17 +305,15 @@ class PlainSession:
         self.say_heading(self.view())
 
     def goodbye(self) -> None:
-        path = getattr(self.src, "last_autosave", None)
-        if self.src.table:
-            self.say(f"Left table {self.src.table_id}; it stays in the store.")
+        path = self.session.last_autosave
+        if self.table is not None:
+            self.say(f"Left table {self.session.facts.table_id}; it stays in the store.")
         elif path is not None:
             self.say(f"Saved to {path}.")
 
     # ---- saying ---------------------------------------------------------------------------
     def view(self, index: int | None = None) -> Any:
-        m = self.match
-        state = m.state if index is None else m.state_at(index)
-        return self.src.view(state, self.viewer)
+        return self.session.view(self.viewer, index)
 
     def say_heading(self, view: Any) -> None:
         heading = self.board.heading(view)
@@ -333,9 +386,9 @@ class PlainSession:
         """Carry out one line; False to stop."""
         text = line.strip()
         if self.pending_undo is not None:
-            target, self.pending_undo = self.pending_undo, None
+            self.pending_undo = None
             if text.lower() in ("yes", "y"):
-                self.do_undo(target)
+                self.do_undo()
             else:
                 self.say("Not undone.")
             return True
@@ -343,7 +396,7 @@ class PlainSession:
         word = ALIASES.get(word.lower(), word.lower())
         rest = rest.strip()
         prompt = self.match.prompt
-        mine = prompt is not None and self.src.mine(prompt.seat) and prompt.seat == self.viewer
+        mine = self.mine(prompt)
         if not text:
             if mine and prompt is not None:
                 self.ask(prompt)
@@ -400,29 +453,33 @@ class PlainSession:
                 return True
             return False
         try:
-            self.src.play(chosen.id)
-        except (IllegalMove, SourceError) as exc:
-            self.say(f"Not played: {exc}.")
+            self.session.play(chosen.id)
+        except Refused as exc:
+            self.say(f"Not played: {str(exc).rstrip('.')}.")
+            self.news()
             return True
+        self.news()
         self.asked = None
         return True
 
     def cmd_say(self, rest: str) -> None:
-        if not self.src.table:
+        if self.table is None:
             self.say("say is for shared tables: this game is played here only.")
             return
         if not rest.strip():
             self.say("say what? e.g. say good luck")
             return
         try:
-            self.src.say(rest)
-        except SourceError as exc:
+            self.table.say(rest)
+        except Refused as exc:
             self.say(f"Not said: {exc}.")
             return
+        self.session.refresh()
         self.say(f"» you: {rest.strip()}")
+        self.news()
 
     def cmd_clock(self, rest: str) -> None:
-        clock = self.src.clock_line() if self.src.table else ""
+        clock = self.session.clock()
         self.say(f"Clock: {clock}." if clock else "No clock runs here.")
 
     def cmd_help(self, rest: str) -> None:
@@ -484,13 +541,13 @@ class PlainSession:
         who = m.seats[prompt.seat]
         kind = f" (computer, {who.kind})" if who.is_bot else ""
         where = f" {heading}." if heading else ""
-        clock = self.src.clock_line() if self.src.table else ""
+        clock = self.session.clock()
         clock = f" Clock: {clock}." if clock else ""
         self.say(f"{who.name}{kind} to move, move {m.cursor + 1}.{where}{clock}")
 
     def cmd_options(self, rest: str) -> None:
         prompt = self.match.prompt
-        if prompt is not None and self.src.mine(prompt.seat) and prompt.seat == self.viewer:
+        if self.mine(prompt) and prompt is not None:
             self.ask(prompt)
         else:
             self.say("No decision of yours now.")
@@ -525,36 +582,30 @@ class PlainSession:
     # ---- undo, redo, back -------------------------------------------------------------------
     def cmd_undo(self, rest: str) -> None:
         m = self.match
-        if self.src.strict:
+        if self.session.facts.strict:
             self.say("Undo is off in this game (strict rules).")
             return
         if not m.can_undo():
             self.say("Nothing to undo.")
             return
-        if self.src.table:
-            self.do_undo(m.cursor - 1)
-            return
-        target = m.last_human_cursor() if any(s.is_bot for s in m.seats) else m.cursor - 1
-        reasons = set()
-        for i in range(target, m.cursor):
-            step = m.steps[i]
-            if not m.seats[step.seat].is_bot and step.seat != self.viewer:
-                reasons.add(f"it takes back {m.seats[step.seat].name}'s move")
-            if step.reveal:
-                reasons.add("it goes back over a reveal (a draw comes out the same again)")
+        reasons = self.session.undo_reasons()
         if reasons:
-            self.pending_undo = target
-            why = "; ".join(sorted(reasons))
+            self.pending_undo = m.cursor
+            why = "; ".join(reasons)
             self.say(f"Undo? {why[0].upper()}{why[1:]}. Type yes to undo, anything else to keep.")
             return
-        self.do_undo(target)
+        self.do_undo()
 
-    def do_undo(self, target: int) -> None:
+    def do_undo(self, back: bool = False) -> None:
+        """Undo (or, `back`, step out of a move of several parts at a table)."""
         before = self.match.cursor
         try:
-            self.src.undo_to(target)
-        except SourceError as exc:
-            self.say(f"Not undone: {exc}.")
+            if back:
+                self.session.step_back()
+            else:
+                self.session.undo()
+        except Refused as exc:
+            self.say(f"Not undone: {str(exc).rstrip('.')}.")
             return
         m = self.match
         self.say(f"Undone {counted(before - m.cursor, 'move')}: back at move {m.cursor + 1}.")
@@ -568,21 +619,21 @@ class PlainSession:
             self.say("Nothing to redo.")
             return
         try:
-            self.src.redo()
-        except SourceError as exc:
-            self.say(f"Not redone: {exc}.")
+            self.session.redo()
+        except Refused as exc:
+            self.say(f"Not redone: {str(exc).rstrip('.')}.")
             return
         self.say("Redone:")
 
     def cmd_back(self, rest: str) -> None:
         prompt = self.match.prompt
-        if prompt is None or prompt.step == 0 or not self.src.mine(prompt.seat):
+        if prompt is None or prompt.step == 0 or not self.session.position.decides:
             self.say("Nothing to step back from: this decision is the first of its move.")
             return
-        if self.src.table:
-            self.do_undo(self.match.cursor - 1)
+        if self.shared:
+            self.do_undo(back=True)
             return
-        self.src.undo_to(self.match.cursor - 1)
+        self.session.step_back()
         self.said = self.match.cursor
         self.asked = None
         self.say("Stepped back.")
@@ -591,10 +642,10 @@ class PlainSession:
     def cmd_hint(self, rest: str) -> None:
         m = self.match
         prompt = m.prompt
-        if self.src.strict:
+        if self.session.facts.strict:
             self.say("Hints are off in this game (strict rules).")
             return
-        if prompt is None or not self.src.mine(prompt.seat) or prompt.seat != self.viewer:
+        if not self.mine(prompt) or prompt is None:
             self.say("A hint is for your own decision: wait for your turn.")
             return
         from boardgames_tui.engine.bots.analysis import decision_seed
@@ -611,7 +662,7 @@ class PlainSession:
 
             self.say(hint_error_message(write_error("hint", exc)))
             return
-        if not self.src.table:
+        if not self.shared:
             m.hints.add(m.cursor + 1)
         ids = prompt.ids()
         scale = "chance the team wins" if self.game.cooperative else "chance of winning"
@@ -643,7 +694,7 @@ class PlainSession:
             self.say(line)
 
     def cmd_save(self, rest: str) -> None:
-        if self.src.table:
+        if self.shared:
             self.say("A table is kept in its store; export it when it is over (table export).")
             return
         m = self.match
@@ -768,6 +819,11 @@ class PlainSession:
             return True
         finally:
             self.viewer = viewer
+
+
+def talk_line(talk: Any) -> str:
+    """A line of table talk as the line mode says it (marked »)."""
+    return f"» {talk.user}{' (watching)' if talk.spectator else ''}: {talk.text}"
 
 
 def number(value: object) -> str:

@@ -1,4 +1,4 @@
-"""A shared table as a game screen's source of moves (see `boardgames_tui.session.source` for the interface)."""
+"""A shared table as a session's source of moves (see `boardgames_tui.session.source`)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ from boardgames_tui.engine.tables import (
 from boardgames_tui.engine.tables import Refused as StoreRefused
 from boardgames_tui.engine.tables.clock import clock_text, deadline, is_away, pilot_reason
 from boardgames_tui.engine.tables.computer import choose, computer_to_move, lease_owner
+from boardgames_tui.engine.tables.store import HEARTBEAT
 from boardgames_tui.engine.tables.watch import TableWatch
-from boardgames_tui.session.source import SPECTATOR, ComputerTurn, Refused
+from boardgames_tui.session.source import SPECTATOR, ComputerTurn, Facts, Refused
 
 CLOCK_CHECK_SECONDS = 1.0
 HERE_CHECK_SECONDS = 5.0  # who is connected now is read this often
@@ -46,17 +47,30 @@ class TableSource:
     store, which checks the seat, the turn, the move and the move number in one transaction;
     the others' moves come in by polling it (`PRAGMA data_version` costs next to nothing)."""
 
-    shared = True
     poll_seconds = 0.15
 
     def __init__(
-        self, store: TableStore, table_id: str, user: str, think: float | None = None
+        self,
+        store: TableStore,
+        table_id: str,
+        user: str,
+        think: float | None = None,
+        presence: bool = False,
+        script: bool = False,
     ) -> None:
-
         self.store, self.user, self.think = store, user, think
-        self.info = store.check_watch(table_id, user)
-        self.info, self._match = store.load(self.info.id)
-        self.talk: list[Talk] = store.talk(self.info.id, user)
+        # a command's one move (`table play`): no look recorded, no talk read, and the
+        # store's own refusals as they are
+        self.script = script
+        # say "here" while polling and "gone" at the end (the app's turn watcher does it
+        # for the game screen; the line mode has no other)
+        self.presence = presence
+        self._said_here = -HEARTBEAT
+        self.last_look: int | None = None  # the moves seen when this user last looked
+        if not script:
+            table_id = store.check_watch(table_id, user).id
+        self.info, self._match = store.load(table_id)
+        self.talk: list[Talk] = [] if script else store.talk(self.info.id, user)
         self._talk_rev = self.info.rev  # the revision the talk and the notes were read at
         self._looked: tuple[int, int] | None = None  # the look last recorded here
         self._read_at = time.monotonic()  # when `info.now` (the store's clock) was read
@@ -68,14 +82,15 @@ class TableSource:
         self._version = store.version(self.info.id)
         self._watch: TableWatch | None = None
         self._busy = False  # a computer decision of this table is being thought here
-        self._mine: bool | None = None
-        self._ring = False
+        self._leased = False  # this process has held the computers' lease
         self._news: list[str] = []  # moves taken back at other terminals, not said yet
         self._seated()
         self.here: set[str] = set()  # the others seated here with a session open now
         self._here_at = 0.0
-        self._read_here()
-        self._since_last_look()
+        if not script:
+            self._read_here()
+            self._since_last_look()
+            self._heartbeat()
 
     def _seated(self) -> None:
         self.seat = self.info.seat_of(self.user)
@@ -135,6 +150,7 @@ class TableSource:
             return
         if seen is not None:
             moves, talk = seen
+            self.last_look = moves
             lines = [line for n, line in self._match.events(self.reader) if n > moves]
             said = len([t for t in self.talk if t.n > talk])
             notes = [text for n, text in self._notes if n >= moves][-3:]
@@ -160,6 +176,8 @@ class TableSource:
             self._looked = look
 
     def _read_notes(self) -> list[tuple[int, str]]:
+        if self.script:
+            return []
         try:
             return [(e.n, e.text) for e in self.store.events(self.info.id)]
         except StoreError:
@@ -168,6 +186,25 @@ class TableSource:
     def _estimate(self) -> TableInfo:
         """The table as read, at the store's clock now (as far as this process can tell)."""
         return dataclasses.replace(self.info, now=self.info.now + time.monotonic() - self._read_at)
+
+    def facts(self) -> Facts:
+        return Facts(
+            seat=self.seat,
+            reader=self.reader,
+            strict=self.strict,
+            shared=True,
+            keys_off=self.keys_off,
+            poll_seconds=self.poll_seconds,
+            heading=self.heading,
+            brief_heading=self.brief_heading,
+            who=self.who,
+            waiting=self.waiting(),
+            clock=self.clock_line(),
+            notes=tuple(self._notes),
+            talk=tuple(self.talk),
+            save_refusal=self.save_refusal(),
+            table_id=self.info.id,
+        )
 
     def clock_line(self) -> str:
         if self.info.finished or self.waiting() is not None:
@@ -208,18 +245,18 @@ class TableSource:
     def _problem(self, exc: Exception, reloaded: bool = False) -> Refused:
         if isinstance(exc, Disconnected):  # a move not acknowledged is not shown as played
             self.offline = True
-            return Refused(str(exc), "warning", reloaded=True)
-        return Refused(str(exc), "error", reloaded, dialog=isinstance(exc, StoreUnavailable))
+            return Refused(str(exc), "warning", reloaded=True, error=exc)
+        dialog = isinstance(exc, StoreUnavailable)
+        return Refused(str(exc), "error", reloaded, dialog=dialog, error=exc)
 
-    def reload(self, by_others: bool = False, tell: bool = True) -> None:
+    def reload(self, tell: bool = True) -> None:
         """Read the table again (others moved, or a move was refused); moves shown here that
         are gone (taken back elsewhere) are told once, unless `tell` is off (our own undo)."""
-
-        self._ring = by_others
         shown = self._match.steps[: self._match.cursor]  # the store brings the match up to date
         try:
             self.info, self._match = self.store.load(self.info.id)
-            fresh = self.info.rev != self._talk_rev  # talk and notes change the revision
+            # talk and notes change the revision; a command's one move reads neither
+            fresh = not self.script and self.info.rev != self._talk_rev
             if fresh:
                 self.talk = self.store.talk(self.info.id, self.user)
         except StoreError as exc:
@@ -229,7 +266,8 @@ class TableSource:
             self._notes = self._read_notes()
             self._talk_rev = self.info.rev
         self._seated()
-        self._record_look()
+        if not self.script:
+            self._record_look()
         if tell:
             self._news += taken_back(shown, self._match, self.reader, self.seat)
 
@@ -264,13 +302,15 @@ class TableSource:
 
         return view_for(self.info, self._match, self.user)
 
-    def play(self, move_id: str) -> None:
-
-        if not self._my_turn():
+    def play(self, move_id: str, expected: int | None = None) -> None:
+        if not self.script and not self._my_turn():
             raise Refused("Not your turn.")
+        at = self.info.moves if expected is None else expected
         try:
-            self._own_change(self.store.append(self.info.id, self.user, move_id, self.info.moves))
-        except Stale:
+            self._own_change(self.store.append(self.info.id, self.user, move_id, at))
+        except Stale as exc:
+            if self.script:
+                raise Refused(str(exc), error=exc) from None
             self.reload()
             raise Refused(
                 "Someone moved first: the table has been reloaded.", reloaded=True
@@ -280,8 +320,9 @@ class TableSource:
             if not self.offline:
                 self.reload()
             raise problem from None
-        with contextlib.suppress(StoreError):
-            self._version = self.store.version(self.info.id)
+        if not self.script:  # a script reads no more changes after its move
+            with contextlib.suppress(StoreError):
+                self._version = self.store.version(self.info.id)
         self.reload()
 
     def _own_change(self, info: TableInfo) -> None:
@@ -291,14 +332,11 @@ class TableSource:
             self._talk_rev = info.rev
         self.info = info
 
-    def step_back(self) -> None:
-        self.undo()
-
-    def undo_reasons(self, viewer: int | None) -> list[str] | None:
-        return []  # the store allows only your own last move that revealed nothing
-
-    def undo(self) -> None:
-
+    def goto(self, index: int) -> None:
+        """Take back this seat's last move (the store allows only that, if it revealed
+        nothing): a table goes on from its last move, never from an earlier one."""
+        if index >= self._match.cursor:
+            raise Refused("A shared table goes on from its last move.")
         if self.seat is None:
             raise Refused("A spectator has no moves to undo.")
         try:
@@ -309,15 +347,6 @@ class TableSource:
         except StoreError as exc:
             raise Refused(str(exc)) from None
         self.reload(tell=False)
-
-    def can_redo(self) -> bool:
-        return False
-
-    def redo(self) -> None:
-        raise Refused("No redo at a shared table.")
-
-    def goto(self, index: int) -> None:
-        raise Refused("A shared table goes on from its last move.")
 
     def save_refusal(self) -> str | None:
         if self.info.shown_seed is None:
@@ -335,6 +364,7 @@ class TableSource:
         try:
             if not self.store.take_lease(self.info.id, self.owner):
                 return None  # another terminal plays the computers
+            self._leased = True
         except StoreError as exc:
             raise self._problem(exc) from None
         self._busy = True
@@ -369,14 +399,21 @@ class TableSource:
         self.reload()
         return True
 
-    def changed(self) -> bool | None:
+    def _heartbeat(self) -> None:
+        """Tell the others this user is here (every HEARTBEAT seconds), if this source says so."""
+        if self.presence and time.monotonic() - self._said_here >= HEARTBEAT:
+            self._said_here = time.monotonic()
+            with contextlib.suppress(StoreError):
+                self.store.here(self.user)
 
+    def poll(self) -> bool | None:
+        self._heartbeat()
         try:
             v = self.store.version(self.info.id)
             if self.offline:  # back: whatever happened meanwhile is read afresh
                 self.offline = False
                 self._version = v
-                self.reload(by_others=True)
+                self.reload()
                 return True
             if time.monotonic() - self._here_at >= HERE_CHECK_SECONDS and self._read_here():
                 return True  # someone came or went: the status line says who is here
@@ -386,7 +423,7 @@ class TableSource:
             if self._busy:  # the computer is thinking here: keep its lease
                 self.store.take_lease(self.info.id, self.owner)
             rev = self.info.rev
-            self.reload(by_others=True)  # no move read when none is new (the store's cache)
+            self.reload()  # no move read when none is new (the store's cache)
             if self.info.rev != rev:
                 return True
         except StoreError as exc:
@@ -411,12 +448,6 @@ class TableSource:
         self._clock_check = now
         self.reload()
         return False if computer_to_move(self.info, self._match) else None
-
-    def turn_arrived(self) -> bool:
-        mine = self._my_turn()
-        arrived = mine and self._mine is False and self._ring
-        self._mine = mine
-        return arrived
 
     # ---- around the table ----------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -448,12 +479,13 @@ class TableSource:
             self._watch = None
 
     def close(self) -> None:
-        """Let another terminal play the computers; stop watching."""
+        """Let another terminal play the computers (and say this user has gone); stop
+        watching the table."""
         if self._watch is not None:
             self._watch.stop()
-        with contextlib.suppress(StoreError):
-            self.store.release_lease(self.info.id, self.owner)
-
-    def room_place(self, saves_dir: str | None) -> dict[str, str]:
-        """Where a reconnect comes back to: this table."""
-        return {"table": self.info.id}
+        if self._leased:  # else there is nothing of ours to release (one statement saved)
+            with contextlib.suppress(StoreError):
+                self.store.release_lease(self.info.id, self.owner)
+        if self.presence:
+            with contextlib.suppress(StoreError):
+                self.store.gone(self.user)

@@ -27,7 +27,6 @@ from boardgames_tui.engine.core import HUMAN, PUBLIC, IllegalMove, Match, Seat, 
 from boardgames_tui.engine.core.protocol import may_read
 from boardgames_tui.plain.lines import Output
 from boardgames_tui.plain.session import PlainSession
-from boardgames_tui.plain.source import LocalSource
 from boardgames_tui.tui.games import ui_for
 from boardgames_tui.tui.widgets.board import BoardView
 from tests.conformance.twins import differs, sampled_view_differs
@@ -429,9 +428,8 @@ def plain_surfaces(m: Match, viewer: int | None, hotseat: bool, tmp: str) -> dic
     """What the plain mode says for `viewer` at this point (used by the leak test)."""
     out = Output()
     feed = iter(["", "", ""])
-    source = LocalSource(m, tmp)
     m.settings["handover"] = hotseat
-    session = PlainSession(source, lambda _: next(feed, None), out, tmp)
+    session = PlainSession(m, lambda t: next(feed, None), out, tmp)
     found: dict[str, str] = {}
 
     def take(name: str, act: Callable[[], object]) -> None:

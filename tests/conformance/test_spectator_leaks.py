@@ -115,7 +115,7 @@ async def surfaces_of(app, pilot, tid: str) -> dict[str, str]:  # type: ignore[n
         pilot, lambda: isinstance(app.screen, GameScreen) and bool(app.screen.query(GameLog))
     )
     game = app.screen
-    assert isinstance(game, GameScreen) and game.source.seat is None
+    assert isinstance(game, GameScreen) and game.session.facts.seat is None
     log = game.query_one(GameLog)
     await pilot.pause()  # the log scrolls to its end after it is laid out
     await until(pilot, lambda: scrolled_to_end(log))

@@ -19,7 +19,6 @@ from boardgames_tui.plain import play_match
 from boardgames_tui.plain.boards import TEXT_BOARDS, GenericBoard, Sections, board_for, listed
 from boardgames_tui.plain.lines import Output, clean
 from boardgames_tui.plain.session import COMMANDS, PlainSession
-from boardgames_tui.plain.source import LocalSource
 from tests.conftest import TITLES  # every installed title, the example plug-in included
 from tests.root import ROOT
 
@@ -144,9 +143,7 @@ def check_every_command(game_id: str, tmp_path: Path) -> None:
     """Every command of the line mode answers at a person's decision in mid-game."""
     m = mid_game(game_id)
     out = Output()
-    first_section = PlainSession(LocalSource(m), lambda _: None, out).sections(
-        m.game.view(m.state, 0)
-    )
+    first_section = PlainSession(m, lambda t: None, out).sections(m.game.view(m.state, 0))
     sections = [name for name, _ in first_section]
     asked = [
         "board",
@@ -185,7 +182,7 @@ def check_every_command(game_id: str, tmp_path: Path) -> None:
     hand = got["hand"][0]
     assert hand.startswith("Your" if m.game.has_private_info else "No hand"), hand
     assert got["status"][0].startswith("P1 to move")
-    logged = len(PlainSession(LocalSource(m), lambda _: None, Output()).log_lines())
+    logged = len(PlainSession(m, lambda t: None, Output()).log_lines())
     assert got["log"][0] == f"Log, the last {min(10, logged)} of {logged} lines:"
     assert len(got["log 3"]) == 4 and got["log 3"][-1].startswith(f"Move {m.cursor}: ")
     assert got["rules"][1].startswith("Topics: ")

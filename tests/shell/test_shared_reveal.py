@@ -17,7 +17,6 @@ from boardgames_tui.engine.core.protocol import Event
 from boardgames_tui.engine.tables import SeatInfo, SQLiteStore
 from boardgames_tui.plain.lines import Output
 from boardgames_tui.plain.session import PlainSession
-from boardgames_tui.plain.source import LocalSource
 from tests.conformance.test_robust_leaks import FROZEN, lines
 
 SHOWN = "Ann discards card 2 face down and shows it to Bob"
@@ -61,7 +60,7 @@ def test_the_match_log_for_each_reader() -> None:
 @pytest.mark.parametrize("reader, line", [(1, SHOWN), (2, PUBLIC_LINE)])
 def test_the_line_mode_log(reader: int, line: str, tmp_path: Path) -> None:
     out = Output()
-    session = PlainSession(LocalSource(discarded(), str(tmp_path)), lambda _: None, out)
+    session = PlainSession(discarded(), lambda t: None, out, str(tmp_path))
     session.viewer = reader
     session.command("log")
     assert any(x.endswith(line) for x in out.lines), out.lines
