@@ -255,3 +255,26 @@ def test_the_line_mode_menu_has_away_and_notifications(tmp_path: Path) -> None:
     told = [e.text for e in store.events(tid)]
     assert told[0].startswith("alice is away") and told[1].startswith("alice is back")
     store.close()
+
+
+# ---- the log's legend only where a line is marked -----------------------------------------
+@pytest.mark.parametrize("computer", [False, True])
+async def test_the_log_legend_shows_only_where_a_line_is_marked(
+    tmp_path: Path, computer: bool
+) -> None:
+    """The full log says what ▸ marks (the computers' moves since your last decision) only
+    when it marks a line: never in an all-human game."""
+    from boardgames_tui.tui.screens.log import LogScreen
+
+    seats = [Seat("Ann"), Seat("Cy", "random" if computer else "human")]
+    match = Match.new("notre-dame", seats, seed=3)
+    while match.prompt is not None and match.prompt.seat == 0:
+        match.play(match.prompt.moves[0].id)
+    while match.prompt is not None and match.prompt.seat == 1:  # Cy's turn: played
+        match.play(match.prompt.moves[0].id)
+    app = app_for(match, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.push_screen(LogScreen(match, 0))
+        status = str(app.screen.query_one("#status", Static).render())
+        assert ("the computers' moves" in status) == computer, status

@@ -11,7 +11,7 @@ from textual.widgets import Footer, Static
 
 from boardgames_tui.engine.core import Match
 from boardgames_tui.tui.screens.dialogs import ScreenHelp
-from boardgames_tui.tui.widgets.log import FRESH_MARK, GameLog, log_entries
+from boardgames_tui.tui.widgets.log import FRESH_MARK, GameLog, fresh_from, log_entries
 
 
 class LogScreen(ScreenHelp, Screen[None]):
@@ -37,7 +37,10 @@ class LogScreen(ScreenHelp, Screen[None]):
     def compose(self) -> ComposeResult:
         moves = f"{self.match.cursor} move{'' if self.match.cursor == 1 else 's'}"
         title = Text(f" Log · {self.match.game.title} · {moves}", style="bold")
-        title.append(f"   {FRESH_MARK} the computers' moves since your last decision")
+        m = self.match
+        if any(m.seats[s.seat].is_bot for s in m.steps[fresh_from(m) : m.cursor]):
+            # only where a line is marked: never at an all-human table or hotseat
+            title.append(f"   {FRESH_MARK} the computers' moves since your last decision")
         yield Static(title, id="status")
         yield GameLog(id="full-log")
         yield Footer(show_command_palette=False)
