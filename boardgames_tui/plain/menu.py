@@ -4,11 +4,14 @@ quit."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardgames_tui.engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, saves
 from boardgames_tui.plain.boards import listed
 from boardgames_tui.plain.lines import TIMEOUT, Reader
+
+if TYPE_CHECKING:
+    from boardgames_tui.engine.tables import TableStore
 
 
 def ask(read: Reader, say: Any, question: str) -> str | None:
@@ -108,18 +111,28 @@ def menu(args: Any, read: Reader, say: Any) -> int:
             say("Back at the menu.")
 
 
-def shared_tables(args: Any, read: Reader, say: Any) -> None:
-    """The shared tables in lines: yours (your turn first), rematches offered, open ones,
-    the others to watch, and a new table; the one picked is played here."""
+def user_store(args: Any, say: Any) -> tuple[TableStore, str] | None:
+    """The table store and the user the command line names; None once said why not."""
     from boardgames_tui.engine.tables import StoreError, default_user, open_store
-    from boardgames_tui.plain import join_table
 
     user = getattr(args, "user", None) or default_user()
     try:
-        store = open_store(getattr(args, "store", None))
+        return open_store(getattr(args, "store", None)), user
     except StoreError as exc:
         say(f"No shared tables: {exc}")
+        return None
+
+
+def shared_tables(args: Any, read: Reader, say: Any) -> None:
+    """The shared tables in lines: yours (your turn first), rematches offered, open ones,
+    the others to watch, and a new table; the one picked is played here."""
+    from boardgames_tui.engine.tables import StoreError
+    from boardgames_tui.plain import join_table
+
+    opened = user_store(args, say)
+    if opened is None:
         return
+    store, user = opened
     try:
         while True:
             rows = table_rows(store, user)
@@ -146,14 +159,12 @@ def away_and_notices(args: Any, read: Reader, say: Any) -> None:
     """Playing over days in lines, as the app's "Away and notifications" screen: where your
     turn messages go (add, remove, talk too, a test), the reminder, away and back; the same
     store calls as `table notify` and `table away`, for this user only."""
-    from boardgames_tui.engine.tables import StoreError, default_user, open_store
+    from boardgames_tui.engine.tables import StoreError
 
-    user = getattr(args, "user", None) or default_user()
-    try:
-        store = open_store(getattr(args, "store", None))
-    except StoreError as exc:
-        say(f"No shared tables: {exc}")
+    opened = user_store(args, say)
+    if opened is None:
         return
+    store, user = opened
     try:
         while True:
             try:
