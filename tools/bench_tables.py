@@ -273,17 +273,7 @@ def screen_latency(
         env.pop(name, None)
     argv = [sys.executable, "-m", "boardgames_tui", "--user", "bo", "--store", str(path)]
     argv += ["table", "join", tid]
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            import fcntl
-            import struct
-            import termios
-
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-            os.execvpe(argv[0], argv, env)
-        finally:
-            os._exit(127)
+    pid, fd = spawn_in_pty(argv, env)
     buf = bytearray()
 
     def wait_for(text: bytes, limit: float = 20.0) -> float:
@@ -356,9 +346,8 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def idle_cpu(argv: list[str], env: dict[str, str], ready: bytes, seconds: float) -> float:
-    """CPU seconds per second of the app in a pty (120x40), idle once `ready` is drawn: its
-    screen left alone for `seconds`, its output read and thrown away."""
+def spawn_in_pty(argv: list[str], env: dict[str, str]) -> tuple[int, int]:
+    """Start `argv` on a new 120x40 pty: its pid and the pty's file descriptor."""
     pid, fd = pty.fork()
     if pid == 0:
         try:
@@ -370,6 +359,13 @@ def idle_cpu(argv: list[str], env: dict[str, str], ready: bytes, seconds: float)
             os.execvpe(argv[0], argv, env)
         finally:
             os._exit(127)
+    return pid, fd
+
+
+def idle_cpu(argv: list[str], env: dict[str, str], ready: bytes, seconds: float) -> float:
+    """CPU seconds per second of the app in a pty (120x40), idle once `ready` is drawn: its
+    screen left alone for `seconds`, its output read and thrown away."""
+    pid, fd = spawn_in_pty(argv, env)
     buf = bytearray()
     try:
         end = time.monotonic() + 60
