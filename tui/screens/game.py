@@ -19,7 +19,7 @@ from textual.app import ComposeResult, ScreenStackError
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 from textual.worker import Worker, get_current_worker
 
 from boardgames_tui.engine.core import PUBLIC, Match
@@ -36,6 +36,7 @@ from boardgames_tui.tui.widgets.areas import (
     RecentLines,
     StatusLine,
     TabLine,
+    Unchanged,
     thinking_line,
     with_notes,
 )
@@ -128,7 +129,7 @@ class GameScreen(TableUpdates):
             yield MovePicker(id="picker")
             yield HintPanel(id="hint")
             yield GameLog(id="log", max_lines=LOG_KEEP)
-        yield Static("", id="lastlog")
+        yield Unchanged("", id="lastlog")
         yield Footer(show_command_palette=False)
 
     @property
@@ -348,7 +349,7 @@ class GameScreen(TableUpdates):
         self.query_one(RecentLines).show(board, entries, self.compact, self.app.size.width)
 
     def _render_log(self) -> None:
-        last = self.query_one("#lastlog", Static)
+        last = self.query_one("#lastlog", Unchanged)
         self._log.write(self.session.position, self.query_one(GameLog), last)
         self._render_recent()
 
