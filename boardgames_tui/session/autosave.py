@@ -114,4 +114,6 @@ class Autosaver:
             log = write_error(f"autosave {path.name}", exc)
             if self._on_error:
                 where = f" (the details are in {log})" if log else ""
-                self._on_error(f"Autosave failed{where}; the last autosave is kept (the game goes on)")
+                self._on_error(
+                    f"Autosave failed{where}; the last autosave is kept (the game goes on)"
+                )
