@@ -60,8 +60,8 @@ GC_YOUNG = 10_000  # allocations between the collector's youngest passes (Python
 
 def collect_less() -> None:
     """Once a process, as the first game opens: the objects made so far (the app, its
-    screens and widgets, the rules) are left out of the garbage collector's passes, and its
-    youngest pass waits for more allocations.
+    screens and widgets) are left out of the garbage collector's passes, and its youngest
+    pass waits for more allocations.
 
     Drawing a move allocates thousands of short-lived objects: with Python's defaults the
     collector cost about as much as the drawing (a pass over all the app's objects every
@@ -112,6 +112,7 @@ class GameScreen(TableUpdates):
         bot_delay: float = 0.6,
         think: float | None = None,
     ) -> None:
+        collect_less()  # before this screen exists: a first game left is not kept for ever
         super().__init__()
         if isinstance(source, Match):
             if handover is not None:
@@ -171,7 +172,6 @@ class GameScreen(TableUpdates):
         return self.session.facts.strict
 
     def on_mount(self) -> None:
-        collect_less()
         self.session.autosaver = self.app.autosaver
         self.session.saves_dir = self.app.saves_dir
         self._apply_size()
