@@ -1,14 +1,19 @@
-"""Autosave in the background: the newest version of each save is written (atomically, with
-fsync) off the UI thread, so a move's redraw never waits for the disk."""
+"""Autosave in the background: the newest version of each save is made and written
+(atomically, with fsync) off the UI thread, once the move has been drawn, so a move's redraw
+never waits for the save's text or the disk."""
 
 from __future__ import annotations
 
 import errno
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from boardgames_tui.engine.core import saves
+
+SETTLE = 0.25  # seconds a save waits, so the move is drawn first (and quick moves save once)
+Text = str | Callable[[], str]  # a save's text, or what makes it (called in the writer thread)
 
 
 def failed_line(exc: OSError) -> str:
@@ -21,24 +26,37 @@ def failed_line(exc: OSError) -> str:
 
 
 class Autosaver:
-    """One writer thread; a newer version of a file replaces a pending older one."""
+    """One writer thread; a newer version of a file replaces a pending older one.
 
-    def __init__(self, on_error: Callable[[str], None] | None = None) -> None:
+    A save waits `settle` seconds before its text is made and written: the writer thread
+    holds Python's interpreter lock while it makes the text, which would otherwise hold up
+    the drawing of the very move it saves. Anyone waiting (`flush`, `close`, a finished
+    game) has it written at once."""
+
+    def __init__(
+        self, on_error: Callable[[str], None] | None = None, settle: float = SETTLE
+    ) -> None:
         self._cond = threading.Condition()
-        self._pending: dict[Path, str] = {}
+        self._pending: dict[Path, Text] = {}
+        self._since = 0.0  # when the oldest pending save came (time.monotonic)
+        self._hurry = False  # someone waits: the pending saves go out without settling
+        self._settle = settle
         self._busy = False
         self._on_error = on_error
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="autosave", daemon=True)
         self._thread.start()
 
-    def submit(self, path: Path, text: str, wait: bool = False) -> None:
+    def submit(self, path: Path, text: Text, wait: bool = False) -> None:
         """Queue `text` for `path`; with `wait`, return once it is on disk (a finished game:
         nothing may happen before its last move is kept, not even the end screen)."""
         with self._cond:
             if not self._closed:
+                if not self._pending:
+                    self._since = time.monotonic()
                 self._pending[path] = text
-                self._cond.notify()
+                self._hurry = self._hurry or wait
+                self._cond.notify_all()
                 if not wait:
                     return
                 self._cond.wait_for(self._idle, 5.0)
@@ -56,6 +74,9 @@ class Autosaver:
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until everything submitted is on disk; False on time-out."""
         with self._cond:
+            if self._pending:
+                self._hurry = True
+                self._cond.notify_all()
             return self._cond.wait_for(self._idle, timeout)
 
     def _idle(self) -> bool:
@@ -68,7 +89,11 @@ class Autosaver:
                 self._cond.wait_for(lambda: bool(self._pending) or self._closed)
                 if not self._pending:  # closed, and everything written
                     return
+                due = self._since + self._settle
+                while not (self._hurry or self._closed) and (left := due - time.monotonic()) > 0:
+                    self._cond.wait(left)  # a newer save of the same file replaces this one
                 path, text = self._pending.popitem()
+                self._hurry = self._hurry and bool(self._pending)
                 self._busy = True
             try:
                 self._write(path, text)
@@ -77,9 +102,18 @@ class Autosaver:
                     self._busy = False
                     self._cond.notify_all()
 
-    def _write(self, path: Path, text: str) -> None:
+    def _write(self, path: Path, text: Text) -> None:
         try:
-            saves.atomic_write(path, text)
+            saves.atomic_write(path, text if isinstance(text, str) else text())
         except OSError as exc:  # the file on disk is the last one written whole
             if self._on_error:
                 self._on_error(failed_line(exc))
+        except Exception as exc:  # a save that could not be made: logged, and said
+            from boardgames_tui.session.errors import write_error
+
+            log = write_error(f"autosave {path.name}", exc)
+            if self._on_error:
+                where = f" (the details are in {log})" if log else ""
+                self._on_error(
+                    f"Autosave failed{where}; the last autosave is kept (the game goes on)"
+                )

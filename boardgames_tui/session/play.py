@@ -11,6 +11,8 @@ and calls `play`, `undo`, `computer_done` or `poll`. Nothing here imports Textua
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -77,6 +79,22 @@ class Position:
     @property
     def waiting(self) -> str | None:
         return self.facts.waiting
+
+
+def detached(m: Match) -> Match:
+    """A copy of `m` for another thread to read: its own lists, the snapshots shared (bytes,
+    never changed), its position read again from them."""
+    return dataclasses.replace(
+        m,
+        seats=list(m.seats),
+        options=dict(m.options),
+        snaps=list(m.snaps),
+        steps=list(m.steps),
+        settings=dict(m.settings),
+        hints=set(m.hints),
+        autopilot=set(m.autopilot),
+        repairs=list(m.repairs),
+    )
 
 
 class Session:
@@ -374,7 +392,10 @@ class Session:
         self.dirty = True
         m = self.match
         path = saves.autosave_path(m, self.saves_dir)
-        self.autosaver.submit(path, saves.dumps(m), wait=m.over)
+        if m.over:  # written before anything else happens (the end screen)
+            self.autosaver.submit(path, saves.dumps(m), wait=True)
+        else:  # the text is made in the writer thread, from a copy the next move leaves be
+            self.autosaver.submit(path, functools.partial(saves.dumps, detached(m)))
         self.last_autosave = str(path)
 
     def close(self) -> None:

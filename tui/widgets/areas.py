@@ -47,7 +47,22 @@ def with_notes(entries: list[LogEntry], notes: list[tuple[int, str]], start: int
     return out
 
 
-class StatusLine(Static):
+class Unchanged(Static):
+    """A line the game screen sets after every change: redrawn only when it reads or looks
+    otherwise (an update costs a render of the widget and a repaint of its rows, on every
+    screen at a table, for a move that mostly leaves it as it was)."""
+
+    _drawn: Text | None = None
+
+    def put(self, text: Text) -> None:
+        """Show `text`, unless it is what is shown (words and styles)."""
+        if self._drawn is not None and text == self._drawn and text.style == self._drawn.style:
+            return
+        self._drawn = text
+        self.update(text, layout=False)
+
+
+class StatusLine(Unchanged):
     """The top line: title, whose turn, the clock, who reads it, then the game's own parts
     (dropped from the last while the line is too long: never a cut word)."""
 
@@ -66,7 +81,7 @@ class StatusLine(Static):
         for part in parts:
             status.append(f" · {part}")
         status.truncate(width, overflow="ellipsis")
-        self.update(status, layout=False)  # one line, always
+        self.put(status)  # one line, always
 
     @staticmethod
     def head(pos: Position, clock: str, brief: int) -> Text:
@@ -98,12 +113,12 @@ class StatusLine(Static):
         return status
 
 
-class TabLine(Static):
+class TabLine(Unchanged):
     """The compact layout's tabs: the panels shown and the others by their first word."""
 
     def show(self, board: BoardView, compact: bool, width: int) -> None:
         if not compact:
-            self.update("", layout=False)
+            self.put(Text())
             return
         titles = board.tab_titles()
         t = self.line(board, titles, full=True)
@@ -112,7 +127,7 @@ class TabLine(Static):
         if board.unseen and len(t) + 11 <= width:
             t.append("  ✱ changed", style="dim")
         t.truncate(width, overflow="ellipsis")
-        self.update(t, layout=False)
+        self.put(t)
 
     @staticmethod
     def line(board: BoardView, titles: list[str], full: bool) -> Text:
@@ -132,7 +147,7 @@ class TabLine(Static):
         return t
 
 
-class RecentLines(Static):
+class RecentLines(Unchanged):
     """The compact layout: the log's lines before the last, in the rows under the board."""
 
     def show(self, board: BoardView, entries: list[LogEntry], compact: bool, width: int) -> None:
@@ -157,7 +172,7 @@ class RecentLines(Static):
                     lead = f"{FRESH_MARK if e.fresh else ' '}{number}" if k == 0 else " " * 5
                     wrapped[k] = Text(lead, style="dim") + line
                 lines[:0] = wrapped
-        self.update(Text("\n").join(lines), layout=False)
+        self.put(Text("\n").join(lines))
         self.styles.height = max(0, rows)
 
 
@@ -173,7 +188,7 @@ class LogWriter:
         self._notes = 0  # the table's own lines (away, left) written so far
         self._talk: tuple[Any, ...] = ()  # the table talk at the last write
 
-    def write(self, pos: Position, log: GameLog, last_line: Static) -> None:
+    def write(self, pos: Position, log: GameLog, last_line: Unchanged) -> None:
         match, viewer, cursor = pos.match, pos.viewer, pos.cursor
         fresh = fresh_from(match)
         talk, notes = pos.facts.talk, list(pos.facts.notes)
@@ -210,6 +225,4 @@ class LogWriter:
                     last = found[-1]
                     break
         self.cursor, self._viewer, self._fresh, self._talk = cursor, viewer, fresh, talk
-        last_line.update(
-            Text(f" {mark} {last}" if last else "", overflow="ellipsis", no_wrap=True), layout=False
-        )
+        last_line.put(Text(f" {mark} {last}" if last else "", overflow="ellipsis", no_wrap=True))

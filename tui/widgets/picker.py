@@ -299,11 +299,14 @@ class MovePicker(Vertical):
         self.moves = list(prompt.moves) if (prompt and enabled) else []
         self._assign_keys(previous)
         # a long question wraps; the layout is redone only when its number of lines changes
+        # (and nothing is redrawn when it reads as it did: another seat's move at a table)
+        same = title == self._title and self._title_lines > 0
         self._title = title
         lines = self._count_title_lines()
-        self.query_one("#picker-title", Static).update(
-            Text(title), layout=not lines or lines != self._title_lines
-        )
+        if not same or lines != self._title_lines:
+            self.query_one("#picker-title", Static).update(
+                Text(title), layout=not lines or lines != self._title_lines
+            )
         self._title_lines = lines
         self.clear_filter(refresh=False)
         self._fit()
@@ -381,7 +384,7 @@ class MovePicker(Vertical):
             for i, opt in enumerate(opts):
                 ol.replace_option_prompt_at_index(i, opt.prompt)
             ol.scroll_y = 0
-        else:
+        elif opts or ol.option_count:  # (an empty list stays as it is)
             ol.clear_options()
             ol.add_options(opts)
         if opts:
