@@ -478,7 +478,7 @@ class BoardgamesApp(App[int]):
         from boardgames_tui.tui.turns import TurnWatch, YourTurns
 
         if self._turn_watch is None and self.is_running:
-            watch = self._turn_watch = TurnWatch(self.launch.store, self.launch.table_user())
+            watch = self._turn_watch = TurnWatch(self.launch.store, self.launch.table_user)
             watch.start(lambda ids: self.post_message(YourTurns(ids)))
 
     def send_notices(self) -> None:

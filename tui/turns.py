@@ -16,17 +16,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from boardgames_tui.engine.tables import (
-    StoreError,
-    TableStore,
-    is_server_url,
-    open_store,
-    store_location,
-)
-from boardgames_tui.engine.tables.store import HEARTBEAT
+if TYPE_CHECKING:  # the store's modules load in the thread, off the first frame's path
+    from boardgames_tui.engine.tables import TableStore
 
 POLL_SECONDS = 2.0
 RESEND_SECONDS = 60.0
@@ -53,9 +48,9 @@ class TurnWatch:
     """The thread's side: its own connection to the store, used by that thread only (and by
     `close`)."""
 
-    def __init__(self, location: str | None, user: str) -> None:
-        self.location = store_location(location)
-        self.user = user
+    def __init__(self, location: str | None, user: str | Callable[[], str]) -> None:
+        self._where, self._who = location, user
+        self.location = self.user = ""  # known once `resolve` ran
         self.store: TableStore | None = None
         self.lock = threading.Lock()
         self._version: int | None = None
@@ -72,6 +67,7 @@ class TurnWatch:
         with the your-turn tables each time they may have changed."""
 
         def run() -> None:
+            self.resolve()
             while not self._stop.is_set():
                 self._nudged.clear()
                 send, self._send = self._send, False
@@ -83,6 +79,14 @@ class TurnWatch:
         self._thread = threading.Thread(target=run, name="turns", daemon=True)
         self._thread.start()
 
+    def resolve(self) -> None:
+        """Where the store is and who the user is (the login name may need the store's
+        module: the thread asks, not the app at start-up)."""
+        from boardgames_tui.engine.tables import store_location
+
+        self.location = store_location(self._where)
+        self.user = self._who if isinstance(self._who, str) else self._who()
+
     def nudge(self, send: bool = False) -> None:
         """Check now (with `send`: send the notices owed, after a move made here)."""
         self._send = self._send or send
@@ -91,6 +95,8 @@ class TurnWatch:
     def _pause(self) -> None:
         """Until the store may have changed, a nudge, or `POLL_SECONDS` (a store that
         notifies wakes its listener; a file is asked again then)."""
+        from boardgames_tui.engine.tables import TableStore
+
         store = self.store
         if store is not None and type(store).wait is not TableStore.wait and not self._send:
             store.wait(POLL_SECONDS)  # our own moves notify too: a nudge needs no wake-up
@@ -99,6 +105,8 @@ class TurnWatch:
 
     def available(self) -> bool:
         """A store to watch: a server, or a file that exists (never made just to watch)."""
+        from boardgames_tui.engine.tables import is_server_url
+
         try:
             there = Path(self.location).exists()
         except OSError:  # a folder on its way that may not be searched: opening says why
@@ -108,6 +116,8 @@ class TurnWatch:
     def check(self, send: bool = False) -> tuple[str, ...] | None:
         """The your-turn tables if anything changed (or `send`), else None; sends the notices
         due. Never raises: a store that cannot be read now is asked again next time."""
+        from boardgames_tui.engine.tables import StoreError, open_store
+        from boardgames_tui.engine.tables.store import HEARTBEAT
         from boardgames_tui.session.sender import start_sender
 
         with self.lock:
@@ -145,6 +155,8 @@ class TurnWatch:
         self._nudged.set()
         with self.lock:
             if self.store is not None:
+                from boardgames_tui.engine.tables import StoreError
+
                 with contextlib.suppress(StoreError):
                     self.store.gone(self.user)
                 self.store.close()
