@@ -22,7 +22,7 @@ from .store import StoreError, TableStore
 
 EVERY_SECONDS = 0.15  # SQLite: how often the file is asked whether anything changed
 NOTIFY_SECONDS = 1.0  # PostgreSQL: the longest wait on the notifications between checks
-QUIET_SECONDS = 5.0  # SQLite with inotify: asked this often even when the kernel said nothing
+QUIET_SECONDS = 60.0  # SQLite with inotify: asked this often anyway (the screen ticks too)
 _IN_MODIFY, _IN_MOVED_TO, _IN_CREATE = 0x2, 0x80, 0x100
 _IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, 0o2000000
 
