@@ -340,10 +340,19 @@ def screen_latency(
     return seen, keys
 
 
-def _cpu_ticks(pid: int) -> int:
-    """User and system clock ticks a process has used (/proc/PID/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds the threads of a process have used, to the nanosecond where the kernel
+    says (/proc/PID/task/*/schedstat: an idle app uses less than a clock tick in 20 s, so
+    ticks made the idle rows' ratio 0/0), else in clock ticks (/proc/PID/stat)."""
+    try:
+        total = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError):  # a thread that just ended
+                total += int((task / "schedstat").read_text().split()[0])
+        return total / 1e9
+    except (OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def spawn_in_pty(argv: list[str], env: dict[str, str]) -> tuple[int, int]:
@@ -376,11 +385,11 @@ def idle_cpu(argv: list[str], env: dict[str, str], ready: bytes, seconds: float)
         while time.monotonic() < end:
             if select.select([fd], [], [], 0.05)[0]:
                 os.read(fd, 65536)
-        t0, c0 = time.monotonic(), _cpu_ticks(pid)
+        t0, c0 = time.monotonic(), _cpu_seconds(pid)
         while time.monotonic() - t0 < seconds:
             if select.select([fd], [], [], 0.1)[0]:
                 os.read(fd, 65536)
-        used = (_cpu_ticks(pid) - c0) / os.sysconf("SC_CLK_TCK")
+        used = _cpu_seconds(pid) - c0
         return used / (time.monotonic() - t0)
     finally:
         with contextlib.suppress(OSError):

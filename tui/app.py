@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from boardgames_tui.engine.core import PUBLIC, Match, saves
 from boardgames_tui.session.autosave import Autosaver
-from boardgames_tui.session.terminal import terminal_gone, tolerate_bad_input
+from boardgames_tui.session.terminal import tolerate_bad_input, wait_for_hang_up
 from boardgames_tui.tui.screens.base import OpenFile, StartMatch
 from boardgames_tui.tui.screens.dialogs import MessageScreen
 from boardgames_tui.tui.screens.keys import APP_BINDINGS
@@ -29,6 +29,7 @@ from boardgames_tui.tui.screens.menu import MenuScreen
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+    from textual.driver import Driver
 
     from boardgames_tui.tui.screens.game import GameScreen
     from boardgames_tui.tui.settings import Settings
@@ -143,6 +144,18 @@ class BoardgamesApp(App[int]):
         self.crashed = False
         self.settings = self._read_settings()
 
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but on Linux and macOS one whose input thread sleeps while no
+        key comes (tui/driver.py)."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver and not os.environ.get("TEXTUAL_DRIVER"):  # not one asked for
+            from boardgames_tui.tui.driver import QuietDriver
+
+            return QuietDriver
+        return driver
+
     # ---- settings that last ----------------------------------------------------------------
     def _read_settings(self) -> Settings:
         """The settings file (with --confine, the player's own), applied where neither the
@@ -237,10 +250,12 @@ class BoardgamesApp(App[int]):
         self.save_all(3.0)
         os._exit(128 + signum)
 
-    def _watch_terminal(self) -> None:
-        assert sys.__stdin__ is not None
-        if terminal_gone(sys.__stdin__.fileno()):
-            self._hang_up(getattr(signal, "SIGHUP", 1), None)
+    def _watch_terminal(self, fd: int) -> None:
+        """(A thread's.) Block until the terminal hangs up, then go as on SIGHUP: no wake-up
+        while it is there (a timer asking twice a second cost every idle session)."""
+        wait_for_hang_up(fd)
+        with contextlib.suppress(RuntimeError):  # the app ended meanwhile
+            self.call_from_thread(self._hang_up, getattr(signal, "SIGHUP", 1), None)
 
     def on_mount(self) -> None:
         # SIGHUP is POSIX-only (Windows has none): without it the app just cannot catch a
@@ -249,7 +264,10 @@ class BoardgamesApp(App[int]):
         if hang_up is not None and threading.current_thread() is threading.main_thread():
             signal.signal(hang_up, self._hang_up)
         if not self.is_headless and sys.__stdin__ is not None and sys.__stdin__.isatty():
-            self.set_interval(0.5, self._watch_terminal)
+            fd = sys.__stdin__.fileno()
+            threading.Thread(
+                target=self._watch_terminal, args=(fd,), name="hang-up", daemon=True
+            ).start()
         saves.clean_temporary(self.saves_dir)  # left by a write that was killed
         self.apply_settings()
         if self.settings.problem:
@@ -275,10 +293,7 @@ class BoardgamesApp(App[int]):
         elif launch.confine:
             self._resume()
         self.call_after_refresh(self._check_size)
-        from boardgames_tui.tui.turns import POLL_SECONDS
-
-        self.set_interval(POLL_SECONDS, self._turn_tick)
-        self.call_after_refresh(self._turn_tick)
+        self.call_after_refresh(self._watch_turns)
 
     def _resume(self) -> None:
         """A room's player reconnecting: back to the table or game they were at."""
@@ -457,31 +472,19 @@ class BoardgamesApp(App[int]):
         open_table(self, table_id, join=join)
 
     # ---- your turn, wherever you are -----------------------------------------------------
-    def _watch(self) -> TurnWatch | None:
-        watch = self._turn_watch
-        if watch is None:
-            from boardgames_tui.tui.turns import TurnWatch
+    def _watch_turns(self) -> None:
+        """The thread that tells the app where it is the user's turn (one, for the app's
+        life: it waits on the store, never on a timer of the app's)."""
+        from boardgames_tui.tui.turns import TurnWatch, YourTurns
 
-            watch = self._turn_watch = TurnWatch(self.launch.store, self.launch.table_user())
-        return watch if watch.available() else None
-
-    def _turn_tick(self) -> None:
-        if self._watch() is not None:
-            self._check_turns(False)
+        if self._turn_watch is None and self.is_running:
+            watch = self._turn_watch = TurnWatch(self.launch.store, self.launch.table_user)
+            watch.start(lambda ids: self.post_message(YourTurns(ids)))
 
     def send_notices(self) -> None:
-        """After a move made here: the turn notices it owes are sent now (by a worker)."""
-        if self._watch() is not None:
-            self._check_turns(True)
-
-    @work(thread=True, group="turns")
-    def _check_turns(self, send: bool) -> None:
-        watch = self._turn_watch
-        ids = watch.check(send) if watch is not None else None
-        if ids is not None:
-            from boardgames_tui.tui.turns import YourTurns
-
-            self.post_message(YourTurns(ids))
+        """After a move made here: the turn notices it owes are sent now (by the thread)."""
+        if self._turn_watch is not None:
+            self._turn_watch.nudge(send=True)
 
     def on_your_turns(self, message: YourTurns) -> None:
         """Say "your turn at N tables" when the number changes (with a bell when it grows,

@@ -33,19 +33,23 @@ def has_terminal(stdin: TextIO | None = None, stdout: TextIO | None = None) -> b
     return True
 
 
-def terminal_gone(fd: int) -> bool:
-    """Whether the terminal on `fd` has hung up (its other end closed). A process that does
-    not own the terminal gets no SIGHUP when that happens, only end-of-input, on which the
-    input thread would spin: the app polls this instead."""
+def wait_for_hang_up(fd: int) -> None:
+    """Return once the terminal on `fd` has hung up (its other end closed). A process that
+    does not own the terminal gets no SIGHUP when that happens, only end-of-input, on which
+    the input thread would spin: the app waits for this in a thread. Nothing is asked for but
+    the hang-up itself (an empty event mask), so waiting costs nothing while input comes."""
     import select
 
     poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    try:
-        events = poller.poll(0)
-    except OSError:
-        return True
-    return any(mask & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events)
+    poller.register(fd, 0)
+    gone = select.POLLHUP | select.POLLERR | select.POLLNVAL
+    while True:
+        try:
+            events = poller.poll()
+        except OSError:
+            return
+        if any(mask & gone for _, mask in events):
+            return
 
 
 def tolerate_bad_input() -> None:

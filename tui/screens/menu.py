@@ -77,8 +77,7 @@ class MenuScreen(BaseScreen[None]):
                     (LOGO, "bold"), "  ·  welcome, ", (self.app.launch.table_user(), "bold")
                 )
             )
-            self.set_interval(2.0, self._poll_tables)
-        self.refill()
+        self.refill()  # and again when the app's turn watch says the tables changed
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick" and parameters == ("key",):
@@ -98,20 +97,6 @@ class MenuScreen(BaseScreen[None]):
                 return None
             app._table_store = store  # type: ignore[attr-defined]
         return store
-
-    def _poll_tables(self) -> None:
-        from boardgames_tui.engine.tables import StoreError
-
-        store = self._room_store()
-        if store is None or self.app.screen is not self:
-            return
-        try:
-            v = store.version()
-        except StoreError:
-            return
-        if v != getattr(self, "_version", None):
-            self._version = v
-            self.refill()
 
     def _table_rows(self) -> list[Option]:
         """The player's unfinished tables, "your turn" first (the longest waiting first)."""

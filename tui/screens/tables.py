@@ -115,8 +115,16 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
     def on_mount(self) -> None:
         self._head()
         self.refill()
-        self.set_interval(1.0, self._poll)
-        self.set_interval(SETTLE_SECONDS, self._settle)
+        self._own_timers = [
+            self.set_interval(1.0, self._poll),
+            self.set_interval(SETTLE_SECONDS, self._settle),
+        ]
+
+    def on_screen_suspend(self) -> None:
+        # a table's game screen on top has its own watch and clock: these timers would only
+        # start a thread and a connection every few seconds, and repaint the screen on top
+        for timer in self._own_timers:
+            timer.pause()
 
     @work(thread=True, exclusive=True, group="settle")
     def _settle(self) -> None:
@@ -134,6 +142,8 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
             store.close()
 
     def on_screen_resume(self) -> None:
+        for timer in getattr(self, "_own_timers", ()):
+            timer.resume()
         self.refill()
 
     def _head(self) -> None:
