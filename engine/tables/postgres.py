@@ -341,9 +341,14 @@ class PostgresStore(SQLStore):
             raise
         return conn
 
-    def _conn(self) -> psycopg.Connection[Any]:
+    def _linked(self) -> _Link:
+        """The process's link (a store used again after `close` takes it up again)."""
         if self._link is None:
-            raise StoreUnavailable(f"the table store {self.path} is closed")
+            self._link = _link(self.conninfo, self.schema)
+        return self._link
+
+    def _conn(self) -> psycopg.Connection[Any]:
+        self._linked()
         if self.conn is None or self.conn.closed or self.conn.broken:
             self._drop(self.conn)
             self.conn = self._connect()
@@ -353,17 +358,14 @@ class PostgresStore(SQLStore):
     def _using(self) -> Iterator[psycopg.Connection[Any]]:
         """The process's connection for one transaction, the other threads' waiting for
         it; a transaction begun inside another of the same thread's gets one of its own."""
-        link = self._link
+        link = self._linked()
         me = threading.get_ident()
-        if link is not None and link.owner == me:
+        if link.owner == me:
             conn = self._connect()
             try:
                 yield conn
             finally:
                 self._drop(conn)
-            return
-        if link is None:
-            yield self._conn()  # says the store is closed
             return
         with link.lock:
             link.owner = me
@@ -611,9 +613,7 @@ class PostgresStore(SQLStore):
 
     def _listen(self) -> _Link:
         """The link, its listener connected (LISTEN) if it was not."""
-        link = self._link
-        if link is None:
-            raise StoreUnavailable(f"the table store {self.path} is closed")
+        link = self._linked()
         with self._errors(), link.news:
             lis = link.listener
             if lis is None or lis.closed or lis.broken:
