@@ -17,7 +17,9 @@ and the app refuses to open the store as one (players are named by the room: ssh
 from __future__ import annotations
 
 import contextlib
+import os
 import select
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -26,6 +28,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import errors as pgerr
 from psycopg import sql
+from psycopg.conninfo import make_conninfo
 
 from ..core import Match
 from .sqlstore import Conflict, Sql, SQLStore
@@ -37,6 +40,7 @@ from .store import (
     Disconnected,
     NoStore,
     Refused,
+    StoreError,
     StoreUnavailable,
     normalize_id,
     upgrade_steps,
@@ -47,12 +51,55 @@ CONNECT_SECONDS = 3.0
 RETRY_SECONDS = 1.0  # after a failed connection, calls fail at once for this long
 POLL_SECONDS = 2.0  # the fallback for a missed notification
 DEFAULT_SCHEMA = "boardgames"
+APP_NAME = "boardgames-tui"  # how the connections show in pg_stat_activity
 _CACHE: dict[str, dict[str, Match]] = {}
-# `shared_cache` stores of this process hand their connection on (a script calling the
-# command line again and again then connects once), with what `_setup` found: (role, where
-# the targets' numbers are read)
-_IDLE: dict[str, psycopg.Connection[Any]] = {}
+# what `_setup` found for `shared_cache` stores of this process (a script calling the
+# command line again and again sets up once): (role, where the targets' numbers are read)
 _READY: dict[str, tuple[str, str]] = {}
+_NO_TX = psycopg.pq.TransactionStatus.IDLE
+
+
+class _Link:
+    """What every store of this process on one schema shares: one connection for queries
+    (one transaction at a time), one that LISTENs, and what the notifications said. A room
+    session has several stores (its screens, its turn watch, a table's watch thread): each
+    with connections of its own, 200 sessions would need more than a server allows."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.stores = 0  # the open stores using it
+        self.conn: psycopg.Connection[Any] | None = None
+        self.lock = threading.Lock()  # held by the transaction using `conn`
+        self.owner: int | None = None  # the thread in a transaction on `conn`
+        self.listener: psycopg.Connection[Any] | None = None
+        # the listener is read by one thread at a time (`reader`); the others wait on `news`
+        self.news = threading.Condition()
+        self.reader: int | None = None
+        self.version = 0
+        self.resets = 0  # reconnections and missed notifications: any table may have changed
+        self.bumps: dict[str, int] = {}  # table id -> its notifications
+        self.fingerprint: tuple[int, int] | None = None
+        self.next_poll = 0.0
+
+    def notified(self, table_id: str) -> None:
+        self.version += 1
+        self.bumps[table_id] = self.bumps.get(table_id, 0) + 1
+
+
+_LINKS: dict[tuple[str, str], _Link] = {}
+_LINKS_LOCK = threading.Lock()
+
+
+def _link(conninfo: str, schema: str) -> _Link:
+    """This process's link to the schema (a forked child makes its own: a connection is
+    never used by two processes)."""
+    with _LINKS_LOCK:
+        link = _LINKS.get((conninfo, schema))
+        if link is None or link.pid != os.getpid():
+            link = _LINKS[(conninfo, schema)] = _Link()
+        link.stores += 1
+        return link
+
 
 PLAY_POLICY = (
     # (format 3-5, players as their own roles) a move at a person's seat by that person; at
@@ -233,23 +280,36 @@ class PostgresStore(SQLStore):
         self.connect_timeout = connect_timeout
         self._cache: dict[str, Match] = _CACHE.setdefault(self.path, {}) if shared_cache else {}
         self._synced = {}
-        self.conn: psycopg.Connection[Any] | None = None
-        self._listener: psycopg.Connection[Any] | None = None
         self._retry_at = 0.0
-        self._version = 0
-        self._resets = 0  # reconnections and missed notifications: any table may have changed
-        self._bumps: dict[str, int] = {}  # table id -> its notifications
-        self._fingerprint: tuple[int, int] | None = None
-        self._next_poll = 0.0
+        self._seen = 0  # the notifications' count when `version` last looked
         self.role = ""
         self.shared = shared_cache
+        self._link: _Link | None = _link(self.conninfo, self.schema)
         if shared_cache and self.path in _READY:
-            self.conn = _IDLE.pop(self.path, None)
             self.role, self.TARGET_NUMBERS = _READY[self.path]
             return
-        self._setup(create_file)
+        try:
+            self._setup(create_file)
+        except BaseException:
+            self.close()
+            raise
         if shared_cache:
             _READY[self.path] = (self.role, self.TARGET_NUMBERS)
+
+    @property
+    def conn(self) -> psycopg.Connection[Any] | None:
+        """The connection for queries (this process's, for this schema)."""
+        return None if self._link is None else self._link.conn
+
+    @conn.setter
+    def conn(self, value: psycopg.Connection[Any] | None) -> None:
+        if self._link is not None:
+            self._link.conn = value
+
+    @property
+    def _listener(self) -> psycopg.Connection[Any] | None:
+        """The connection that LISTENs (this process's, for this schema)."""
+        return None if self._link is None else self._link.listener
 
     # ---- plumbing ------------------------------------------------------------------------
     def _connect(self) -> psycopg.Connection[Any]:
@@ -257,8 +317,11 @@ class PostgresStore(SQLStore):
         if now < self._retry_at:
             raise Disconnected(f"the table store {self.path} is unreachable: reconnecting…")
         try:
+            info = self.conninfo
+            if "application_name" not in info:
+                info = make_conninfo(info, application_name=APP_NAME)
             conn = psycopg.connect(
-                self.conninfo, autocommit=True, connect_timeout=max(1, round(self.connect_timeout))
+                info, autocommit=True, connect_timeout=max(1, round(self.connect_timeout))
             )
         except psycopg.OperationalError as exc:
             self._retry_at = now + RETRY_SECONDS
@@ -266,6 +329,7 @@ class PostgresStore(SQLStore):
             raise Disconnected(
                 f"the table store {self.path} is unreachable ({first}): reconnecting…"
             ) from None
+        conn.prepare_threshold = None  # nothing is prepared: batches are bound by the client
         try:
             conn.execute(
                 "SELECT set_config('search_path', %s, false), "
@@ -277,11 +341,38 @@ class PostgresStore(SQLStore):
             raise
         return conn
 
+    def _linked(self) -> _Link:
+        """The process's link (a store used again after `close` takes it up again)."""
+        if self._link is None:
+            self._link = _link(self.conninfo, self.schema)
+        return self._link
+
     def _conn(self) -> psycopg.Connection[Any]:
+        self._linked()
         if self.conn is None or self.conn.closed or self.conn.broken:
             self._drop(self.conn)
             self.conn = self._connect()
         return self.conn
+
+    @contextlib.contextmanager
+    def _using(self) -> Iterator[psycopg.Connection[Any]]:
+        """The process's connection for one transaction, the other threads' waiting for
+        it; a transaction begun inside another of the same thread's gets one of its own."""
+        link = self._linked()
+        me = threading.get_ident()
+        if link.owner == me:
+            conn = self._connect()
+            try:
+                yield conn
+            finally:
+                self._drop(conn)
+            return
+        with link.lock:
+            link.owner = me
+            try:
+                yield self._conn()
+            finally:
+                link.owner = None
 
     @staticmethod
     def _drop(conn: psycopg.Connection[Any] | None) -> None:
@@ -329,19 +420,28 @@ class PostgresStore(SQLStore):
     @contextlib.contextmanager
     def _cursor(self) -> Iterator[psycopg.Cursor[Any]]:
         """One transaction, on a cursor (the schema's own statements)."""
-        with self._errors():
-            conn = self._conn()
-            with conn.transaction(), conn.cursor() as cur:
-                yield cur
+        with self._errors(), self._using() as conn, conn.transaction(), conn.cursor() as cur:
+            yield cur
 
     @contextlib.contextmanager
     def _tx(self, write: bool = True, snapshot: bool = False) -> Iterator[Sql]:
         """A change locks the rows it reads FOR UPDATE (`ROW_LOCK`); `snapshot`: one view
-        of the whole transaction (the default isolation is per statement)."""
-        with self._cursor() as cur:
-            if snapshot:
-                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield _Postgres(cur)
+        of the whole transaction (the default isolation is per statement). Its statements
+        go in batches (`_Batched`): BEGIN with the first, the changes with the COMMIT."""
+        begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" if snapshot else "BEGIN"
+        with self._errors(), self._using() as conn:
+            q = _Batched(conn, begin)
+            try:
+                yield q
+                q.commit()
+            except BaseException:
+                conn = q.cur.connection
+                if not conn.closed and conn.info.transaction_status != _NO_TX:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+                raise
+            finally:
+                q.cur.close()
 
     def _setup(self, create: bool) -> None:
         with self._cursor() as c:
@@ -435,33 +535,45 @@ class PostgresStore(SQLStore):
         return f"role {self.role}"
 
     def close(self) -> None:
-        conn = self.conn
-        if (
+        link, self._link = self._link, None
+        if link is None:
+            return
+        with _LINKS_LOCK:
+            link.stores -= 1
+            if link.stores > 0:
+                return
+            if _LINKS.get((self.conninfo, self.schema)) is link and not self.shared:
+                del _LINKS[(self.conninfo, self.schema)]
+        conn, lis = link.conn, link.listener
+        link.listener = None
+        self._drop(lis)
+        if not (
             self.shared
             and conn is not None
             and not conn.closed
             and not conn.broken
-            and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-            and self.path not in _IDLE
-        ):
-            _IDLE[self.path] = conn
-        else:
+            and conn.info.transaction_status == _NO_TX
+        ):  # (a `shared_cache` store leaves its connection to the process's next one)
+            link.conn = None
             self._drop(conn)
-        self._drop(self._listener)
-        self.conn = self._listener = None
 
     def version(self, table_id: str | None = None) -> int:
         """Bumped by every notification, by a changed fingerprint (polled every few seconds)
         and by a reconnection (notifications may have been missed); given `table_id`, by
         that table's notifications and by what may have missed one (no round trip)."""
-        everything = self._any_version()
-        if table_id is None:
-            return everything
-        return (self._resets << 32) + self._bumps.get(normalize_id(table_id), 0)
-
-    def _notified(self, n: psycopg.Notify) -> None:
-        self._version += 1
-        self._bumps[n.payload] = self._bumps.get(n.payload, 0) + 1
+        link = self._listen()
+        with link.news:
+            if link.reader is None:  # nobody waits on the socket: read what arrived
+                link.reader = threading.get_ident()
+                try:
+                    self._drain(link)
+                finally:
+                    link.reader = None
+                    link.news.notify_all()
+            self._seen = link.version
+            if table_id is None:
+                return link.version
+            return (link.resets << 32) + link.bumps.get(normalize_id(table_id), 0)
 
     def reopen(self) -> PostgresStore:
         return PostgresStore(
@@ -469,56 +581,86 @@ class PostgresStore(SQLStore):
         )
 
     def wait(self, seconds: float) -> None:
-        """Until a notification arrives on the listener (or `seconds` pass): no round trip."""
-        lis = self._listener
-        if lis is None or lis.closed or lis.broken:
+        """Until a notification arrives (or `seconds` pass) since `version` last looked: no
+        round trip. One thread of the process waits on the listener's socket; the others
+        are told by it."""
+        link = self._link
+        lis = None if link is None else link.listener
+        if link is None or lis is None or lis.closed or lis.broken:
             time.sleep(seconds)
             return
-        with contextlib.suppress(OSError, ValueError):
-            select.select([lis.pgconn.socket], [], [], seconds)
+        end = time.monotonic() + seconds
+        with link.news:
+            while link.version == self._seen:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                if link.reader is None:
+                    link.reader = threading.get_ident()
+                    break
+                link.news.wait(left)
+            else:
+                return
+        try:
+            with contextlib.suppress(OSError, ValueError):
+                if select.select([lis.pgconn.socket], [], [], left)[0]:
+                    with link.news, contextlib.suppress(StoreError):
+                        self._drain(link, poll=False)
+        finally:
+            with link.news:
+                link.reader = None
+                link.news.notify_all()
 
-    def _any_version(self) -> int:
-        with self._errors():
-            lis = self._listener
+    def _listen(self) -> _Link:
+        """The link, its listener connected (LISTEN) if it was not."""
+        link = self._linked()
+        with self._errors(), link.news:
+            lis = link.listener
             if lis is None or lis.closed or lis.broken:
                 self._drop(lis)
-                self._listener = None
+                link.listener = None
                 lis = self._connect()
-                lis.add_notify_handler(self._notified)
+                lis.add_notify_handler(lambda n: link.notified(n.payload))
                 lis.execute(sql.SQL("LISTEN {}").format(sql.Identifier(f"{self.schema}.bg_tables")))
-                self._listener = lis
-                self._version += 1
-                self._resets += 1
-                self._next_poll = 0.0
-            try:
-                # what has arrived, without a round trip (twice: a session cut by the server
-                # reads as its error message first, then as the closed socket)
-                lis.pgconn.consume_input()
-                lis.pgconn.consume_input()
-                while (note := lis.pgconn.notifies()) is not None:
-                    self._version += 1
-                    tid = note.extra.decode(errors="replace")
-                    self._bumps[tid] = self._bumps.get(tid, 0) + 1
-                if lis.pgconn.status != psycopg.pq.ConnStatus.OK:
-                    raise psycopg.OperationalError("the connection was closed by the server")
-                now = time.monotonic()
-                if now >= self._next_poll:
-                    self._next_poll = now + POLL_SECONDS
-                    row = lis.execute(
-                        "SELECT count(*), coalesce(sum(rev), 0) FROM bg_tables"
-                    ).fetchone()
-                    fp = (int(row[0]), int(row[1])) if row else (0, 0)
-                    if fp != self._fingerprint:
-                        self._fingerprint = fp
-                        self._version += 1
-                        self._resets += 1  # a notification may have been missed
-            except psycopg.Error as exc:
-                self._drop(lis)
-                self._listener = None
-                raise Disconnected(
-                    f"the table store {self.path} was lost ({_first_line(exc)}): reconnecting…"
-                ) from None
-        return self._version
+                link.listener = lis
+                link.version += 1
+                link.resets += 1
+                link.next_poll = 0.0
+                link.news.notify_all()
+        return link
+
+    def _drain(self, link: _Link, poll: bool = True) -> None:
+        """What has arrived on the listener, without a round trip; `poll`: the fingerprint
+        too when it is due. By the thread that is `link.reader`."""
+        lis = link.listener
+        if lis is None:
+            return
+        try:
+            # twice: a session cut by the server reads as its error message first, then as
+            # the closed socket
+            lis.pgconn.consume_input()
+            lis.pgconn.consume_input()
+            while (note := lis.pgconn.notifies()) is not None:
+                link.notified(note.extra.decode(errors="replace"))
+            if lis.pgconn.status != psycopg.pq.ConnStatus.OK:
+                raise psycopg.OperationalError("the connection was closed by the server")
+            now = time.monotonic()
+            if poll and now >= link.next_poll:
+                link.next_poll = now + POLL_SECONDS
+                row = lis.execute(
+                    "SELECT count(*), coalesce(sum(rev), 0) FROM bg_tables"
+                ).fetchone()
+                fp = (int(row[0]), int(row[1])) if row else (0, 0)
+                if fp != link.fingerprint:
+                    link.fingerprint = fp
+                    link.version += 1
+                    link.resets += 1  # a notification may have been missed
+        except psycopg.Error as exc:
+            self._drop(lis)
+            link.listener = None
+            raise Disconnected(
+                f"the table store {self.path} was lost ({_first_line(exc)}): reconnecting…"
+            ) from None
 
 
 def _one(c: psycopg.Cursor[Any]) -> Any:
@@ -548,3 +690,62 @@ class _Postgres(Sql):
     def count(self, q: str, p: Sequence[Any] = ()) -> int:
         self.cur.execute(q.replace("?", "%s").encode(), p or None)
         return self.cur.rowcount
+
+
+class _Batched(Sql):
+    """The shared SQL of one transaction in as few round trips as it can (each one costs two
+    wake-ups, and a change holds its table's row lock across them): a change whose result
+    nobody reads (a write without RETURNING) waits to go with the next statement whose rows
+    are read, or with the COMMIT; `each` sends several reads at once. The statements are
+    bound by the client (psycopg's quoting) so that a batch is one simple query."""
+
+    def __init__(self, conn: psycopg.Connection[Any], begin: str) -> None:
+        self.cur: psycopg.ClientCursor[Any] = psycopg.ClientCursor(conn)
+        self.begin = begin
+        self.pending = [begin]
+
+    def _bind(self, q: str, p: Sequence[Any]) -> str:
+        return self.cur.mogrify(q.replace("?", "%s"), p or None)
+
+    def _send(self, stmts: Sequence[str]) -> list[list[tuple[Any, ...]]]:
+        """What is pending and `stmts`, as one query: the rows of each of `stmts`."""
+        batch, self.pending = [*self.pending, *stmts], []
+        self.cur.execute("; ".join(batch))
+        out = []
+        for k in range(len(batch)):
+            if k >= len(batch) - len(stmts):
+                res = self.cur.pgresult  # (not `description`: it builds every column anew)
+                rows = res is not None and res.status == psycopg.pq.ExecStatus.TUPLES_OK
+                out.append(self.cur.fetchall() if rows else [])
+            if k < len(batch) - 1:
+                self.cur.nextset()
+        return out
+
+    def __call__(self, q: str, p: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        stmt = self._bind(q, p)
+        if _deferrable(q):
+            self.pending.append(stmt)
+            return []
+        return self._send([stmt])[0]
+
+    def each(self, stmts: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+        return self._send([self._bind(q, p) for q, p in stmts])
+
+    def many(self, q: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.pending.extend(self._bind(q, r) for r in rows)
+
+    def count(self, q: str, p: Sequence[Any] = ()) -> int:
+        self._send([self._bind(q, p)])
+        return self.cur.rowcount
+
+    def commit(self) -> None:
+        """The changes still pending, and COMMIT (nothing at all if nothing was sent)."""
+        if self.pending != [self.begin]:
+            self._send(["COMMIT"])
+        self.pending = []
+
+
+def _deferrable(q: str) -> bool:
+    """A change whose result nobody reads: it may wait for the next round trip."""
+    head = q.lstrip()[:6].upper()
+    return head in ("INSERT", "UPDATE", "DELETE") and "RETURNING" not in q.upper()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import time
 from abc import abstractmethod
@@ -115,6 +116,7 @@ _BANK = (
 )
 _INSERT_SEAT = 'INSERT INTO bg_seats (table_id, seat, kind, "user") VALUES (?,?,?,?)'
 _INSERT_OFFER = 'INSERT INTO bg_offers (table_id, seat, "user") VALUES (?,?,?)'
+_NEW_MOVES = 'SELECT n, move_id, "user" FROM bg_moves WHERE table_id = ? AND n > ? ORDER BY n'
 _INSERT_MOVE = 'INSERT INTO bg_moves (table_id, n, move_id, seat, "user", at) VALUES (?,?,?,?,?,?)'
 
 
@@ -156,6 +158,10 @@ class Sql:
         rows = self(q, p)
         return rows[0] if rows else None
 
+    def each(self, stmts: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple[Any, ...]]]:
+        """Several statements, the rows of each (a backend may send them at once)."""
+        return [self(q, p) for q, p in stmts]
+
 
 class SQLStore(AgreeSQL, SocialSQL, TableStore):
     """A table store in SQL tables (`bg_tables`, `bg_seats`, `bg_moves`): everything but the
@@ -186,25 +192,53 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             yield q
 
     # ---- reading -------------------------------------------------------------------------
-    def _info(self, q: Sql, table_id: str, lock: bool = False) -> TableInfo:
+    def _info(
+        self, q: Sql, table_id: str, lock: bool = False, moves: int | None = None
+    ) -> TableInfo:
         """The table's row and its seats (`lock`: the row locked for a change; else one
-        statement, one round trip)."""
+        statement, one round trip). `moves`: the change expects that many moves, else Stale
+        (the row is then not locked at all)."""
         tid = normalize_id(table_id)
         now = self.NOW_SQL
         if lock:  # the seats read after the lock is held: a statement of their own
+            if moves is not None and self.ROW_LOCK:
+                # the count in the lock's own condition: a session that waited for the lock
+                # while a move was committed gets no row and goes at once, instead of every
+                # loser of a race taking the lock in turn only to find the count changed;
+                # the seats and the count as they are then go in the same round trip
+                rows, seats, found = q.each(
+                    (
+                        (
+                            f"SELECT {COLUMNS}, {now} FROM bg_tables WHERE id = ? AND moves = ?"
+                            f"{self.ROW_LOCK}",
+                            (tid, moves),
+                        ),
+                        (_SEATS, (tid,)),
+                        ("SELECT moves FROM bg_tables WHERE id = ?", (tid,)),
+                    )
+                )
+                if not found:
+                    raise UnknownTable(table_id)
+                if not rows:
+                    raise Stale(tid, moves, int(found[0][0]))
+                return row_info(rows[0], seats, self.clock_skew)
             row = q.one(
                 f"SELECT {COLUMNS}, {now} FROM bg_tables WHERE id = ?{self.ROW_LOCK}", (tid,)
             )
             if row is None:
                 raise UnknownTable(table_id)
-            return row_info(row, q(_SEATS, (tid,)), self.clock_skew)
-        cols = ", ".join(f"t.{k.strip()}" for k in COLUMNS.split(","))
-        rows = q(
-            f"SELECT {cols}, {now}, {SEAT_COLUMNS} FROM bg_tables t "
-            f"LEFT JOIN bg_seats s ON s.table_id = t.id {SEAT_JOINS} WHERE t.id = ? "
-            "ORDER BY s.seat",
-            (tid,),
-        )
+            info = row_info(row, q(_SEATS, (tid,)), self.clock_skew)
+            if moves is not None and info.moves != moves:
+                raise Stale(info.id, moves, info.moves)
+            return info
+        return self._info_of(table_id, q(self._read_sql(), (tid,)))
+
+    def _read_sql(self) -> str:
+        """The table's row and its seats, one row a seat, in one statement (its id: `?`)."""
+        return _read_sql(self.NOW_SQL)
+
+    def _info_of(self, table_id: str, rows: Sequence[Sequence[Any]]) -> TableInfo:
+        """The table as `_read_sql` read it."""
         if not rows:
             raise UnknownTable(table_id)
         seats = [r[NCOL + 1 :] for r in rows if r[NCOL + 1] is not None]
@@ -242,10 +276,11 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             tid, q("SELECT n, move_id FROM bg_moves WHERE table_id = ? ORDER BY n", (tid,))
         )
 
-    def _match(self, q: Sql, info: TableInfo) -> Match:
+    def _match(self, q: Sql, info: TableInfo, new: Sequence[Sequence[Any]] | None = None) -> Match:
         """The table's match at its last move: the cached one as it is when the table has
         not changed since it was read (no move read), brought up to date with the new moves
-        only when moves were only added since, else checked against every move."""
+        only when moves were only added since, else checked against every move. `new`: the
+        moves after the cached ones, read already in the same snapshot (`_NEW_MOVES`)."""
         m = self._cache.get(info.id)
         mark = self._synced.pop(info.id, None)
         if m is not None and mark is not None and mark[0] is m:
@@ -255,11 +290,7 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             # revisions as new moves means nothing but appends (no undo, no other change)
             if info.rev - rev == added >= 0 and m.cursor == len(m.steps) == k:
                 if added:
-                    rows = q(
-                        'SELECT n, move_id, "user" FROM bg_moves WHERE table_id = ? AND n > ? '
-                        "ORDER BY n",
-                        (info.id, k),
-                    )
+                    rows = q(_NEW_MOVES, (info.id, k)) if new is None else new
                     ids = check_moves(info.id, [(n, mid) for n, mid, _ in rows], first=k + 1)
                     if len(ids) != added:
                         raise Damaged(info.id, f"{k + len(ids)} moves stored, {info.moves} counted")
@@ -281,9 +312,17 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
         return m
 
     def load(self, table_id: str) -> tuple[TableInfo, Match]:
+        tid = normalize_id(table_id)
+        mark = self._synced.get(tid)
         with self._tx(write=False, snapshot=True) as q:
-            info = self._info(q, table_id)
-            return info, self._match(q, info)
+            if mark is None or self._cache.get(tid) is not mark[0]:
+                info = self._info(q, table_id)
+                return info, self._match(q, info)
+            # a table read before: the moves after those cached go with the table's row
+            # (none, usually), one round trip instead of two
+            rows, new = q.each(((self._read_sql(), (tid,)), (_NEW_MOVES, (tid, mark[2]))))
+            info = self._info_of(table_id, rows)
+            return info, self._match(q, info, new)
 
     # ---- changing ------------------------------------------------------------------------
     def create(
@@ -394,9 +433,7 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
         self._as(user)
         try:
             with self._tx() as q:
-                info = self._info(q, table_id, lock=True)  # this table's row only
-                if info.moves != expected:
-                    raise Stale(info.id, expected, info.moves)
+                info = self._info(q, table_id, lock=True, moves=expected)  # this row only
                 lease_ok = False
                 if lease is not None:
                     held = q.one(
@@ -468,9 +505,7 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
     def undo(self, table_id: str, user: str, expected: int) -> TableInfo:
         self._as(user)
         with self._tx() as q:
-            info = self._info(q, table_id, lock=True)
-            if info.moves != expected:
-                raise Stale(info.id, expected, info.moves)
+            info = self._info(q, table_id, lock=True, moves=expected)
             match = self._match(q, info)
             check_undo(info, match, user)
             self._cache.pop(info.id, None)
@@ -857,6 +892,16 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
                 raise StoreError(f"table {info.id} does not replay the same in {self.path}")
             if stored.status == FINISHED:  # its result, as the store it came from has it
                 results.record(q, stored, self._match(q, stored))
+
+
+@functools.cache
+def _read_sql(now: str) -> str:
+    cols = ", ".join(f"t.{k.strip()}" for k in COLUMNS.split(","))
+    return (
+        f"SELECT {cols}, {now}, {SEAT_COLUMNS} FROM bg_tables t "
+        f"LEFT JOIN bg_seats s ON s.table_id = t.id {SEAT_JOINS} WHERE t.id = ? "
+        "ORDER BY s.seat"
+    )
 
 
 def shown_time(when: float) -> str:

@@ -793,12 +793,13 @@ def owe_notice(
     (a move count; below 0, news about the table), user, target and kind. `targets`: where
     the targets' numbers are read (on PostgreSQL a view: a role may not read others' URLs)."""
     only = " AND talk = 1" if kind == "talk" else ""  # talk: the targets that opted in
-    for (target,) in run(f'SELECT n FROM {targets} WHERE "user" = ?{only}', (user,)):
-        run(
-            'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
-            "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-            (table_id, n, user, int(target), kind, title, body),
-        )
+    # one statement, whose result nobody reads: it goes with the commit
+    run(
+        'INSERT INTO bg_notices (table_id, n, "user", target, kind, title, body) '
+        f'SELECT ?, ?, ?, n, ?, ?, ? FROM {targets} WHERE "user" = ?{only} '
+        "ON CONFLICT DO NOTHING",
+        (table_id, n, user, kind, title, body, user),
+    )
 
 
 class TableStore(ABC):
