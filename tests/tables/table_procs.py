@@ -60,16 +60,22 @@ def cli(*argv: str) -> tuple[int, str]:
 def player(store: str, user: str, out_path: str, seed: str) -> None:
     rng = random.Random(int(seed))
     base = ("--user", user, "--store", store, "table")
+    # what wakes the terminal while it is not its turn: the store's change signal (as the
+    # app's screens wait), not a whole `table list` every 50 ms
+    watch = open_store(store)
     with open(out_path, "w") as out:
         while True:
+            seen = watch.version()  # read first: a move made during the list bumps it
             rc, text = cli(*base, "list", "--json")
             assert rc == 0, text
             mine = [t for t in json.loads(text) if t["group"] == "yours"]
             if mine and all(t["status"] == "finished" for t in mine):
+                watch.close()
                 return
             turns = [t for t in mine if t["your_turn"]]
             if not turns:
-                time.sleep(0.05)
+                while watch.version() == seen:
+                    watch.wait(0.05)
                 continue
             for t in turns:
                 rc, text = cli(*base, "show", t["id"], "--json")
