@@ -72,6 +72,38 @@ Reader = Callable[[float | None], str | None]
 
 TIMEOUT = "\x00timeout"
 
+ENDED = "The input has ended (no more lines to read): the line mode stops here."
+
+
+class Input:
+    """The reader the whole line mode reads through. Once its input has ended it stays ended
+    and never asks its source again, so a closed input ends the menu, a game and a table at
+    once, never in a loop; `tell` says so, once."""
+
+    def __init__(self, read: Reader) -> None:
+        self._read = read
+        self.ended = False
+        self._told = False
+
+    @classmethod
+    def of(cls, read: Reader) -> Input:
+        """`read` itself if it is one already (a game inside the menu shares its end)."""
+        return read if isinstance(read, Input) else cls(read)
+
+    def __call__(self, timeout: float | None = None) -> str | None:
+        if self.ended:
+            return None
+        line = self._read(timeout)
+        if line is None:
+            self.ended = True
+        return line
+
+    def tell(self, say: Callable[[str], None]) -> None:
+        """Say that the input has ended, if it has and that was not said yet."""
+        if self.ended and not self._told:
+            self._told = True
+            say(ENDED)
+
 
 def script_reader(lines: list[str]) -> Reader:
     """A reader over a fixed list of lines (tests and scripts); the end is the end of input."""
@@ -101,6 +133,7 @@ class TerminalReader:
                 # no escape sequences around each line (bracketed paste marks them so)
                 readline.parse_and_bind("set enable-bracketed-paste off")
         self._asked = False  # the reading thread was asked for a line not yet taken
+        self._ended = False  # the end of the input was taken
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._want = threading.Event()
         self._thread = threading.Thread(target=self._run, name="plain-input", daemon=True)
@@ -123,7 +156,8 @@ class TerminalReader:
                 return
 
     def __call__(self, timeout: float | None = None) -> str | None:
-        if not self._thread.is_alive() and self._lines.empty():
+        if self._ended or (not self._thread.is_alive() and self._lines.empty()):
+            # the thread may not have returned yet: asked again it would wait for nothing
             return None
         if not self._asked:
             self._asked = True
@@ -133,4 +167,5 @@ class TerminalReader:
         except queue.Empty:
             return TIMEOUT
         self._asked = False
+        self._ended = line is None
         return line

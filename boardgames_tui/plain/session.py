@@ -17,9 +17,10 @@ from typing import Any
 from boardgames_tui.engine.core import PUBLIC, Match, saves
 from boardgames_tui.engine.core.protocol import Prompt, may_read
 from boardgames_tui.plain.boards import Sections, board_for, counted, listed
-from boardgames_tui.plain.lines import TIMEOUT, Reader
+from boardgames_tui.plain.lines import TIMEOUT, Input, Reader
 from boardgames_tui.session.autosave import Autosaver
 from boardgames_tui.session.errors import bot_error_message, write_error
+from boardgames_tui.session.keys import by_number, number_range, numbered, option_numbers
 from boardgames_tui.session.play import Session
 from boardgames_tui.session.scores import history_lines
 from boardgames_tui.session.source import Refused, Source
@@ -68,7 +69,7 @@ class PlainSession:
         if not isinstance(session, Session):
             session = Session(session, autosaver=Autosaver(), saves_dir=saves_dir, think=think)
         self.session = session
-        self.read = read
+        self.read = Input.of(read)
         self.say = say
         self.saves_dir = saves_dir
         self.hint_think = hint_think
@@ -162,6 +163,7 @@ class PlainSession:
                 if session.dirty:
                     session.autosave()
                 session.autosaver.flush()
+        self.read.tell(self.say)
         self.goodbye()
         return code
 
@@ -347,9 +349,8 @@ class PlainSession:
             text = text[len(name) + 2 :]
         back = " (or back)" if prompt.step > 0 else ""
         self.say(f"{name} to decide: {text}{back}")
-        for i, move in enumerate(prompt.moves, start=1):
-            preview = move.preview.removeprefix("→").lstrip()  # the colon says what follows
-            self.say(f"{i} {move.label}: {preview}" if preview else f"{i} {move.label}")
+        for line in numbered(prompt.moves):
+            self.say(line)
 
     def say_end(self) -> None:
         m = self.match
@@ -419,7 +420,7 @@ class PlainSession:
         labels = [m.label.lower() for m in prompt.moves] if prompt else []
         near = difflib.get_close_matches(text.lower(), words + labels, n=3, cutoff=0.5)
         near += [w for w in words if w.startswith(text.lower()[:2]) and w not in near]
-        choose = f"a number from 1 to {len(prompt.moves)} or " if prompt else ""
+        choose = f"a number ({number_range(prompt.moves)}) or " if prompt else ""
         if near:
             self.say(f"No command {text!r}: nearest {listed(near[:3], '')}; or type {choose}help.")
         else:
@@ -430,11 +431,10 @@ class PlainSession:
         moves = prompt.moves
         chosen = None
         if text.isdigit():
-            n = int(text)
-            if not 1 <= n <= len(moves):
-                self.say(f"No option {n}: choose 1 to {len(moves)}.")
+            chosen = by_number(moves, text)
+            if chosen is None:
+                self.say(f"No option {text}: choose {number_range(moves)}.")
                 return True
-            chosen = moves[n - 1]
         else:
             low = text.lower()
             exact = [m for m in moves if m.label.lower() == low or m.id.lower() == low]
@@ -444,12 +444,12 @@ class PlainSession:
             elif len(starts) == 1:
                 chosen = starts[0]
             elif len(starts) > 1:
-                nums = [str(moves.index(m) + 1) for m in starts]
+                nums = [n for m, n in zip(moves, option_numbers(moves), strict=True) if m in starts]
                 self.say(f"{text!r} names {len(starts)} options ({listed(nums)}): type its number.")
                 return True
         if chosen is None:
             if strict:
-                self.say(f"No option {text!r}: choose 1 to {len(moves)}.")
+                self.say(f"No option {text!r}: choose {number_range(moves)}.")
                 return True
             return False
         try:
@@ -665,9 +665,10 @@ class PlainSession:
         if not self.shared:
             m.hints.add(m.cursor + 1)
         ids = prompt.ids()
+        numbers = option_numbers(prompt.moves)
         scale = "chance the team wins" if self.game.cooperative else "chance of winning"
         best = [
-            f"{ids.index(v.move_id) + 1} {v.label} {v.value:.0%}"
+            f"{numbers[ids.index(v.move_id)]} {v.label} {v.value:.0%}"
             for v in values[:3]
             if v.move_id in ids
         ]

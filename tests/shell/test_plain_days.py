@@ -1,0 +1,194 @@
+"""The line mode over days (issue 43): Done is 0 as on the screen, a closed input ends the
+line mode at once with one line saying so, and a line that arrives while it waits for input
+goes above the prompt."""
+
+from __future__ import annotations
+
+import random
+from argparse import Namespace
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from boardgames_tui.engine.core import HUMAN, Match, Seat, all_games, get_game, saves
+from boardgames_tui.engine.core.protocol import Prompt
+from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.plain import join_table, play_match
+from boardgames_tui.plain.lines import ENDED, TIMEOUT, Output
+from boardgames_tui.plain.menu import menu
+from boardgames_tui.session.keys import DONE_IDS, DONE_KEY, option_numbers
+
+TITLES = ["rattus-cartus", "1347", "cathedral-of-orleans", "notre-dame"]
+
+
+def until(game_id: str, found: Callable[[Prompt], bool], seed: int = 1) -> Match:
+    """A seeded random game (one person, the rest random) stopped where `found` holds."""
+    game = get_game(game_id)
+    seats = [Seat(f"P{i}", HUMAN if i == 0 else "random") for i in range(game.max_players)]
+    m = Match.new(game_id, seats, seed=seed)
+    rng = random.Random(seed)
+    while m.prompt is not None and m.cursor < 3000:
+        if m.prompt.seat == 0 and found(m.prompt):
+            m.truncate()
+            return m
+        m.play(rng.choice(m.prompt.moves).id)
+    raise AssertionError(f"no such prompt in {game_id}")
+
+
+def with_done(prompt: Prompt) -> bool:
+    return len(prompt.moves) >= 3 and sum(m.id in DONE_IDS for m in prompt.moves) == 1
+
+
+class Lines:
+    """A scripted input that ends after its lines; read once more after its end, the test
+    fails (a line mode that reads on past the end would spin on a closed input)."""
+
+    def __init__(self, lines: list[str], on_read: Callable[[], None] | None = None) -> None:
+        self.lines = list(lines)
+        self.ended = False
+        self.on_read = on_read
+
+    def __call__(self, timeout: float | None = None) -> str | None:
+        assert not self.ended, "read again after the input ended"
+        if self.on_read is not None:
+            self.on_read()
+        if not self.lines:
+            self.ended = True
+            return None
+        return self.lines.pop(0)
+
+
+# ---- Done is 0, as on the screen ---------------------------------------------------------
+@pytest.mark.parametrize("game_id", TITLES)
+def test_the_line_mode_numbers_done_0_as_the_screen_does(game_id: str, tmp_path: Path) -> None:
+    """The screen's picker keys Done (Pass, Decline) 0; the line mode numbered it like any other
+    option: the last of 1 … N."""
+    m = until(game_id, with_done)
+    prompt = m.prompt
+    assert prompt is not None
+    done = next(x for x in prompt.moves if x.id in DONE_IDS)
+    others = [x for x in prompt.moves if x.id != done.id]
+    out = Output()
+    at = m.cursor
+    play_match(m, read=Lines(["99", DONE_KEY, "quit"]), say=out, saves_dir=str(tmp_path))
+    asked = out.lines.index(next(x for x in out.lines if x.startswith("P0 to decide: ")))
+    listed = out.lines[asked + 1 : asked + 1 + len(prompt.moves)]
+    heads = [x.split(" ", 1)[0] for x in listed]
+    assert heads == [*[str(i) for i in range(1, len(others) + 1)], DONE_KEY], listed
+    assert listed[-1].startswith(f"0 {done.label}")
+    assert f"No option 99: choose 1 to {len(others)} or 0." in out.lines
+    assert m.steps[at].move_id.endswith(done.id)  # 0 played Done
+
+
+def test_a_number_plays_the_option_listed_with_it(tmp_path: Path) -> None:
+    """Below Done the numbers are as before: 1 is the first option, N the Nth; a prompt
+    without Done has no 0."""
+    m = until("rattus-cartus", with_done)
+    prompt = m.prompt
+    assert prompt is not None
+    last = str(len(prompt.moves) - 1)
+    chosen = prompt.moves[len(prompt.moves) - 2]  # the last one before Done
+    at = m.cursor
+    out = Output()
+    play_match(m, read=Lines([last, "quit"]), say=out, saves_dir=str(tmp_path))
+    assert m.steps[at].move_id.endswith(chosen.id)
+    plain = until("notre-dame", lambda p: not any(x.id in DONE_IDS for x in p.moves))
+    assert plain.prompt is not None
+    assert DONE_KEY not in option_numbers(plain.prompt.moves)
+    out = Output()
+    play_match(plain, read=Lines(["0", "quit"]), say=out, saves_dir=str(tmp_path))
+    assert f"No option 0: choose 1 to {len(plain.prompt.moves)}." in out.lines
+
+
+# ---- a closed input ends the line mode, once ---------------------------------------------
+def menu_args(tmp_path: Path) -> Namespace:
+    return Namespace(
+        saves=str(tmp_path), think=None, store=str(tmp_path / "t.sqlite"), user="alice"
+    )
+
+
+def pick(title: str) -> str:
+    return str([g.id for g in all_games()].index(title) + 1)
+
+
+ENDS_IN_THE_MENU = {
+    "the menu": [],
+    "a game from the menu": ["1", pick("notre-dame"), "Ann,Bob", "2=random", "1"],
+    "a new game's questions": ["1", pick("notre-dame")],
+    "new shared table": ["4", "1", pick("notre-dame")],
+    "at a shared table": ["4", "1", pick("notre-dame"), "me,bob", ""],
+    "the away menu": ["5", "1"],
+    "the rules": ["6"],
+}
+
+
+@pytest.mark.parametrize("where", list(ENDS_IN_THE_MENU))
+def test_a_closed_input_ends_the_menu_with_one_line(where: str, tmp_path: Path) -> None:
+    """The menu and what it opens read on after the end of the input (the game ended, and the
+    menu asked again; a table ended, and the shared tables asked again), saying nothing of
+    the end: one line says it, and nothing is read after it."""
+    out = Output()
+    read = Lines(ENDS_IN_THE_MENU[where])
+    assert menu(menu_args(tmp_path), read, out) == 0
+    assert read.ended
+    assert out.lines.count(ENDED) == 1, out.lines[-6:]
+    after = out.lines[out.lines.index(ENDED) + 1 :]
+    assert all(x.startswith(("Saved to ", "Left table ")) for x in after), after
+    assert "Back at the menu." not in out.lines[-4:]
+
+
+def hotseat(tmp_path: Path) -> Match:
+    return Match.new("notre-dame", [Seat("Ann"), Seat("Bob")], seed=2)
+
+
+ENDS_IN_A_GAME = {
+    "at a decision": [],
+    "at the hand-over": ["", "1", "1"],
+    "in the review": ["", "1", "review"],
+    "at the undo question": ["", "1", "undo"],
+    "at the end of the game": None,
+}
+
+
+@pytest.mark.parametrize("where", list(ENDS_IN_A_GAME))
+def test_a_closed_input_ends_a_game_with_one_line(where: str, tmp_path: Path) -> None:
+    lines = ENDS_IN_A_GAME[where]
+    m = hotseat(tmp_path)
+    if lines is None:  # a game over: the input ends at its last words
+        rng = random.Random(1)
+        while m.prompt is not None:
+            m.play(rng.choice(m.prompt.moves).id)
+        lines = []
+    out = Output()
+    read = Lines(lines)
+    assert play_match(m, read=read, say=out, saves_dir=str(tmp_path)) == 0
+    assert read.ended and out.lines.count(ENDED) == 1
+    said = out.lines[out.lines.index(ENDED) + 1 :]
+    assert said in ([], [f"Saved to {saves.autosave_path(m, tmp_path)}."]), said
+
+
+def test_a_closed_input_ends_a_table_while_another_player_moves(tmp_path: Path) -> None:
+    """At a table, bob to move: alice's terminal waits, listening; its input ends."""
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    info = store.create("notre-dame", parse_seats("bob,alice", "bob"), {}, 3, "bob", {})
+    out = Output()
+    waited: list[str] = []
+
+    def read(timeout: float | None = None) -> str | None:
+        assert not waited or waited[-1] != "end", "read again after the input ended"
+        waited.append("end" if len(waited) == 3 else "wait")
+        return None if waited[-1] == "end" else TIMEOUT
+
+    assert join_table(store, info.id, "alice", read=read, say=out) == 0
+    assert out.lines[-2:] == [ENDED, f"Left table {info.id}; it stays in the store."]
+    store.close()
+
+
+def test_the_real_program_on_a_closed_pipe_says_so_once(tmp_path: Path) -> None:
+    """`--plain` with nothing on stdin: the menu ends at once, saying why."""
+    from tests.shell.test_plain import run_cli
+
+    done = run_cli(["--plain"], "", tmp_path, env={"BOARDGAMES_PLAIN": "1"})
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.splitlines()[-1] == ENDED
