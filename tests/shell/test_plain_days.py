@@ -5,6 +5,7 @@ goes above the prompt."""
 from __future__ import annotations
 
 import random
+import re
 from argparse import Namespace
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from boardgames_tui.plain import join_table, play_match
 from boardgames_tui.plain.lines import ENDED, TIMEOUT, Output
 from boardgames_tui.plain.menu import menu
 from boardgames_tui.session.keys import DONE_IDS, DONE_KEY, option_numbers
+from tests.shell.ptydriver import PtyApp, base_env
 
 TITLES = ["rattus-cartus", "1347", "cathedral-of-orleans", "notre-dame"]
 
@@ -192,3 +194,65 @@ def test_the_real_program_on_a_closed_pipe_says_so_once(tmp_path: Path) -> None:
     done = run_cli(["--plain"], "", tmp_path, env={"BOARDGAMES_PLAIN": "1"})
     assert done.returncode == 0, done.stderr[-800:]
     assert done.stdout.splitlines()[-1] == ENDED
+
+
+# ---- a line that comes while the prompt waits goes above it --------------------------------
+def screen_rows(data: bytes) -> list[str]:
+    """The rows a terminal shows for `data`, as far as a line mode writes: text, carriage
+    return, newline, backspace and erase-to-the-end; any other escape sequence is skipped."""
+    rows: list[list[str]] = [[]]
+    col = 0
+    text = data.decode("utf-8", "replace")
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\x1b":
+            seq = re.match(r"\x1b\[[0-9;?<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b.", text[i:])
+            if seq is not None and seq.group() == "\x1b[K":
+                del rows[-1][col:]
+            i += len(seq.group()) if seq is not None else 1
+            continue
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            rows.append([])
+            col = 0
+        elif ch == "\b":
+            col = max(0, col - 1)
+        elif ch.isprintable():
+            row = rows[-1]
+            row.extend(" " * (col - len(row)))
+            row[col : col + 1] = [ch]
+            col += 1
+        i += 1
+    return ["".join(r).rstrip() for r in rows]
+
+
+def test_a_line_that_comes_while_the_prompt_waits_goes_above_it(tmp_path: Path) -> None:
+    """The real program in a pty at a table, bob to move: alice has typed half a line at the
+    prompt when bob's words arrive. They were printed after the prompt, on the line she types
+    on; now above it, with the prompt and her half line again, and her line is kept whole."""
+    path = tmp_path / "t.sqlite"
+    store = SQLiteStore(path)
+    info = store.create("notre-dame", parse_seats("bob,alice", "bob"), {}, 3, "bob", {})
+    args = ["--plain", "--store", str(path), "--user", "alice", "table", "join", info.id]
+    app = PtyApp(args, base_env(tmp_path, TERM="xterm"), size=(80, 24))
+    try:
+        app.read_until("Waiting for bob to move.")
+        app.read_until("> ", quiet=0.3)
+        app.send(b"say hel", quiet=0.3)
+        app.send(b"\x1b[D", quiet=0.3)  # the cursor one left: on the "l"
+        store.say(info.id, "bob", "hi alice")
+        app.read_until("» bob: hi alice", quiet=0.3)
+        rows = screen_rows(bytes(app.output))
+        talk = max(i for i, row in enumerate(rows) if "» bob: hi alice" in row)
+        assert rows[talk] == "» bob: hi alice", rows[talk - 2 : talk + 2]
+        assert rows[talk + 1 :] == ["> say hel"], rows[talk - 2 :]
+        app.send(b"p\r", quiet=0.3)  # typed where the cursor was: "say hepl"
+        app.read_until("» you: hepl")
+        assert [(t.user, t.text) for t in store.talk(info.id, "bob")][-1] == ("alice", "hepl")
+        app.send(b"quit\r", quiet=0.3)
+        app.read_until(f"Left table {info.id}")
+    finally:
+        app.close()
+        store.close()
