@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "save": "save the game; save NAME to choose the file",
     "say": "at a shared table: say TEXT to the others (their words arrive marked »)",
     "clock": "at a shared table: the time left for the turn (the table's own news: Table: …)",
+    "reclaim": "at a shared table: take your seat back from the computer (after timeouts, away)",
     "quit": "leave (the game is saved)",
 }
 ALIASES = {"q": "quit", "exit": "quit", "?": "help", "h": "help", "o": "options", "b": "board"}
@@ -91,6 +92,7 @@ class PlainSession:
         self.heading = ""
         self.asked: tuple[int, tuple[str, ...]] | None = None
         self.waiting_said: int | None = None
+        self.piloted_said = False  # "the computer plays your seat" was said (and still holds)
         self.review_at: int | None = None
         self.pending_undo: int | None = None
         self.ended = False
@@ -218,6 +220,10 @@ class PlainSession:
                 self.say("Waiting for players to take the open seats.")
             elif prompt is not None:
                 self.say(f"Waiting for {m.seats[prompt.seat].name} to move.")
+        piloted = self.piloted()
+        if piloted and not self.piloted_said:
+            self.say("The computer plays your seat: type reclaim to take it back.")
+        self.piloted_said = piloted
         line = self.read(1.0)
         if line == TIMEOUT:
             self.refresh()
@@ -477,6 +483,25 @@ class PlainSession:
         self.session.refresh()
         self.say(f"» you: {rest.strip()}")
         self.news()
+
+    def piloted(self) -> bool:
+        """The computer plays this person's seat at the table (timeouts, left, away)."""
+        facts = self.session.facts
+        return self.table is not None and facts.seat is not None and "reclaim" not in facts.keys_off
+
+    def cmd_reclaim(self, rest: str) -> None:
+        if self.table is None:
+            self.say("reclaim is for shared tables: here nobody plays for you.")
+            return
+        try:
+            said = self.table.reclaim()
+        except Refused as exc:
+            self.say(f"Not taken back: {str(exc).rstrip('.')}.")
+            return
+        self.session.refresh()
+        self.piloted_said = False
+        self.asked = None
+        self.say(said)
 
     def cmd_clock(self, rest: str) -> None:
         clock = self.session.clock()

@@ -256,3 +256,22 @@ def test_a_line_that_comes_while_the_prompt_waits_goes_above_it(tmp_path: Path) 
     finally:
         app.close()
         store.close()
+
+
+# ---- a seat the computer plays is taken back in the line mode too --------------------------
+def test_the_line_mode_takes_a_seat_back_from_the_computer(tmp_path: Path) -> None:
+    """After three timeouts (or away) the computer plays the seat "until they take it back
+    (t, or table reclaim ID)": the app had `t`, the line mode nothing, so a player there could
+    not play again without another program. Now it says so while waiting, and `reclaim` does."""
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    info = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice", {})
+    store.set_away("bob", None)  # the computer plays bob's seat
+    out = Output()
+    read = Lines(["help", "reclaim", "reclaim", "quit"])
+    assert join_table(store, info.id, "bob", read=read, say=out) == 0
+    assert "The computer plays your seat: type reclaim to take it back." in out.lines
+    assert any(x.startswith("reclaim: at a shared table: take your seat back") for x in out.lines)
+    assert "You play seat 2 again." in out.lines
+    assert any(x.startswith("Not taken back: ") for x in out.lines)  # the second time
+    assert store.away("bob") is None
+    store.close()
