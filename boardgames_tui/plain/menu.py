@@ -308,7 +308,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
     settle(store)  # a turn whose time ran out is the computer's before it is listed
     heads = {
         "yours": "yours",
-        "offered": "rematch offered to you",
+        "offered": "a seat offered to you: pick it to sit down",
         "open": "open: take a seat",
         "others": "watch",
     }
@@ -335,7 +335,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
 
 def new_table(store: Any, user: str, read: Reader, say: Any) -> str | None:
     """A new shared table asked step by step: game, seats, turn limit; its id."""
-    from boardgames_tui.engine.tables import StoreError, parse_seats
+    from boardgames_tui.engine.tables import StoreError, offered_seats
     from boardgames_tui.engine.tables.clock import ClockError, ClockRules, parse_duration
 
     games = all_games()
@@ -354,7 +354,9 @@ def new_table(store: Any, user: str, read: Reader, say: Any) -> str | None:
         if answer is None:
             return None
         try:
-            seats = parse_seats(answer or "me,open", user)
+            # another person's seat is offered to them, as the app and `table new` do:
+            # nobody is seated (and given turns) without saying yes
+            seats = offered_seats(answer or "me,open", user)
             game.check_players(len(seats))
         except (StoreError, SetupError) as exc:
             say(str(exc))

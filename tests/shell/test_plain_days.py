@@ -14,7 +14,7 @@ import pytest
 
 from boardgames_tui.engine.core import HUMAN, Match, Seat, all_games, get_game, saves
 from boardgames_tui.engine.core.protocol import Prompt
-from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.engine.tables import SQLiteStore, offered_seats, parse_seats
 from boardgames_tui.plain import join_table, play_match
 from boardgames_tui.plain.lines import ENDED, TIMEOUT, Output
 from boardgames_tui.plain.menu import menu
@@ -274,4 +274,30 @@ def test_the_line_mode_takes_a_seat_back_from_the_computer(tmp_path: Path) -> No
     assert "You play seat 2 again." in out.lines
     assert any(x.startswith("Not taken back: ") for x in out.lines)  # the second time
     assert store.away("bob") is None
+    store.close()
+
+
+def test_a_seat_offered_at_a_new_table_is_not_called_a_rematch(tmp_path: Path) -> None:
+    """alice made a table for alice and bob: bob's line-mode list said "(rematch offered to
+    you)", where the app says "Seats offered to you: Enter accepts"."""
+    from boardgames_tui.plain.menu import table_rows
+
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    info = store.create("notre-dame", offered_seats("alice,bob", "alice"), {}, 3, "alice", {})
+    [(tid, row)] = table_rows(store, "bob")
+    assert tid == info.id and row.endswith("(a seat offered to you: pick it to sit down)"), row
+    assert "rematch" not in row
+    store.close()
+
+
+def test_a_new_table_in_the_line_mode_offers_the_others_their_seats(tmp_path: Path) -> None:
+    """The app and `table new` offer bob his seat (he says yes by joining); the line mode's
+    New shared table sat him down, given turns he had not chosen."""
+    out = Output()
+    read = Lines(["4", "1", pick("notre-dame"), "me,bob", "", "quit", "7"])
+    assert menu(menu_args(tmp_path), read, out) == 0
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    [info] = store.tables()
+    assert info.seats[1].user is None and info.seats[1].offered == "bob"
+    assert info.status == "waiting"
     store.close()
