@@ -43,6 +43,9 @@ COMMANDS: dict[str, str] = {
     "say": "at a shared table: say TEXT to the others (their words arrive marked »)",
     "clock": "at a shared table: the time left for the turn (the table's own news: Table: …)",
     "reclaim": "at a shared table: take your seat back from the computer (after timeouts, away)",
+    "propose": "at a shared table: a change the players agree to: propose limit 24h, limit "
+    "none, pause, resume, or seat N USER",
+    "agree": "at a shared table: agree to the change proposed; agree no turns it down",
     "quit": "leave (the game is saved)",
 }
 ALIASES = {"q": "quit", "exit": "quit", "?": "help", "h": "help", "o": "options", "b": "board"}
@@ -502,6 +505,41 @@ class PlainSession:
         self.piloted_said = False
         self.asked = None
         self.say(said)
+
+    def cmd_propose(self, rest: str) -> None:
+        self.table_change(rest, propose=True)
+
+    def cmd_agree(self, rest: str) -> None:
+        self.table_change(rest, propose=False)
+
+    def table_change(self, rest: str, propose: bool) -> None:
+        """`propose WORDS` or `agree [no]`: the table's change, as `table propose`/`agree`."""
+        from boardgames_tui.engine.tables import StoreError
+
+        word = "propose" if propose else "agree"
+        if self.table is None:
+            self.say(f"{word} is for shared tables: here nobody else is asked.")
+            return
+        if propose and not rest:
+            self.say("propose what? limit 24h, limit none, pause, resume, or seat N USER.")
+            return
+        no = not propose and rest.lower() in ("no", "n")
+        table, tid = self.table, self.table.info.id
+        try:
+            if propose:
+                made, done = table.store.propose(tid, table.user, rest.split())
+            else:
+                made, done = table.store.agree(tid, table.user, yes=not no)
+        except StoreError as exc:
+            self.say(f"Not {'proposed' if propose else 'answered'}: {str(exc).rstrip('.')}.")
+            return
+        self.refresh()
+        if no:
+            self.say(f"Turned down: {made.text}")
+            return
+        said = "Done" if done else ("Proposed" if propose else "Agreed")
+        waiting = "" if done else f" (waiting for {', '.join(made.waiting_for)})"
+        self.say(f"{said}: {made.text}{waiting}")
 
     def cmd_clock(self, rest: str) -> None:
         clock = self.session.clock()

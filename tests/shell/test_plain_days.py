@@ -301,3 +301,26 @@ def test_a_new_table_in_the_line_mode_offers_the_others_their_seats(tmp_path: Pa
     assert info.seats[1].user is None and info.seats[1].offered == "bob"
     assert info.status == "waiting"
     store.close()
+
+
+def test_the_line_mode_proposes_and_agrees_to_a_table_change(tmp_path: Path) -> None:
+    """The app's Tables screen proposes (p), agrees (a) and turns down (d) a change of the
+    turn limit or a pause; the line mode could do none of it."""
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    info = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice", {})
+    out = Output()
+    lines = ["propose", "propose limit 1m", "propose pause", "quit"]
+    assert join_table(store, info.id, "alice", read=Lines(lines), say=out) == 0
+    assert "propose what? limit 24h, limit none, pause, resume, or seat N USER." in out.lines
+    assert any(x.startswith("Proposed: ") and "(waiting for bob)" in x for x in out.lines)
+    assert any(x.startswith("Not proposed: ") for x in out.lines)  # one open at a time
+    bob = Output()
+    assert join_table(store, info.id, "bob", read=Lines(["agree", "quit"]), say=bob) == 0
+    assert any(x.startswith("Done: ") for x in bob.lines), bob.lines[-5:]
+    assert store.load(info.id)[0].rules.turn_limit == 60
+    assert join_table(store, info.id, "bob", read=Lines(["propose pause", "quit"]), say=bob) == 0
+    alice = Output()
+    assert join_table(store, info.id, "alice", read=Lines(["agree no", "quit"]), say=alice) == 0
+    assert any(x.startswith("Turned down: ") for x in alice.lines), alice.lines[-5:]
+    assert store.proposal(info.id) is None
+    store.close()
