@@ -46,6 +46,8 @@ COMMANDS: dict[str, str] = {
     "propose": "at a shared table: a change the players agree to: propose limit 24h, limit "
     "none, pause, resume, or seat N USER",
     "agree": "at a shared table: agree to the change proposed; agree no turns it down",
+    "leave": "at a shared table: leave it for good, after a yes (the computer plays your seat)",
+    "cancel": "at a shared table you made, before its game begins: cancel it, after a yes",
     "quit": "leave (the game is saved)",
 }
 ALIASES = {"q": "quit", "exit": "quit", "?": "help", "h": "help", "o": "options", "b": "board"}
@@ -96,6 +98,8 @@ class PlainSession:
         self.asked: tuple[int, tuple[str, ...]] | None = None
         self.waiting_said: int | None = None
         self.piloted_said = False  # "the computer plays your seat" was said (and still holds)
+        self.pending_table: str | None = None  # "leave" or "cancel", asked and not answered
+        self.cancelled = False  # this session cancelled its table: it is gone
         self.review_at: int | None = None
         self.pending_undo: int | None = None
         self.ended = False
@@ -317,6 +321,8 @@ class PlainSession:
 
     def goodbye(self) -> None:
         path = self.session.last_autosave
+        if self.cancelled:
+            return  # said when it was cancelled
         if self.table is not None:
             self.say(f"Left table {self.session.facts.table_id}; it stays in the store.")
         elif path is not None:
@@ -402,6 +408,12 @@ class PlainSession:
             else:
                 self.say("Not undone.")
             return True
+        if self.pending_table is not None:
+            asked, self.pending_table = self.pending_table, None
+            if text.lower() not in ("yes", "y"):
+                self.say("Not left." if asked == "leave" else "Not cancelled.")
+                return True
+            return self.leave_or_cancel(asked)
         word, _, rest = text.partition(" ")
         word = ALIASES.get(word.lower(), word.lower())
         rest = rest.strip()
@@ -540,6 +552,46 @@ class PlainSession:
         said = "Done" if done else ("Proposed" if propose else "Agreed")
         waiting = "" if done else f" (waiting for {', '.join(made.waiting_for)})"
         self.say(f"{said}: {made.text}{waiting}")
+
+    def cmd_leave(self, rest: str) -> None:
+        self.ask_table(
+            "leave",
+            "Leave table {} for good? The computer plays your seat from then "
+            "on (reclaim takes it back).",
+        )
+
+    def cmd_cancel(self, rest: str) -> None:
+        self.ask_table("cancel", "Cancel table {}? It is gone for everyone.")
+
+    def ask_table(self, word: str, question: str) -> None:
+        """`leave` or `cancel`: asked first, as the app's Tables screen does."""
+        if self.table is None:
+            self.say(f"{word} is for shared tables: this game is played here only.")
+            return
+        self.pending_table = word
+        self.say(question.format(self.table.info.id) + " Type yes to go on, anything else not to.")
+
+    def leave_or_cancel(self, word: str) -> bool:
+        """Leave or cancel the table (answered yes); False once the table is gone."""
+        from boardgames_tui.engine.tables import StoreError
+
+        assert self.table is not None
+        table, tid = self.table, self.table.info.id
+        try:
+            if word == "leave":
+                table.store.leave(tid, table.user)
+            else:
+                table.store.cancel(tid, table.user)
+        except StoreError as exc:
+            self.say(f"Not {'left' if word == 'leave' else 'cancelled'}: {str(exc).rstrip('.')}.")
+            return True
+        if word == "cancel":
+            self.cancelled = True
+            self.say(f"Table {tid} is cancelled: it is gone, and its players are told.")
+            return False
+        self.refresh()
+        self.say(f"You left table {tid}: the computer plays your seat (reclaim takes it back).")
+        return True
 
     def cmd_clock(self, rest: str) -> None:
         clock = self.session.clock()

@@ -324,3 +324,27 @@ def test_the_line_mode_proposes_and_agrees_to_a_table_change(tmp_path: Path) -> 
     assert any(x.startswith("Turned down: ") for x in alice.lines), alice.lines[-5:]
     assert store.proposal(info.id) is None
     store.close()
+
+
+def test_the_line_mode_leaves_and_cancels_a_table_after_a_yes(tmp_path: Path) -> None:
+    """The app's Tables screen leaves a table (L) and cancels one not begun (x), each after
+    a yes; the line mode could do neither."""
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    waiting = store.create("notre-dame", offered_seats("alice,bob", "alice"), {}, 3, "alice", {})
+    out = Output()
+    lines = ["cancel", "no", "cancel", "yes"]
+    assert join_table(store, waiting.id, "alice", read=Lines(lines), say=out) == 0
+    assert "Not cancelled." in out.lines
+    assert (
+        out.lines[-1] == f"Table {waiting.id} is cancelled: it is gone, and its players are told."
+    )
+    assert [i.id for i in store.tables()] == []
+    playing = store.create("notre-dame", parse_seats("alice,bob", "alice"), {}, 3, "alice", {})
+    out = Output()
+    read = Lines(["leave", "yes", "quit"])
+    assert join_table(store, playing.id, "bob", read=read, say=out) == 0
+    assert any(x.startswith(f"Leave table {playing.id} for good?") for x in out.lines)
+    left = f"You left table {playing.id}: the computer plays your seat (reclaim takes it back)."
+    assert left in out.lines
+    assert store.load(playing.id)[0].seats[1].pilot is not None
+    store.close()
