@@ -94,6 +94,7 @@ class PlainSession:
         facts = session.facts
         self.talk_said, self.notes_said = len(facts.talk), len(facts.notes)
         self.said = match.cursor  # the moves whose lines have been said
+        self.last_said = ""  # the last of those lines
         self.heading = ""
         self.asked: tuple[int, tuple[str, ...]] | None = None
         self.waiting_said: int | None = None
@@ -352,6 +353,7 @@ class PlainSession:
                 lines = lines[len(m.opening(self.viewer)) :]
             for line in lines:
                 self.say(line)
+                self.last_said = line
             self.said += 1
             self.say_heading(self.view(self.said))
 
@@ -370,7 +372,9 @@ class PlainSession:
     def say_end(self) -> None:
         m = self.match
         res = self.game.result(m.state)
-        self.say(f"Game over. {res.summary}")
+        over = f"Game over. {res.summary}"
+        if over != self.last_said:  # a title whose log ends so (Notre Dame) has just said it
+            self.say(over)
         for line in self.final_scores():
             self.say(line)
         for line in history_lines(m):

@@ -348,3 +348,22 @@ def test_the_line_mode_leaves_and_cancels_a_table_after_a_yes(tmp_path: Path) ->
     assert left in out.lines
     assert store.load(playing.id)[0].seats[1].pilot is not None
     store.close()
+
+
+def test_the_line_mode_says_game_over_once(tmp_path: Path) -> None:
+    """Notre Dame's log ends with "Game over. …": the end summary does not say it again."""
+    whole = hotseat(tmp_path)
+    rng = random.Random(1)
+    while whole.prompt is not None:
+        whole.play(rng.choice(whole.prompt.moves).id)
+    m = hotseat(tmp_path)
+    for step in whole.steps[:-1]:
+        m.play(step.move_id)
+    assert m.prompt is not None
+    last = next(i for i, x in enumerate(m.prompt.moves) if whole.steps[-1].move_id.endswith(x.id))
+    out = Output()
+    number = option_numbers(m.prompt.moves)[last]
+    play_match(m, read=Lines(["", number, "quit"]), say=out, saves_dir=str(tmp_path))
+    assert m.prompt is None
+    over = [line for line in out.lines if line.startswith("Game over.")]
+    assert over == [f"Game over. {m.game.result(m.state).summary}"], out.lines[-30:]
