@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from boardgames_tui.cli.main import main
 from boardgames_tui.engine.core import HUMAN, Match, Seat, all_games, get_game, saves
 from boardgames_tui.engine.core.protocol import Prompt
 from boardgames_tui.engine.tables import SQLiteStore, offered_seats, parse_seats
+from boardgames_tui.engine.tables.clock import ClockRules
+from boardgames_tui.engine.tables.computer import settle
+from boardgames_tui.engine.tables.sqlstore import SQLStore
 from boardgames_tui.plain import join_table, play_match
 from boardgames_tui.plain.lines import ENDED, TIMEOUT, Output
 from boardgames_tui.plain.menu import menu
@@ -367,3 +371,35 @@ def test_the_line_mode_says_game_over_once(tmp_path: Path) -> None:
     assert m.prompt is None
     over = [line for line in out.lines if line.startswith("Game over.")]
     assert over == [f"Game over. {m.game.result(m.state).summary}"], out.lines[-30:]
+
+
+def test_the_table_says_how_to_take_a_seat_back_in_each_front_ends_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table's line for three timeouts named the app's key and a command ("t, or table
+    reclaim ID") to everyone: it now says what happened, and each front end says its own
+    way (the line mode its `reclaim`, the app its `t`, `table show` its command)."""
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    seats = parse_seats("alice,bob", "alice")
+    tid = store.create("notre-dame", seats, {}, 3, "alice", rules=ClockRules(60.0)).id
+    try:
+        for strikes in (1, 2, 3):
+            if strikes > 1:  # bob plays his turn
+                info, match = store.load(tid)
+                while info.to_move == "bob" and match.prompt is not None:
+                    store.append(tid, "bob", match.prompt.moves[0].id, info.moves)
+                    info, match = store.load(tid)
+            SQLStore.clock_skew += 61
+            assert settle(store) >= 1
+        assert store.info(tid).seats[0].pilot is not None
+        out = Output()
+        assert join_table(store, tid, "alice", read=Lines(["quit"]), say=out) == 0
+        assert "The computer plays your seat: type reclaim to take it back." in out.lines
+        where = str(tmp_path / "t.sqlite")
+        assert main(["--user", "alice", "--store", where, "table", "show", tid]) == 0
+    finally:
+        SQLStore.clock_skew = 0.0
+    shown = capsys.readouterr().out.splitlines()
+    missed = [x for x in shown if "missed 3 turns in a row" in x]
+    assert missed and not any("(t," in x or "table reclaim" in x for x in missed), missed
+    store.close()
