@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from boardgames_tui.engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, saves
 from boardgames_tui.plain.boards import listed
 from boardgames_tui.plain.lines import TIMEOUT, Input, Reader
+from boardgames_tui.session.words import waiting_for
 
 if TYPE_CHECKING:
     from boardgames_tui.engine.tables import TableStore
@@ -321,7 +322,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
         elif i.finished:
             state = "finished"
         elif i.status == "waiting":
-            state = f"{sum(s.is_open for s in i.seats)} open seat(s)"
+            state = waiting_for(i.seats)
         else:
             state = f"{i.to_move} to move"
         clock = "" if i.finished else clock_text(i)

@@ -403,3 +403,18 @@ def test_the_table_says_how_to_take_a_seat_back_in_each_front_ends_way(
     missed = [x for x in shown if "missed 3 turns in a row" in x]
     assert missed and not any("(t," in x or "table reclaim" in x for x in missed), missed
     store.close()
+
+
+def test_a_seat_offered_at_a_new_table_is_held_not_open_in_the_list(tmp_path: Path) -> None:
+    """alice's new table waits for bob, to whom its seat 2 is offered: the list called that
+    seat open (anyone's); it says whose it is."""
+    from boardgames_tui.plain.menu import table_rows
+
+    store = SQLiteStore(tmp_path / "t.sqlite")
+    store.create("notre-dame", offered_seats("alice,bob", "alice"), {}, 3, "alice", {})
+    store.create("notre-dame", offered_seats("alice,open,bob", "alice"), {}, 3, "alice", {})
+    rows = sorted(row for _, row in table_rows(store, "alice"))
+    assert len(rows) == 2 and not any("2 open" in r for r in rows), rows
+    assert any("seat 2 held for bob" in r and "open seat" not in r for r in rows), rows
+    assert any("1 open seat(s), seat 3 held for bob" in r for r in rows), rows
+    store.close()

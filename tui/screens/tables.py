@@ -39,6 +39,7 @@ from boardgames_tui.engine.tables.clock import (
     limit_text,
     parse_duration,
 )
+from boardgames_tui.session.words import waiting_for
 from boardgames_tui.tui.screens.base import BaseScreen
 from boardgames_tui.tui.screens.dialogs import (
     ConfirmScreen,
@@ -258,7 +259,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         elif i.status == FINISHED:
             t.append("finished", style="dim")
         elif i.status == WAITING:
-            t.append(f"{sum(s.is_open for s in i.seats)} open seat(s)", style="italic")
+            t.append(waiting_for(i.seats), style="italic")
         else:
             t.append(f"move {i.moves} · {i.to_move} to move", style="dim")
         clock = clock_text(i) if i.status != FINISHED else ""
