@@ -323,11 +323,14 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         self.app.push_screen(OverDaysScreen())
 
     def _chosen(self) -> str | None:
+        """The highlighted table, or None (and a line saying what to select: a key that
+        acts on a table never does nothing silently)."""
         ol = self.query_one(OptionList)
-        if ol.highlighted is None:
-            return None
-        tid = ol.get_option_at_index(ol.highlighted).id
-        return tid if tid in self.infos else None
+        tid = None if ol.highlighted is None else ol.get_option_at_index(ol.highlighted).id
+        if tid in self.infos:
+            return tid
+        self.app.notify("Select a table first (↑ ↓), then press the key again.")
+        return None
 
     def _seat_change(self, what: str, tid: str) -> None:
         """Leave, take back or cancel table `tid` for the app's user; a line either way."""
