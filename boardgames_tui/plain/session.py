@@ -94,7 +94,6 @@ class PlainSession:
         facts = session.facts
         self.talk_said, self.notes_said = len(facts.talk), len(facts.notes)
         self.said = match.cursor  # the moves whose lines have been said
-        self.last_said = ""  # the last of those lines
         self.heading = ""
         self.asked: tuple[int, tuple[str, ...]] | None = None
         self.waiting_said: int | None = None
@@ -346,14 +345,17 @@ class PlainSession:
             self.said = m.cursor
             self.asked = None
             self.heading = ""
+        # the end's summary says "Game over. …" above the scores: a log that ends so (Notre
+        # Dame) does not say it first
+        over = f"Game over. {self.game.result(m.state).summary}" if m.prompt is None else None
         while self.said < m.cursor:
             step = m.steps[self.said]
             lines = step.lines_for(self.viewer)
             if self.said == 0:  # the setup's lines, said already
                 lines = lines[len(m.opening(self.viewer)) :]
             for line in lines:
-                self.say(line)
-                self.last_said = line
+                if line != over or self.said < m.cursor - 1:
+                    self.say(line)
             self.said += 1
             self.say_heading(self.view(self.said))
 
@@ -372,9 +374,7 @@ class PlainSession:
     def say_end(self) -> None:
         m = self.match
         res = self.game.result(m.state)
-        over = f"Game over. {res.summary}"
-        if over != self.last_said:  # a title whose log ends so (Notre Dame) has just said it
-            self.say(over)
+        self.say(f"Game over. {res.summary}")
         for line in self.final_scores():
             self.say(line)
         for line in history_lines(m):
