@@ -41,9 +41,8 @@ def play_match(
         match.settings["handover"] = handover
     if strict is not None:
         match.settings["strict"] = strict
-    session = PlainSession(
-        match, read or TerminalReader(), say or Output(sys.stdout), saves_dir, hint_think, think
-    )
+    read, say = terminal(read, say)
+    session = PlainSession(match, read, say, saves_dir, hint_think, think)
     session.confine = confine  # in a room: save by a name inside the player's folder only
     if review:
         if match.over:
@@ -69,8 +68,17 @@ def join_table(
     from boardgames_tui.session.table_source import TableSource
 
     source = TableSource(store, table_id, user, think, presence=True)
-    session = PlainSession(source, read or TerminalReader(), say or Output(sys.stdout))
+    session = PlainSession(source, *terminal(read, say))
     return session.run()
+
+
+def terminal(read: Reader | None, say: Any) -> tuple[Reader, Any]:
+    """The reader and the writer: stdin and stdout unless given; a line written while the
+    terminal's prompt waits goes above it."""
+    reader = read or TerminalReader()
+    if say is None:
+        say = Output(sys.stdout, reader if isinstance(reader, TerminalReader) else None)
+    return reader, say
 
 
 def run(args: Any, spec: dict[str, Any] | None, stdout: IO[str] | None = None) -> int:
@@ -104,7 +112,8 @@ def run(args: Any, spec: dict[str, Any] | None, stdout: IO[str] | None = None) -
         return play_match(saves.load(path), saves_dir=args.saves, think=think, confine=confine)
     from boardgames_tui.plain.menu import menu
 
-    return menu(args, TerminalReader(), Output(stdout or sys.stdout))
+    reader = TerminalReader()
+    return menu(args, reader, Output(stdout or sys.stdout, reader))
 
 
 __all__ = ["ENV", "Output", "PlainSession", "clean", "join_table", "play_match", "run", "wanted"]

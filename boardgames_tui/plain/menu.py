@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from boardgames_tui.engine.core import BOT_LEVELS, HUMAN, Match, Seat, SetupError, all_games, saves
 from boardgames_tui.plain.boards import listed
-from boardgames_tui.plain.lines import TIMEOUT, Reader
+from boardgames_tui.plain.lines import TIMEOUT, Input, Reader
+from boardgames_tui.session.words import waiting_for
 
 if TYPE_CHECKING:
     from boardgames_tui.engine.tables import TableStore
@@ -47,6 +48,7 @@ def menu(args: Any, read: Reader, say: Any) -> int:
     """The menu until quit; every game it opens is played in lines."""
     from boardgames_tui.plain import play_match
 
+    read = Input.of(read)  # one end of the input for the menu and every game it opens
     say("boardgames-tui, plain mode. The menu:")
     while True:
         latest = saves.latest(args.saves, unfinished=True)
@@ -63,9 +65,13 @@ def menu(args: Any, read: Reader, say: Any) -> int:
             items[1] = "Continue the latest game (there is none)"
         pick = choose(read, say, "What next?", items)
         if pick is None or pick == 6:
+            read.tell(say)
             return 0
         if pick in (3, 4):
             (shared_tables if pick == 3 else away_and_notices)(args, read, say)
+            if read.ended:
+                read.tell(say)
+                return 0
             say("Back at the menu.")
             continue
         if pick == 5:
@@ -108,6 +114,8 @@ def menu(args: Any, read: Reader, say: Any) -> int:
                 think=args_think(args),
                 confine=bool(getattr(args, "confine", False)),
             )
+            if read.ended:  # the game said so
+                return 0
             say("Back at the menu.")
 
 
@@ -123,7 +131,7 @@ def user_store(args: Any, say: Any) -> tuple[TableStore, str] | None:
         return None
 
 
-def shared_tables(args: Any, read: Reader, say: Any) -> None:
+def shared_tables(args: Any, read: Input, say: Any) -> None:
     """The shared tables in lines: yours (your turn first), rematches offered, open ones,
     the others to watch, and a new table; the one picked is played here."""
     from boardgames_tui.engine.tables import StoreError
@@ -141,6 +149,8 @@ def shared_tables(args: Any, read: Reader, say: Any) -> None:
             if k is None or k == len(items) - 1:
                 return
             tid = new_table(store, user, read, say) if k == 0 else rows[k - 1][0]
+            if read.ended:
+                return
             if tid is None:
                 continue
             try:
@@ -151,11 +161,13 @@ def shared_tables(args: Any, read: Reader, say: Any) -> None:
                 join_table(store, tid, user, read=read, say=say, think=args_think(args))
             except StoreError as exc:
                 say(str(exc))
+            if read.ended:
+                return
     finally:
         store.close()
 
 
-def away_and_notices(args: Any, read: Reader, say: Any) -> None:
+def away_and_notices(args: Any, read: Input, say: Any) -> None:
     """Playing over days in lines, as the app's "Away and notifications" screen: where your
     turn messages go (add, remove, talk too, a test), the reminder, away and back; the same
     store calls as `table notify` and `table away`, for this user only."""
@@ -192,6 +204,8 @@ def away_and_notices(args: Any, read: Reader, say: Any) -> None:
                 said = _days_change(store, user, k, away is not None, args, read, say)
             except StoreError as exc:
                 said = str(exc)
+            if read.ended:
+                return
             if said:
                 say(said)
     finally:
@@ -295,7 +309,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
     settle(store)  # a turn whose time ran out is the computer's before it is listed
     heads = {
         "yours": "yours",
-        "offered": "rematch offered to you",
+        "offered": "a seat offered to you: pick it to sit down",
         "open": "open: take a seat",
         "others": "watch",
     }
@@ -308,7 +322,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
         elif i.finished:
             state = "finished"
         elif i.status == "waiting":
-            state = f"{sum(s.is_open for s in i.seats)} open seat(s)"
+            state = waiting_for(i.seats)
         else:
             state = f"{i.to_move} to move"
         clock = "" if i.finished else clock_text(i)
@@ -322,7 +336,7 @@ def table_rows(store: Any, user: str) -> list[tuple[str, str]]:
 
 def new_table(store: Any, user: str, read: Reader, say: Any) -> str | None:
     """A new shared table asked step by step: game, seats, turn limit; its id."""
-    from boardgames_tui.engine.tables import StoreError, parse_seats
+    from boardgames_tui.engine.tables import StoreError, offered_seats
     from boardgames_tui.engine.tables.clock import ClockError, ClockRules, parse_duration
 
     games = all_games()
@@ -341,7 +355,9 @@ def new_table(store: Any, user: str, read: Reader, say: Any) -> str | None:
         if answer is None:
             return None
         try:
-            seats = parse_seats(answer or "me,open", user)
+            # another person's seat is offered to them, as the app and `table new` do:
+            # nobody is seated (and given turns) without saying yes
+            seats = offered_seats(answer or "me,open", user)
             game.check_players(len(seats))
         except (StoreError, SetupError) as exc:
             say(str(exc))

@@ -17,9 +17,10 @@ from typing import Any
 from boardgames_tui.engine.core import PUBLIC, Match, saves
 from boardgames_tui.engine.core.protocol import Prompt, may_read
 from boardgames_tui.plain.boards import Sections, board_for, counted, listed
-from boardgames_tui.plain.lines import TIMEOUT, Reader
+from boardgames_tui.plain.lines import TIMEOUT, Input, Reader
 from boardgames_tui.session.autosave import Autosaver
 from boardgames_tui.session.errors import bot_error_message, write_error
+from boardgames_tui.session.keys import by_number, number_range, numbered, option_numbers
 from boardgames_tui.session.play import Session
 from boardgames_tui.session.scores import history_lines
 from boardgames_tui.session.source import Refused, Source
@@ -41,6 +42,12 @@ COMMANDS: dict[str, str] = {
     "save": "save the game; save NAME to choose the file",
     "say": "at a shared table: say TEXT to the others (their words arrive marked »)",
     "clock": "at a shared table: the time left for the turn (the table's own news: Table: …)",
+    "reclaim": "at a shared table: take your seat back from the computer (after timeouts, away)",
+    "propose": "at a shared table: a change the players agree to: propose limit 24h, limit "
+    "none, pause, resume, or seat N USER",
+    "agree": "at a shared table: agree to the change proposed; agree no turns it down",
+    "leave": "at a shared table: leave it for good, after a yes (the computer plays your seat)",
+    "cancel": "at a shared table you made, before its game begins: cancel it, after a yes",
     "quit": "leave (the game is saved)",
 }
 ALIASES = {"q": "quit", "exit": "quit", "?": "help", "h": "help", "o": "options", "b": "board"}
@@ -68,7 +75,7 @@ class PlainSession:
         if not isinstance(session, Session):
             session = Session(session, autosaver=Autosaver(), saves_dir=saves_dir, think=think)
         self.session = session
-        self.read = read
+        self.read = Input.of(read)
         self.say = say
         self.saves_dir = saves_dir
         self.hint_think = hint_think
@@ -90,6 +97,9 @@ class PlainSession:
         self.heading = ""
         self.asked: tuple[int, tuple[str, ...]] | None = None
         self.waiting_said: int | None = None
+        self.piloted_said = False  # "the computer plays your seat" was said (and still holds)
+        self.pending_table: str | None = None  # "leave" or "cancel", asked and not answered
+        self.cancelled = False  # this session cancelled its table: it is gone
         self.review_at: int | None = None
         self.pending_undo: int | None = None
         self.ended = False
@@ -162,6 +172,7 @@ class PlainSession:
                 if session.dirty:
                     session.autosave()
                 session.autosaver.flush()
+        self.read.tell(self.say)
         self.goodbye()
         return code
 
@@ -216,6 +227,10 @@ class PlainSession:
                 self.say("Waiting for players to take the open seats.")
             elif prompt is not None:
                 self.say(f"Waiting for {m.seats[prompt.seat].name} to move.")
+        piloted = self.piloted()
+        if piloted and not self.piloted_said:
+            self.say("The computer plays your seat: type reclaim to take it back.")
+        self.piloted_said = piloted
         line = self.read(1.0)
         if line == TIMEOUT:
             self.refresh()
@@ -306,6 +321,8 @@ class PlainSession:
 
     def goodbye(self) -> None:
         path = self.session.last_autosave
+        if self.cancelled:
+            return  # said when it was cancelled
         if self.table is not None:
             self.say(f"Left table {self.session.facts.table_id}; it stays in the store.")
         elif path is not None:
@@ -328,13 +345,17 @@ class PlainSession:
             self.said = m.cursor
             self.asked = None
             self.heading = ""
+        # the end's summary says "Game over. …" above the scores: a log that ends so (Notre
+        # Dame) does not say it first
+        over = f"Game over. {self.game.result(m.state).summary}" if m.prompt is None else None
         while self.said < m.cursor:
             step = m.steps[self.said]
             lines = step.lines_for(self.viewer)
             if self.said == 0:  # the setup's lines, said already
                 lines = lines[len(m.opening(self.viewer)) :]
             for line in lines:
-                self.say(line)
+                if line != over or self.said < m.cursor - 1:
+                    self.say(line)
             self.said += 1
             self.say_heading(self.view(self.said))
 
@@ -347,9 +368,8 @@ class PlainSession:
             text = text[len(name) + 2 :]
         back = " (or back)" if prompt.step > 0 else ""
         self.say(f"{name} to decide: {text}{back}")
-        for i, move in enumerate(prompt.moves, start=1):
-            preview = move.preview.removeprefix("→").lstrip()  # the colon says what follows
-            self.say(f"{i} {move.label}: {preview}" if preview else f"{i} {move.label}")
+        for line in numbered(prompt.moves):
+            self.say(line)
 
     def say_end(self) -> None:
         m = self.match
@@ -392,6 +412,12 @@ class PlainSession:
             else:
                 self.say("Not undone.")
             return True
+        if self.pending_table is not None:
+            asked, self.pending_table = self.pending_table, None
+            if text.lower() not in ("yes", "y"):
+                self.say("Not left." if asked == "leave" else "Not cancelled.")
+                return True
+            return self.leave_or_cancel(asked)
         word, _, rest = text.partition(" ")
         word = ALIASES.get(word.lower(), word.lower())
         rest = rest.strip()
@@ -419,7 +445,7 @@ class PlainSession:
         labels = [m.label.lower() for m in prompt.moves] if prompt else []
         near = difflib.get_close_matches(text.lower(), words + labels, n=3, cutoff=0.5)
         near += [w for w in words if w.startswith(text.lower()[:2]) and w not in near]
-        choose = f"a number from 1 to {len(prompt.moves)} or " if prompt else ""
+        choose = f"a number ({number_range(prompt.moves)}) or " if prompt else ""
         if near:
             self.say(f"No command {text!r}: nearest {listed(near[:3], '')}; or type {choose}help.")
         else:
@@ -430,11 +456,10 @@ class PlainSession:
         moves = prompt.moves
         chosen = None
         if text.isdigit():
-            n = int(text)
-            if not 1 <= n <= len(moves):
-                self.say(f"No option {n}: choose 1 to {len(moves)}.")
+            chosen = by_number(moves, text)
+            if chosen is None:
+                self.say(f"No option {text}: choose {number_range(moves)}.")
                 return True
-            chosen = moves[n - 1]
         else:
             low = text.lower()
             exact = [m for m in moves if m.label.lower() == low or m.id.lower() == low]
@@ -444,12 +469,12 @@ class PlainSession:
             elif len(starts) == 1:
                 chosen = starts[0]
             elif len(starts) > 1:
-                nums = [str(moves.index(m) + 1) for m in starts]
+                nums = [n for m, n in zip(moves, option_numbers(moves), strict=True) if m in starts]
                 self.say(f"{text!r} names {len(starts)} options ({listed(nums)}): type its number.")
                 return True
         if chosen is None:
             if strict:
-                self.say(f"No option {text!r}: choose 1 to {len(moves)}.")
+                self.say(f"No option {text!r}: choose {number_range(moves)}.")
                 return True
             return False
         try:
@@ -477,6 +502,100 @@ class PlainSession:
         self.session.refresh()
         self.say(f"» you: {rest.strip()}")
         self.news()
+
+    def piloted(self) -> bool:
+        """The computer plays this person's seat at the table (timeouts, left, away)."""
+        facts = self.session.facts
+        return self.table is not None and facts.seat is not None and "reclaim" not in facts.keys_off
+
+    def cmd_reclaim(self, rest: str) -> None:
+        if self.table is None:
+            self.say("reclaim is for shared tables: here nobody plays for you.")
+            return
+        try:
+            said = self.table.reclaim()
+        except Refused as exc:
+            self.say(f"Not taken back: {str(exc).rstrip('.')}.")
+            return
+        self.session.refresh()
+        self.piloted_said = False
+        self.asked = None
+        self.say(said)
+
+    def cmd_propose(self, rest: str) -> None:
+        self.table_change(rest, propose=True)
+
+    def cmd_agree(self, rest: str) -> None:
+        self.table_change(rest, propose=False)
+
+    def table_change(self, rest: str, propose: bool) -> None:
+        """`propose WORDS` or `agree [no]`: the table's change, as `table propose`/`agree`."""
+        from boardgames_tui.engine.tables import StoreError
+
+        word = "propose" if propose else "agree"
+        if self.table is None:
+            self.say(f"{word} is for shared tables: here nobody else is asked.")
+            return
+        if propose and not rest:
+            self.say("propose what? limit 24h, limit none, pause, resume, or seat N USER.")
+            return
+        no = not propose and rest.lower() in ("no", "n")
+        table, tid = self.table, self.table.info.id
+        try:
+            if propose:
+                made, done = table.store.propose(tid, table.user, rest.split())
+            else:
+                made, done = table.store.agree(tid, table.user, yes=not no)
+        except StoreError as exc:
+            self.say(f"Not {'proposed' if propose else 'answered'}: {str(exc).rstrip('.')}.")
+            return
+        self.refresh()
+        if no:
+            self.say(f"Turned down: {made.text}")
+            return
+        said = "Done" if done else ("Proposed" if propose else "Agreed")
+        waiting = "" if done else f" (waiting for {', '.join(made.waiting_for)})"
+        self.say(f"{said}: {made.text}{waiting}")
+
+    def cmd_leave(self, rest: str) -> None:
+        self.ask_table(
+            "leave",
+            "Leave table {} for good? The computer plays your seat from then "
+            "on (reclaim takes it back).",
+        )
+
+    def cmd_cancel(self, rest: str) -> None:
+        self.ask_table("cancel", "Cancel table {}? It is gone for everyone.")
+
+    def ask_table(self, word: str, question: str) -> None:
+        """`leave` or `cancel`: asked first, as the app's Tables screen does."""
+        if self.table is None:
+            self.say(f"{word} is for shared tables: this game is played here only.")
+            return
+        self.pending_table = word
+        self.say(question.format(self.table.info.id) + " Type yes to go on, anything else not to.")
+
+    def leave_or_cancel(self, word: str) -> bool:
+        """Leave or cancel the table (answered yes); False once the table is gone."""
+        from boardgames_tui.engine.tables import StoreError
+
+        assert self.table is not None
+        table, tid = self.table, self.table.info.id
+        try:
+            if word == "leave":
+                table.store.leave(tid, table.user)
+            else:
+                table.store.cancel(tid, table.user)
+        except StoreError as exc:
+            self.say(f"Not {'left' if word == 'leave' else 'cancelled'}: {str(exc).rstrip('.')}.")
+            return True
+        if word == "cancel":
+            self.cancelled = True
+            self.say(f"Table {tid} is cancelled: it is gone, and its players are told.")
+            return False
+        self.refresh()
+        self.say(f"You left table {tid}: the computer plays your seat (reclaim takes it back).")
+        return True
 
     def cmd_clock(self, rest: str) -> None:
         clock = self.session.clock()
@@ -665,9 +784,10 @@ class PlainSession:
         if not self.shared:
             m.hints.add(m.cursor + 1)
         ids = prompt.ids()
+        numbers = option_numbers(prompt.moves)
         scale = "chance the team wins" if self.game.cooperative else "chance of winning"
         best = [
-            f"{ids.index(v.move_id) + 1} {v.label} {v.value:.0%}"
+            f"{numbers[ids.index(v.move_id)]} {v.label} {v.value:.0%}"
             for v in values[:3]
             if v.move_id in ids
         ]

@@ -40,6 +40,7 @@ RESTORE_TERMINAL = (
 FAILS_PER_MINUTE = 20  # refused logins per address and minute before it must wait
 DROP_LOG_SECONDS = 60.0  # connections dropped from one address are logged once in this long
 HANG_UP_SECONDS = 1.8  # a session's process gets this long to save and go, then SIGKILL
+SETTLE_SECONDS = 5.0  # how often the room plays turns whose time ran out and sends reminders
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # holds tui/ (a checkout or site-packages)
 TERM_RE = re.compile(r"^[A-Za-z0-9._+-]{1,40}$")
 ENV_VALUE_RE = re.compile(r"^[A-Za-z0-9._@=+-]{0,64}$")
@@ -461,12 +462,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         return self.state.settings.port
 
     def _notify_policy(self) -> Any:
-        """What the host allows its players' notification targets (engine's `Policy`)."""
-        from boardgames_tui.engine.tables.notify import ROOM_SCHEMES, Policy
-
-        s = self.state.settings
-        schemes = ROOM_SCHEMES if s.notify_schemes is None else s.notify_schemes
-        return Policy(tuple(schemes), s.notify_private)
+        return notify_policy(self.state.settings)
 
     def _count(self) -> bool:
         """Count this session (the app or a command) for its key and the room; False, with
@@ -513,7 +509,7 @@ class RoomSession(asyncssh.SSHServerSession[bytes]):
         if "XDG_STATE_HOME" in os.environ:  # crash reports and the log: the host's to read
             env["XDG_STATE_HOME"] = os.environ["XDG_STATE_HOME"]
         # how a notification tells its reader to reach a table: this room, by ssh
-        env["BOARDGAMES_ROOM_PLAY"] = f"ssh -p {self._port()} {{user}}@{_host_name(self.state)}"
+        env["BOARDGAMES_ROOM_PLAY"] = room_play(self.state)
         # the room's store, in the environment rather than on a command line any local user
         # can read (a server URL may carry a password); libpq's own settings (PGPASSFILE,
         # PGSSLMODE, …) as the host gave them to `serve`
@@ -882,6 +878,51 @@ def _notify_allowed(rest: list[str]) -> bool:
     return False
 
 
+def notify_policy(settings: Settings) -> Any:
+    """What the host allows its players' notification targets (engine's `Policy`)."""
+    from boardgames_tui.engine.tables.notify import ROOM_SCHEMES, Policy
+
+    schemes = ROOM_SCHEMES if settings.notify_schemes is None else settings.notify_schemes
+    return Policy(tuple(schemes), settings.notify_private)
+
+
+def room_play(state: State) -> str:
+    """How a notification from this room tells its reader to reach a table: by ssh."""
+    return f"ssh -p {state.settings.port} {{user}}@{_host_name(state)}"
+
+
+async def _settle_loop(state: State) -> None:
+    """A table's clock runs while nobody is connected: every few seconds the room plays the
+    turns whose time ran out and queues the reminders owed, then starts a sender for what is
+    due (the players' screens and commands do it too, but only while one is open)."""
+    # the room's own messages are worded and sent as its sessions' are: its ssh line to
+    # play, its policy for the targets (the sender inherits this environment)
+    os.environ["BOARDGAMES_ROOM_PLAY"] = room_play(state)
+    os.environ.update(notify_policy(state.settings).env())
+    while not state.closing:
+        try:
+            await asyncio.to_thread(_settle_once, state)
+        except Exception as exc:  # a bot's or a store's bug: logged, the room goes on
+            state.room.log(f"settle: {exc!r}")
+        await asyncio.sleep(SETTLE_SECONDS)
+
+
+def _settle_once(state: State) -> None:
+    from boardgames_tui.engine.tables import StoreError, open_store
+    from boardgames_tui.engine.tables.computer import settle
+    from boardgames_tui.session.sender import start_sender
+
+    try:
+        store = open_store(state.settings.store or str(state.room.store_path), create_file=False)
+    except StoreError:
+        return  # gone for now: the next round tries again
+    try:
+        settle(store)
+        start_sender(store)
+    finally:
+        store.close()
+
+
 def _host_name(state: State) -> str:
     """The room's address as players type it: the listening address, or this machine's
     name when it listens on every address."""
@@ -982,12 +1023,14 @@ async def _serve(state: State) -> int:
     state.room.log(f"open {state.settings.host}:{port} invite_only={state.settings.invite_only}")
     for line in banner(state, port, state.room.host_key()):
         print(line, flush=True)
+    settling = asyncio.get_running_loop().create_task(_settle_loop(state))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     state.closing = True
+    settling.cancel()
     acceptor.close()
     sessions = list(state.sessions)
     await asyncio.gather(

@@ -577,9 +577,10 @@ class SQLStore(AgreeSQL, SocialSQL, TableStore):
             out = strikes >= STRIKES_OUT
             q(_CLOCK, (info.id, sat.seat, TIMEOUTS if out else None, strikes))
             if out:
+                # how to take it back is each front end's to say (a key, a word, a command)
                 text = (
                     f"{sat.user} missed {strikes} turns in a row: the computer ({level}) plays "
-                    f"seat {sat.seat + 1} until they take it back (t, or table reclaim {info.id})"
+                    f"seat {sat.seat + 1} until they take it back"
                 )
             else:
                 text = (

@@ -762,10 +762,28 @@ def queue_turn_notice(
         if s.user is not None and over is not None:
             owe_notice(run, targets, info.id, info.moves, s.user, *over, "over")
     owed = turn_notice(info, match, actor)
-    if owed is None:
+    if owed is None or at_the_table(run, info, match, owed[0]):
         return
     user, title, body = owed
     owe_notice(run, targets, info.id, info.moves, user, title, body)
+
+
+def at_the_table(run: Run, info: TableInfo, match: Match, user: str) -> bool:
+    """Whether `user` has the table on their screen now, so that a turn message would only
+    repeat what they see: connected (a heartbeat within PRESENT_SECONDS) and their look at
+    this table (recorded by an open table at every change) up to their own last move."""
+    assert match.prompt is not None  # (a turn is owed)
+    seat = match.prompt.seat
+    own = max(
+        (i + 1 for i, st in enumerate(match.steps[: match.cursor]) if st.seat == seat), default=0
+    )
+    return bool(
+        run(
+            'SELECT 1 FROM bg_presence p JOIN bg_looked l ON l."user" = p."user" '
+            'WHERE p."user" = ? AND l.table_id = ? AND p.seen >= ? AND l.moves >= ?',
+            (user, info.id, info.now - PRESENT_SECONDS, own),
+        )
+    )
 
 
 def talk_notice(info: TableInfo, title: str, speaker: str, text: str, user: str) -> tuple[str, str]:

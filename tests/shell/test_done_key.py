@@ -10,11 +10,12 @@ import pytest
 
 from boardgames_tui.engine.core import Match, Seat, get_game
 from boardgames_tui.plain.boards import board_for
+from boardgames_tui.session.keys import DONE_KEY
 from boardgames_tui.tui.app import BoardgamesApp, Launch
 from boardgames_tui.tui.games import ui_for
 from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.widgets.board import panel_text
-from boardgames_tui.tui.widgets.picker import DONE_KEY, MovePicker
+from boardgames_tui.tui.widgets.picker import MovePicker
 
 
 def until(game_id: str, found: object, seed: int = 1, limit: int = 3000) -> Match:

@@ -18,6 +18,7 @@ from textual.widgets._toast import Toast, ToastRack
 from boardgames_tui.engine.core import Match, Seat, get_game, saves
 from boardgames_tui.engine.core.playout import random_playout
 from boardgames_tui.engine.tables import SQLiteStore, parse_seats
+from boardgames_tui.session.keys import DONE_KEY
 from boardgames_tui.tui.app import BoardgamesApp, Launch
 from boardgames_tui.tui.games import ui_for
 from boardgames_tui.tui.screens.end import result_renderable
@@ -25,7 +26,7 @@ from boardgames_tui.tui.screens.game import GameScreen
 from boardgames_tui.tui.screens.keys import keys_of
 from boardgames_tui.tui.screens.review import ReviewScreen
 from boardgames_tui.tui.screens.tables import ProposeScreen, TablesScreen
-from boardgames_tui.tui.widgets.picker import DONE_KEY, MovePicker
+from boardgames_tui.tui.widgets.picker import MovePicker
 from tests.root import ROOT
 from tests.shell.test_done_key import until
 from tests.tables.test_notify import Hook

@@ -19,6 +19,7 @@ from boardgames_tui.plain import play_match
 from boardgames_tui.plain.boards import TEXT_BOARDS, GenericBoard, Sections, board_for, listed
 from boardgames_tui.plain.lines import Output, clean
 from boardgames_tui.plain.session import COMMANDS, PlainSession
+from boardgames_tui.session.keys import option_numbers
 from tests.conftest import TITLES  # every installed title, the example plug-in included
 from tests.root import ROOT
 
@@ -28,19 +29,27 @@ BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\u2500-\u25ff]")  # controls, escapes, box
 
 
 class Script:
-    """A scripted stdin: `first` lines, then `1` while a person decides, then `tail`; it
-    remembers where the output stood at each line read (to cut the answers apart)."""
+    """A scripted stdin: `first` lines, then the first option's number while a person decides,
+    then `tail`; it remembers where the output stood at each line read (to cut the answers
+    apart). A session that asks again and again at the same move fails (no test spins)."""
+
+    ASKED_AGAIN = 50  # lines read at one move, more than any script here types
 
     def __init__(self, match: Match, out: Output, first: list[str], tail: list[str]) -> None:
         self.match, self.out = match, out
         self.first, self.tail = list(first), list(tail)
         self.marks: list[tuple[str, int]] = []
+        self.at: tuple[int, int] = (-1, 0)  # the move, and how many lines were read at it
 
     def __call__(self, timeout: float | None = None) -> str | None:
+        cursor, times = self.at
+        self.at = (self.match.cursor, times + 1 if cursor == self.match.cursor else 1)
+        assert self.at[1] <= self.ASKED_AGAIN, f"{self.at[1]} lines read at one move: a loop"
+        prompt = self.match.prompt
         if self.first:
             line = self.first.pop(0)
-        elif not self.match.over:
-            line = "1"
+        elif prompt is not None:
+            line = option_numbers(prompt.moves)[0]  # "0" when Done is the only option
         elif self.tail:
             line = self.tail.pop(0)
         else:
@@ -73,7 +82,9 @@ def check_decisions(lines: list[str], count: int) -> int:
                 if not head.isdigit():
                     break
                 numbers.append(int(head))
-            assert numbers and numbers == list(range(1, len(numbers) + 1)), lines[i : i + 4]
+            # Done (or Pass, Decline) is 0, as on the screen, and the last option listed
+            counted = numbers[:-1] if numbers[-1:] == [0] else numbers
+            assert numbers and counted == list(range(1, len(counted) + 1)), lines[i : i + 4]
     assert asked >= count
     return asked
 

@@ -39,6 +39,7 @@ from boardgames_tui.engine.tables.clock import (
     limit_text,
     parse_duration,
 )
+from boardgames_tui.session.words import waiting_for
 from boardgames_tui.tui.screens.base import BaseScreen
 from boardgames_tui.tui.screens.dialogs import (
     ConfirmScreen,
@@ -268,7 +269,7 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         elif i.status == FINISHED:
             t.append("finished", style="dim")
         elif i.status == WAITING:
-            t.append(f"{sum(s.is_open for s in i.seats)} open seat(s)", style="italic")
+            t.append(waiting_for(i.seats), style="italic")
         else:
             t.append(f"move {i.moves} · {i.to_move} to move", style="dim")
         clock = clock_text(i) if i.status != FINISHED else ""
@@ -332,11 +333,14 @@ class TablesScreen(ScreenHelp, BaseScreen[None]):
         self.app.push_screen(OverDaysScreen())
 
     def _chosen(self) -> str | None:
+        """The highlighted table, or None (and a line saying what to select: a key that
+        acts on a table never does nothing silently)."""
         ol = self.query_one(OptionList)
-        if ol.highlighted is None:
-            return None
-        tid = ol.get_option_at_index(ol.highlighted).id
-        return tid if tid in self.infos else None
+        tid = None if ol.highlighted is None else ol.get_option_at_index(ol.highlighted).id
+        if tid in self.infos:
+            return tid
+        self.app.notify("Select a table first (↑ ↓), then press the key again.")
+        return None
 
     def _seat_change(self, what: str, tid: str) -> None:
         """Leave, take back or cancel table `tid` for the app's user; a line either way."""

@@ -31,6 +31,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from boardgames_tui.engine.core.protocol import Move, Prompt
+from boardgames_tui.session.keys import DONE_KEY, done_id
 from boardgames_tui.tui.kept import kept_console
 
 # Letters that the game screen uses as global keys are never move hotkeys.
@@ -40,9 +41,8 @@ HOTKEYS = [str(d) for d in range(1, 10)] + [
     c for c in "abcdefhijklmnoptwxyz" if c not in GLOBAL_LETTERS
 ]
 # The option that ends or declines a decision ("Done", "Pass", "Stop discarding", "End the
-# turn", "Decline the action") keeps one key in every title, however many come before it.
-DONE_KEY = "0"
-DONE_IDS = ("done", "pass", "end", "decline")
+# turn", "Decline the action") keeps one key in every title, however many come before it:
+# `DONE_KEY`, the same number the line mode gives it (session/keys.py).
 
 
 class SafeOptionList(OptionList):
@@ -354,9 +354,9 @@ class MovePicker(Vertical):
         )
         if not same:
             self.keys = {}
-        done = [i for i in ids if i in DONE_IDS]
-        if len(done) == 1:
-            self.keys[done[0]] = DONE_KEY
+        done = done_id(ids)
+        if done is not None:
+            self.keys[done] = DONE_KEY
         taken = {self.keys[i] for i in ids if i in self.keys}
         free = (k for k in HOTKEYS if k not in taken and k not in self.reserved)
         for i in ids:
