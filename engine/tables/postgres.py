@@ -602,10 +602,14 @@ class PostgresStore(SQLStore):
             else:
                 return
         try:
-            with contextlib.suppress(OSError, ValueError):
-                if select.select([lis.pgconn.socket], [], [], left)[0]:
-                    with link.news, contextlib.suppress(StoreError):
-                        self._drain(link, poll=False)
+            try:
+                ready = select.select([lis.pgconn.socket], [], [], left)[0]
+            except (OSError, ValueError, psycopg.OperationalError):  # the link is lost
+                ready = []
+                time.sleep(max(0.0, end - time.monotonic()))  # asked again after the wait
+            if ready:
+                with link.news, contextlib.suppress(StoreError):
+                    self._drain(link, poll=False)
         finally:
             with link.news:
                 link.reader = None

@@ -399,6 +399,8 @@ def test_copy_store_both_ways_replays_to_the_same_digest(
     assert "no table store" in capsys.readouterr().err
 
 
+# the app's turn thread waits on the listener's socket: it must live through the lost link
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 async def test_the_table_screen_says_reconnecting_and_carries_on(
     pgb: Backend, tmp_path: Path
 ) -> None:
