@@ -361,8 +361,10 @@ def test_resize_disconnect_mid_game_then_reconnect_and_resume(room: Room) -> Non
     s.kill()  # mid-game, no goodbye
     assert gone_within([pid], 2.0), "the session's process outlived its client by 2 s"
     again = SshPty(room.ssh_args("alice", "alice"))
-    back = again.wait_for("Your turn")  # straight back at the table
-    assert tid in back
+    again.wait_for("Your turn")  # straight back at the table
+    # the table's status line names it (a line drawn when it reads otherwise: it may come
+    # in the frame after the move list's)
+    assert tid in again.wait_for(tid, 0, 10)
     mark = len(again.output)
     [_, pid2] = pids_started(room)
     assert "room closed (1 sessions ended" in room.close()  # Ctrl+C on the server
